@@ -1,0 +1,30 @@
+import type { User } from '../users/tables.js';
+
+/**
+ * Who is asking. Every core operation takes one. `system` is the server itself (CLI, migrations, jobs): it may
+ * do anything. A `user` actor may be limited to public resources (a token with the `public-only` scope).
+ */
+export type Actor =
+  | { readonly kind: 'anonymous' }
+  | { readonly kind: 'system' }
+  | { readonly kind: 'user'; readonly user: User; readonly publicOnly: boolean };
+
+export const ANONYMOUS: Actor = Object.freeze({ kind: 'anonymous' });
+export const SYSTEM: Actor = Object.freeze({ kind: 'system' });
+
+export function userActor(user: User, options: { publicOnly?: boolean } = {}): Actor {
+  return { kind: 'user', user, publicOnly: options.publicOnly ?? false };
+}
+
+export function actorUser(actor: Actor): User | null {
+  return actor.kind === 'user' ? actor.user : null;
+}
+
+/** Site administrators and the system may manage every account and repository. */
+export function isSiteAdmin(actor: Actor): boolean {
+  return actor.kind === 'system' || (actor.kind === 'user' && actor.user.is_admin === 1);
+}
+
+export function isSelf(actor: Actor, user: Pick<User, 'id'>): boolean {
+  return actor.kind === 'user' && actor.user.id === user.id;
+}

@@ -1,0 +1,242 @@
+import { readFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { iniFromEnv, mergeIni, parseIni, type IniData } from './ini.js';
+
+/**
+ * Every setting RepoHost reads, under Forgejo's section and key names, with Forgejo's defaults.
+ * The table is the single source: the `Settings` type, parsing and defaults all come from it.
+ */
+type Kind = 'string' | 'int' | 'bool' | 'list';
+interface Spec<K extends Kind, V> {
+  kind: K;
+  default: V;
+}
+const str = (d: string): Spec<'string', string> => ({ kind: 'string', default: d });
+const int = (d: number): Spec<'int', number> => ({ kind: 'int', default: d });
+const bool = (d: boolean): Spec<'bool', boolean> => ({ kind: 'bool', default: d });
+const list = (d: string[]): Spec<'list', string[]> => ({ kind: 'list', default: d });
+
+/** The version string `GET /version` reports; SDK feature gates compare it as semver. */
+export const DEFAULT_REPORTED_VERSION = '11.0.0+repohost-0.1.0';
+
+const SPEC = {
+  '': {
+    APP_NAME: str('RepoHost'),
+    WORK_PATH: str(''),
+  },
+  server: {
+    PROTOCOL: str('http'),
+    DOMAIN: str('localhost'),
+    HTTP_ADDR: str('0.0.0.0'),
+    HTTP_PORT: int(3000),
+    /** Empty means `PROTOCOL://DOMAIN:HTTP_PORT/`, as Forgejo derives it. */
+    ROOT_URL: str(''),
+    /** Relative paths are taken from the work path. */
+    APP_DATA_PATH: str('data'),
+    SSH_DOMAIN: str(''),
+    SSH_PORT: int(22),
+    DISABLE_SSH: bool(false),
+    LFS_START_SERVER: bool(false),
+  },
+  database: {
+    DB_TYPE: str('sqlite3'),
+    HOST: str('127.0.0.1:5432'),
+    NAME: str('forgejo'),
+    USER: str('root'),
+    PASSWD: str(''),
+    SCHEMA: str(''),
+    SSL_MODE: str('disable'),
+    /** SQLite file; empty means `APP_DATA_PATH/forgejo.db`; `:memory:` keeps everything in memory. */
+    PATH: str(''),
+    SQLITE_JOURNAL_MODE: str('WAL'),
+    SQLITE_TIMEOUT: int(500),
+    MAX_OPEN_CONNS: int(10),
+  },
+  repository: {
+    /** Empty means `APP_DATA_PATH/forgejo-repositories`. */
+    ROOT: str(''),
+    DEFAULT_BRANCH: str('main'),
+    MAX_CREATION_LIMIT: int(-1),
+    ALLOW_FORK_WITHOUT_MAXIMUM_LIMIT: bool(true),
+    DISABLE_HTTP_GIT: bool(false),
+    DISABLE_STARS: bool(false),
+    DISABLE_FORKS: bool(false),
+    DISABLE_MIGRATIONS: bool(false),
+  },
+  api: {
+    ENABLE_SWAGGER: bool(true),
+    MAX_RESPONSE_ITEMS: int(50),
+    DEFAULT_PAGING_NUM: int(30),
+    DEFAULT_GIT_TREES_PER_PAGE: int(1000),
+    DEFAULT_MAX_BLOB_SIZE: int(10485760),
+  },
+  ui: {
+    EXPLORE_PAGING_NUM: int(20),
+    DEFAULT_THEME: str('forgejo-auto'),
+    REACTIONS: list(['+1', '-1', 'laugh', 'hooray', 'confused', 'heart', 'rocket', 'eyes']),
+    CUSTOM_EMOJIS: list(['git', 'gitea', 'codeberg', 'gitlab', 'github', 'gogs', 'forgejo']),
+  },
+  attachment: {
+    ENABLED: bool(true),
+    ALLOWED_TYPES: str(
+      '.avif,.cpuprofile,.csv,.dmp,.docx,.fodg,.fodp,.fods,.fodt,.gif,.gz,.jpeg,.jpg,.json,.jsonc,.log,.md,.mov,.mp4,.odf,.odg,.odp,.ods,.odt,.patch,.pdf,.png,.pptx,.svg,.tgz,.txt,.webm,.webp,.xls,.xlsx,.zip',
+    ),
+    /** Megabytes. */
+    MAX_SIZE: int(2048),
+    MAX_FILES: int(5),
+  },
+  security: {
+    SECRET_KEY: str(''),
+    DISABLE_QUERY_AUTH_TOKEN: bool(false),
+    REVERSE_PROXY_AUTHENTICATION_USER: str('X-WEBAUTH-USER'),
+    REVERSE_PROXY_TRUSTED_PROXIES: list(['127.0.0.0/8', '::1/128']),
+    MIN_PASSWORD_LENGTH: int(8),
+  },
+  service: {
+    ENABLE_REVERSE_PROXY_AUTHENTICATION_API: bool(false),
+    REQUIRE_SIGNIN_VIEW: bool(false),
+    ENABLE_TIMETRACKING: bool(true),
+    DEFAULT_KEEP_EMAIL_PRIVATE: bool(false),
+  },
+  mirror: {
+    ENABLED: bool(true),
+  },
+  /** RepoHost's own settings (Forgejo has no equivalent). */
+  repohost: {
+    REPORTED_VERSION: str(DEFAULT_REPORTED_VERSION),
+    /** Path of the `git` binary. */
+    GIT_PATH: str('git'),
+  },
+} as const;
+
+type SpecTable = typeof SPEC;
+type ValueOf<S> = S extends Spec<Kind, infer V> ? V : never;
+type SectionName = Exclude<keyof SpecTable, ''>;
+
+/** Resolved settings: `settings.server.HTTP_PORT`, `settings.database.DB_TYPE`, … */
+export type Settings = {
+  [S in SectionName]: { -readonly [K in keyof SpecTable[S]]: ValueOf<SpecTable[S][K]> };
+} & {
+  /** Absolute folder relative paths are resolved against. */
+  workPath: string;
+};
+
+/** Values to layer over the file and environment, e.g. `{ database: { PATH: ':memory:' } }`. */
+export type SettingsOverrides = {
+  [S in SectionName]?: { [K in keyof SpecTable[S]]?: ValueOf<SpecTable[S][K]> | string };
+};
+
+export interface LoadSettingsOptions {
+  /** Path of an app.ini; a missing file is an error only when `requireConfigFile` is set. */
+  configFile?: string;
+  requireConfigFile?: boolean;
+  /** app.ini content, used instead of configFile. */
+  configText?: string;
+  /** Environment to read `FORGEJO__SECTION__KEY` overrides from; defaults to none. */
+  env?: Record<string, string | undefined>;
+  /** Base for relative paths; defaults to WORK_PATH from the file, else the current directory. */
+  workPath?: string;
+  overrides?: SettingsOverrides;
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+const TRUE = new Set(['1', 't', 'true', 'y', 'yes', 'on']);
+const FALSE = new Set(['0', 'f', 'false', 'n', 'no', 'off', '']);
+
+function parseValue(kind: Kind, raw: string, where: string): string | number | boolean | string[] {
+  switch (kind) {
+    case 'string':
+      return raw;
+    case 'int': {
+      if (!/^[+-]?\d+$/.test(raw.trim())) throw new ConfigError(`${where}: "${raw}" is not an integer`);
+      return Number.parseInt(raw, 10);
+    }
+    case 'bool': {
+      const v = raw.trim().toLowerCase();
+      if (TRUE.has(v)) return true;
+      if (FALSE.has(v)) return false;
+      throw new ConfigError(`${where}: "${raw}" is not a boolean`);
+    }
+    case 'list':
+      return raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
+  }
+}
+
+/** Loads settings: Forgejo defaults, then app.ini, then environment overrides, then explicit overrides. */
+export function loadSettings(options: LoadSettingsOptions = {}): Settings {
+  let data: IniData = new Map();
+  if (options.configText !== undefined) {
+    data = parseIni(options.configText);
+  } else if (options.configFile) {
+    if (existsSync(options.configFile)) data = parseIni(readFileSync(options.configFile, 'utf8'));
+    else if (options.requireConfigFile) throw new ConfigError(`config file ${options.configFile} does not exist`);
+  }
+  if (options.env) mergeIni(data, iniFromEnv(options.env));
+  if (options.overrides) {
+    const over: IniData = new Map();
+    for (const [section, values] of Object.entries(options.overrides)) {
+      const map = new Map<string, string>();
+      for (const [key, value] of Object.entries(values ?? {})) {
+        if (value !== undefined) map.set(key, Array.isArray(value) ? value.join(',') : String(value));
+      }
+      over.set(section, map);
+    }
+    mergeIni(data, over);
+  }
+
+  const resolved: Record<string, Record<string, unknown>> = {};
+  for (const [section, keys] of Object.entries(SPEC)) {
+    const values: Record<string, unknown> = {};
+    for (const [key, spec] of Object.entries(keys) as [string, Spec<Kind, unknown>][]) {
+      const raw = data.get(section)?.get(key);
+      values[key] = raw === undefined ? spec.default : parseValue(spec.kind, raw, `[${section}] ${key}`);
+    }
+    resolved[section] = values;
+  }
+  const root = resolved[''] as { WORK_PATH: string };
+  const workPath = path.resolve(options.workPath ?? (root.WORK_PATH || process.cwd()));
+  const settings = { ...resolved, workPath } as unknown as Settings;
+  deriveSettings(settings);
+  return settings;
+}
+
+/** Fills the settings Forgejo derives from others, and checks the ones that must hold. */
+function deriveSettings(s: Settings): void {
+  const server = s.server;
+  server.APP_DATA_PATH = path.resolve(s.workPath, server.APP_DATA_PATH);
+  if (!server.ROOT_URL) server.ROOT_URL = `${server.PROTOCOL}://${server.DOMAIN}:${server.HTTP_PORT}/`;
+  if (!server.ROOT_URL.endsWith('/')) server.ROOT_URL += '/';
+  try {
+    new URL(server.ROOT_URL);
+  } catch {
+    throw new ConfigError(`[server] ROOT_URL: "${server.ROOT_URL}" is not a URL`);
+  }
+  if (!server.SSH_DOMAIN) server.SSH_DOMAIN = server.DOMAIN;
+  if (server.HTTP_PORT < 0 || server.HTTP_PORT > 65535) throw new ConfigError('[server] HTTP_PORT: out of range');
+
+  const db = s.database;
+  db.DB_TYPE = db.DB_TYPE.toLowerCase();
+  if (db.DB_TYPE === 'sqlite') db.DB_TYPE = 'sqlite3';
+  if (db.DB_TYPE === 'postgresql') db.DB_TYPE = 'postgres';
+  if (db.DB_TYPE !== 'sqlite3' && db.DB_TYPE !== 'postgres') {
+    throw new ConfigError(`[database] DB_TYPE: "${db.DB_TYPE}" is not supported (sqlite3, postgres)`);
+  }
+  if (!db.PATH) db.PATH = path.join(server.APP_DATA_PATH, 'forgejo.db');
+  else if (db.PATH !== ':memory:') db.PATH = path.resolve(s.workPath, db.PATH);
+
+  const repo = s.repository;
+  repo.ROOT = repo.ROOT ? path.resolve(s.workPath, repo.ROOT) : path.join(server.APP_DATA_PATH, 'forgejo-repositories');
+
+  const api = s.api;
+  if (api.MAX_RESPONSE_ITEMS < 1) throw new ConfigError('[api] MAX_RESPONSE_ITEMS: must be at least 1');
+  if (api.DEFAULT_PAGING_NUM < 1) throw new ConfigError('[api] DEFAULT_PAGING_NUM: must be at least 1');
+}

@@ -1,0 +1,70 @@
+/**
+ * Typed errors thrown by core services. Core knows nothing of HTTP; the server maps each kind to a status
+ * (NotFound → 404, Forbidden → 403, Validation → 422, Conflict → 409, Unauthorized → 401, BadRequest → 400).
+ */
+export type RepoHostErrorKind = 'not_found' | 'forbidden' | 'validation' | 'conflict' | 'unauthorized' | 'bad_request';
+
+export abstract class RepoHostError extends Error {
+  abstract readonly kind: RepoHostErrorKind;
+}
+
+/** The thing does not exist, or the actor may not know it exists. */
+export class NotFoundError extends RepoHostError {
+  readonly kind = 'not_found' as const;
+  constructor(message = 'The target couldn\'t be found.') {
+    super(message);
+    this.name = 'NotFoundError';
+  }
+}
+
+/** The actor can see the thing but may not do this to it. */
+export class ForbiddenError extends RepoHostError {
+  readonly kind = 'forbidden' as const;
+  constructor(message = 'Forbidden') {
+    super(message);
+    this.name = 'ForbiddenError';
+  }
+}
+
+/** Credentials are missing or wrong. */
+export class UnauthorizedError extends RepoHostError {
+  readonly kind = 'unauthorized' as const;
+  constructor(message = 'Unauthorized') {
+    super(message);
+    this.name = 'UnauthorizedError';
+  }
+}
+
+/** Input failed validation; `field` names the offending input field (wire name). */
+export class ValidationError extends RepoHostError {
+  readonly kind = 'validation' as const;
+  constructor(
+    readonly field: string,
+    readonly reason: string,
+  ) {
+    super(field ? `[${field}]: ${reason}` : reason);
+    this.name = 'ValidationError';
+  }
+}
+
+/** The write would collide with existing state (duplicate name, …). */
+export class ConflictError extends RepoHostError {
+  readonly kind = 'conflict' as const;
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConflictError';
+  }
+}
+
+/** A request that is well-formed but refers to something unusable (unknown template, …). */
+export class BadRequestError extends RepoHostError {
+  readonly kind = 'bad_request' as const;
+  constructor(message: string) {
+    super(message);
+    this.name = 'BadRequestError';
+  }
+}
+
+export function isRepoHostError(error: unknown): error is RepoHostError {
+  return error instanceof RepoHostError;
+}

@@ -1,0 +1,104 @@
+import type { Readable } from 'node:stream';
+
+/** Identifies a repository to the backend: lower-cased owner and repository names. */
+export interface RepoKey {
+  readonly owner: string;
+  readonly name: string;
+}
+
+export type ObjectFormat = 'sha1' | 'sha256';
+export const OBJECT_FORMATS: readonly ObjectFormat[] = ['sha1', 'sha256'];
+
+/** The two smart-protocol services a client can ask for. */
+export type GitService = 'upload-pack' | 'receive-pack';
+
+export interface Signature {
+  name: string;
+  email: string;
+  when?: Date;
+}
+
+export interface FileToCommit {
+  /** Slash-separated path inside the tree, no leading slash. */
+  path: string;
+  content: string | Uint8Array;
+}
+
+export interface CommitFilesOptions {
+  branch: string;
+  message: string;
+  author: Signature;
+  committer?: Signature;
+  files: FileToCommit[];
+  /** Commit id the branch must point at now (all-zero or absent: the branch must not exist yet). */
+  expectedOldId?: string;
+}
+
+/** A ref change made by a push. Ids are all-zero for a created (old) or deleted (new) ref. */
+export interface RefUpdate {
+  ref: string;
+  oldId: string;
+  newId: string;
+}
+
+export interface ServiceOptions {
+  /** The client's `Git-Protocol` value (e.g. `version=2`), already checked to be harmless. */
+  protocol?: string;
+}
+
+export interface RunServiceOptions extends ServiceOptions {
+  /** The client's request bytes (HTTP body, SSH channel…), already decompressed. */
+  input: Readable;
+  /** HTTP uses one request per round (`--stateless-rpc`); SSH keeps one bidirectional stream. */
+  stateless: boolean;
+}
+
+export interface ServiceSession {
+  /** The bytes to send back to the client. */
+  output: Readable;
+  /**
+   * Settles when the service has finished. For receive-pack it yields the ref updates that took effect
+   * (read from the client's commands and checked against the refs afterwards).
+   */
+  done: Promise<RefUpdate[]>;
+}
+
+/** A repository moved out of the way, to be put back (the surrounding write failed) or removed for good. */
+export interface ParkedRepository {
+  restore(): Promise<void>;
+  discard(): Promise<void>;
+}
+
+/** Raised by `create` when the repository's storage already exists. */
+export class RepositoryExistsError extends Error {
+  constructor(key: RepoKey) {
+    super(`repository files already exist for ${key.owner}/${key.name}`);
+    this.name = 'RepositoryExistsError';
+  }
+}
+
+/**
+ * Everything core asks of git storage. Kept small on purpose: an in-memory implementation must be able to
+ * provide all of it.
+ */
+export interface GitBackend {
+  /** Creates an empty bare repository; fails with RepositoryExistsError if it exists. */
+  create(key: RepoKey, options: { objectFormat: ObjectFormat; defaultBranch: string }): Promise<void>;
+  exists(key: RepoKey): Promise<boolean>;
+  /** Moves a repository aside so that it can be restored or discarded. */
+  park(key: RepoKey): Promise<ParkedRepository>;
+  /** Writes the given files as one commit on `branch` and returns the commit id. */
+  commitFiles(key: RepoKey, options: CommitFilesOptions): Promise<string>;
+  /** Points HEAD at `refs/heads/<branch>`. */
+  setDefaultBranch(key: RepoKey, branch: string): Promise<void>;
+  /** Current ids of the named refs; refs that do not exist are absent from the map. */
+  readRefs(key: RepoKey, refs: readonly string[]): Promise<Map<string, string>>;
+  /** True when the repository has no branches. */
+  isEmpty(key: RepoKey): Promise<boolean>;
+  /** Bytes used on storage. */
+  size(key: RepoKey): Promise<number>;
+  /** The ref advertisement a smart-HTTP client fetches from `info/refs` (without the `# service` preamble). */
+  advertiseRefs(key: RepoKey, service: GitService, options: ServiceOptions): Promise<Buffer>;
+  /** Runs upload-pack or receive-pack over a byte stream. */
+  runService(key: RepoKey, service: GitService, options: RunServiceOptions): ServiceSession;
+}

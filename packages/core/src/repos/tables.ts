@@ -1,0 +1,81 @@
+import type { Generated, Selectable } from 'kysely';
+import type { DomainMigration } from '../storage/migrations.js';
+import { idType } from '../storage/migrations.js';
+
+export interface RepositoryTable {
+  id: Generated<number>;
+  owner_id: number;
+  /** Lower-cased name: unique per owner, so names are case-insensitive. */
+  lower_name: string;
+  name: string;
+  description: Generated<string>;
+  website: Generated<string>;
+  original_url: Generated<string>;
+  default_branch: string;
+  object_format_name: Generated<string>;
+  is_private: Generated<number>;
+  is_empty: Generated<number>;
+  is_archived: Generated<number>;
+  is_mirror: Generated<number>;
+  is_fork: Generated<number>;
+  fork_id: Generated<number>;
+  is_template: Generated<number>;
+  num_stars: Generated<number>;
+  num_forks: Generated<number>;
+  num_watches: Generated<number>;
+  num_issues: Generated<number>;
+  num_closed_issues: Generated<number>;
+  num_pulls: Generated<number>;
+  num_closed_pulls: Generated<number>;
+  num_releases: Generated<number>;
+  /** Bytes of git storage, refreshed after pushes. */
+  size: Generated<number>;
+  created_unix: number;
+  updated_unix: number;
+}
+
+export interface ReposTables {
+  repository: RepositoryTable;
+}
+
+export type Repository = Selectable<RepositoryTable>;
+
+export const reposMigrations: DomainMigration[] = [
+  {
+    name: '0003_repos_create',
+    async up(db, dialect) {
+      await db.schema
+        .createTable('repository')
+        .addColumn('id', idType(dialect), (c) => (dialect === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey()))
+        .addColumn('owner_id', 'bigint', (c) => c.notNull().references('user.id').onDelete('restrict'))
+        .addColumn('lower_name', 'varchar(255)', (c) => c.notNull())
+        .addColumn('name', 'varchar(255)', (c) => c.notNull())
+        .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('website', 'varchar(2048)', (c) => c.notNull().defaultTo(''))
+        .addColumn('original_url', 'varchar(2048)', (c) => c.notNull().defaultTo(''))
+        .addColumn('default_branch', 'varchar(255)', (c) => c.notNull())
+        .addColumn('object_format_name', 'varchar(6)', (c) => c.notNull().defaultTo('sha1'))
+        .addColumn('is_private', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('is_empty', 'integer', (c) => c.notNull().defaultTo(1))
+        .addColumn('is_archived', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('is_mirror', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('is_fork', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('fork_id', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('is_template', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('num_stars', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('num_forks', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('num_watches', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('num_issues', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('num_closed_issues', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('num_pulls', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('num_closed_pulls', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('num_releases', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('size', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_unix', 'bigint', (c) => c.notNull())
+        .addColumn('updated_unix', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('repository_owner_lower_name').on('repository').columns(['owner_id', 'lower_name']).unique().execute();
+      await db.schema.createIndex('repository_is_private').on('repository').column('is_private').execute();
+    },
+  },
+];

@@ -1,0 +1,88 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { Kysely, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
+import type { Settings } from '../config/settings.js';
+import type { UsersTables } from '../users/tables.js';
+import type { TokensTables } from '../tokens/tables.js';
+import type { ReposTables } from '../repos/tables.js';
+
+/** Every table, contributed by the domain that owns it. */
+export interface Database extends UsersTables, TokensTables, ReposTables {}
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface Storage {
+  readonly db: Kysely<Database>;
+  readonly dialect: DialectName;
+  close(): Promise<void>;
+}
+
+/** Opens the database named by `[database]`. Nothing is shared between two Storage instances. */
+export async function openStorage(settings: Settings['database']): Promise<Storage> {
+  if (settings.DB_TYPE === 'postgres') return openPostgres(settings);
+  return openSqlite(settings);
+}
+
+async function openSqlite(settings: Settings['database']): Promise<Storage> {
+  const { default: SqliteDatabase } = await import('better-sqlite3');
+  if (settings.PATH !== ':memory:') mkdirSync(path.dirname(settings.PATH), { recursive: true });
+  const sqlite = new SqliteDatabase(settings.PATH, { timeout: Math.max(settings.SQLITE_TIMEOUT, 5000) });
+  if (settings.PATH !== ':memory:') sqlite.pragma(`journal_mode = ${settings.SQLITE_JOURNAL_MODE || 'WAL'}`);
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('synchronous = NORMAL');
+  return makeStorage(new SqliteDialect({ database: sqlite }), 'sqlite');
+}
+
+async function openPostgres(settings: Settings['database']): Promise<Storage> {
+  const { default: pg } = await import('pg');
+  const { host, port } = splitHostPort(settings.HOST);
+  const int8 = 20;
+  const numeric = 1700;
+  const pool = new pg.Pool({
+    host,
+    port,
+    database: settings.NAME,
+    user: settings.USER,
+    password: settings.PASSWD,
+    max: Math.max(1, settings.MAX_OPEN_CONNS),
+    ssl: settings.SSL_MODE === 'disable' ? false : { rejectUnauthorized: settings.SSL_MODE === 'verify-full' },
+    // Our ids, counters and unix timestamps are int8; they fit a JS number.
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === int8 || oid === numeric ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as never,
+    },
+    ...(settings.SCHEMA ? { options: `-c search_path=${quoteIdent(settings.SCHEMA)}` } : {}),
+  });
+  return makeStorage(new PostgresDialect({ pool }), 'postgres');
+}
+
+function makeStorage(dialect: Dialect, name: DialectName): Storage {
+  const db = new Kysely<Database>({ dialect });
+  return {
+    db,
+    dialect: name,
+    close: () => db.destroy(),
+  };
+}
+
+function splitHostPort(hostPort: string): { host: string; port: number } {
+  // Unix socket folders are given as a path.
+  if (hostPort.startsWith('/')) return { host: hostPort, port: 5432 };
+  const m = /^\[?([^\]]*?)\]?(?::(\d+))?$/.exec(hostPort);
+  return { host: m?.[1] || '127.0.0.1', port: m?.[2] ? Number(m[2]) : 5432 };
+}
+
+export function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+/** Unix seconds, the time unit stored in every `*_unix` column (as Forgejo does). */
+export function nowUnix(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
+/** True when a driver error is a unique-constraint violation (SQLite or PostgreSQL). */
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; message?: string };
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/.test(e?.message ?? '');
+}

@@ -1,0 +1,41 @@
+import { Migrator, type Kysely, type Migration, type MigrationResult } from 'kysely';
+import type { DialectName } from './database.js';
+import { usersMigrations } from '../users/tables.js';
+import { tokensMigrations } from '../tokens/tables.js';
+import { reposMigrations } from '../repos/tables.js';
+
+/** A migration written once for both dialects; `dialect` lets it pick column types where they differ. */
+export interface DomainMigration {
+  /** Globally ordered name: `NNNN_domain_what`. */
+  name: string;
+  up(db: Kysely<any>, dialect: DialectName): Promise<void>;
+}
+
+/** All migrations in the order they run. Append only: a released migration is never edited. */
+export function allMigrations(): DomainMigration[] {
+  const all = [...usersMigrations, ...tokensMigrations, ...reposMigrations];
+  return all.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** Runs every pending migration; returns the names it applied. Throws with the failing migration's name. */
+export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Promise<string[]> {
+  const migrations: Record<string, Migration> = {};
+  for (const m of allMigrations()) migrations[m.name] = { up: (tx) => m.up(tx, dialect) };
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    migrationTableName: 'repohost_migration',
+    migrationLockTableName: 'repohost_migration_lock',
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r: MigrationResult) => r.status === 'Error');
+    throw new Error(`migration ${failed?.migrationName ?? '?'} failed: ${(error as Error).message ?? error}`, { cause: error });
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Column type of an auto-incrementing int64 primary key. */
+export function idType(dialect: DialectName): 'integer' | 'bigserial' {
+  return dialect === 'sqlite' ? 'integer' : 'bigserial';
+}

@@ -1,0 +1,39 @@
+import { ValidationError } from '../errors.js';
+
+/**
+ * Usernames, as Forgejo accepts them: letters, digits, '-', '_', '.'; starting and ending with a letter or digit;
+ * no two punctuation characters in a row; at most 40 characters; not a reserved word or pattern (they would
+ * shadow a top-level web route).
+ */
+const USERNAME = /^[A-Za-z0-9](?:[A-Za-z0-9]|[-_.](?=[A-Za-z0-9]))*$/;
+export const USERNAME_MAX_LENGTH = 40;
+
+const RESERVED_USERNAMES = new Set([
+  '.', '..', '.well-known', 'admin', 'api', 'assets', 'attachments', 'avatar', 'avatars', 'captcha', 'commits',
+  'debug', 'devtest', 'error', 'explore', 'favicon.ico', 'ghost', 'issues', 'login', 'manifest.json', 'metrics',
+  'milestones', 'new', 'notifications', 'org', 'pulls', 'raw', 'repo', 'repo-avatars', 'robots.txt', 'search',
+  'serviceworker.js', 'ssh_info', 'swagger.v1.json', 'user', 'v2', 'gitea-actions', 'forgejo-actions',
+]);
+const RESERVED_USERNAME_SUFFIXES = ['.keys', '.gpg', '.rss', '.atom', '.png'];
+
+/** Throws a ValidationError on `field` when `name` is not a usable username. */
+export function assertValidUsername(name: unknown, field = 'username'): asserts name is string {
+  if (typeof name !== 'string' || name === '') throw new ValidationError(field, 'Required');
+  if (name.length > USERNAME_MAX_LENGTH) throw new ValidationError(field, `MaxSize(${USERNAME_MAX_LENGTH})`);
+  const lower = name.toLowerCase();
+  if (RESERVED_USERNAMES.has(lower)) throw new ValidationError(field, `name is reserved [name: ${name}]`);
+  if (RESERVED_USERNAME_SUFFIXES.some((s) => lower.endsWith(s))) {
+    throw new ValidationError(field, `name pattern is not allowed [pattern: *${lower.slice(lower.lastIndexOf('.'))}]`);
+  }
+  if (!USERNAME.test(name)) throw new ValidationError(field, 'invalid username');
+}
+
+/** A plain email check: one '@', no spaces or angle brackets, a dot-free local part is fine. */
+const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$|^[^\s@<>()[\]\\,;:"]+@[A-Za-z0-9-]+$/;
+export const EMAIL_MAX_LENGTH = 254;
+
+export function assertValidEmail(email: unknown, field = 'email'): asserts email is string {
+  if (typeof email !== 'string' || email === '') throw new ValidationError(field, 'Required');
+  if (email.length > EMAIL_MAX_LENGTH) throw new ValidationError(field, `MaxSize(${EMAIL_MAX_LENGTH})`);
+  if (!EMAIL.test(email)) throw new ValidationError(field, 'is not a valid email address');
+}

@@ -1,0 +1,76 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { H3 } from 'h3';
+import { toNodeHandler } from 'h3/node';
+import { NotFoundError, type RepoHost } from '@repohost/core';
+import { ApiRouter, errorResponse } from './api/route.js';
+import { buildOpenApiDocument } from './api/openapi.js';
+import { registerMiscRoutes } from './api/routes/misc.js';
+import { registerUserRoutes } from './api/routes/users.js';
+import { registerTokenRoutes } from './api/routes/tokens.js';
+import { registerRepoRoutes } from './api/routes/repos.js';
+import { registerSmartHttp } from './git/smart-http.js';
+
+export interface RepoHostApp {
+  /** The h3 application: mount it, or call `app.fetch(request)` in-process. */
+  readonly app: H3;
+  /** The swagger 2.0 document generated from the routes' schemas. */
+  readonly openapi: Record<string, unknown>;
+}
+
+/** Builds the HTTP application (API v1, swagger document, git smart HTTP) over a RepoHost. */
+export function createApp(host: RepoHost): RepoHostApp {
+  const app = new H3();
+  const router = new ApiRouter(app, host);
+  registerMiscRoutes(router);
+  registerUserRoutes(router);
+  registerTokenRoutes(router);
+  registerRepoRoutes(router);
+  const openapi = buildOpenApiDocument(router.routes, { version: host.settings.repohost.REPORTED_VERSION });
+  const openapiJson = JSON.stringify(openapi);
+  if (host.settings.api.ENABLE_SWAGGER) {
+    app.get('/swagger.v1.json', () => new Response(openapiJson, { headers: { 'content-type': 'application/json;charset=utf-8' } }));
+  }
+  app.all('/api/**', () => errorResponse(host, new NotFoundError()));
+  registerSmartHttp(app, host);
+  app.all('/**', () => errorResponse(host, new NotFoundError()));
+  return { app, openapi };
+}
+
+export interface ListenOptions {
+  /** Port to listen on; 0 picks a free one. Defaults to `[server] HTTP_PORT`. */
+  port?: number;
+  /** Address to listen on. Defaults to `[server] HTTP_ADDR`. */
+  hostname?: string;
+}
+
+export interface RunningServer {
+  readonly server: Server;
+  /** The address actually listened on, e.g. `http://127.0.0.1:3000/`. */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** Starts a Node HTTP server for `host`. Closing it does not close the host. */
+export async function startServer(host: RepoHost, options: ListenOptions = {}): Promise<RunningServer> {
+  const { app } = createApp(host);
+  const server = createServer(toNodeHandler(app));
+  // git pushes can take long; never cut a request off by time.
+  server.requestTimeout = 0;
+  const hostname = options.hostname ?? host.settings.server.HTTP_ADDR;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? host.settings.server.HTTP_PORT, hostname, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    server,
+    url: `http://${shownHost}:${address.port}/`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}

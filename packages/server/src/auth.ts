@@ -1,0 +1,113 @@
+import { BlockList, isIP } from 'node:net';
+import { ANONYMOUS, ForbiddenError, NotFoundError, UnauthorizedError, isPublicOnly, isSiteAdmin, userActor, type Actor, type RepoHost } from '@repohost/core';
+
+/** How a request proved who it is. Token management needs `basic_password` (or reverse-proxy) auth. */
+export type AuthMethod = 'anonymous' | 'token' | 'basic_password' | 'reverse_proxy';
+
+export interface Authentication {
+  actor: Actor;
+  method: AuthMethod;
+  /** Scopes of the token used; null when not authenticated by a token (then every scope applies). */
+  scopes: string[] | null;
+  /** True when the token came from the deprecated `?token=`/`?access_token=` query parameters. */
+  viaQuery: boolean;
+}
+
+export interface CredentialSource {
+  header(name: string): string | null;
+  query: URLSearchParams;
+  remoteAddress: string | undefined;
+}
+
+export const QUERY_TOKEN_WARNING = 'token and access_token API authentication is deprecated';
+
+const TOKEN_PATTERN = /^[0-9a-f]{40}$/i;
+
+/**
+ * Works out the actor of a request from its credentials: `Authorization: token|Bearer`, basic auth (password,
+ * or a token as password or as user name), the deprecated query token, and, when enabled, a reverse-proxy
+ * header from a trusted proxy. Session cookies are never looked at. Throws UnauthorizedError on bad credentials.
+ */
+export async function authenticate(host: RepoHost, source: CredentialSource, options: { allowReverseProxy: boolean }): Promise<Authentication> {
+  const settings = host.settings;
+  const queryToken = source.query.get('token') || source.query.get('access_token');
+  const authorization = source.header('authorization');
+
+  if (authorization) {
+    const space = authorization.indexOf(' ');
+    const scheme = (space < 0 ? authorization : authorization.slice(0, space)).toLowerCase();
+    const value = space < 0 ? '' : authorization.slice(space + 1).trim();
+    if (scheme === 'token' || scheme === 'bearer') return byToken(host, value, Boolean(queryToken));
+    if (scheme === 'basic') return byBasic(host, value, Boolean(queryToken));
+    throw new UnauthorizedError(`unsupported authorization scheme: ${scheme}`);
+  }
+  if (queryToken) {
+    if (settings.security.DISABLE_QUERY_AUTH_TOKEN) throw new UnauthorizedError('token in the query string is disabled; use the Authorization header');
+    return byToken(host, queryToken, true);
+  }
+  if (options.allowReverseProxy && settings.service.ENABLE_REVERSE_PROXY_AUTHENTICATION_API) {
+    const name = source.header(settings.security.REVERSE_PROXY_AUTHENTICATION_USER);
+    if (name && isTrustedProxy(source.remoteAddress, settings.security.REVERSE_PROXY_TRUSTED_PROXIES)) {
+      const user = await host.users.findByName(name);
+      if (user && user.is_active === 1 && user.prohibit_login === 0) {
+        return { actor: userActor(user), method: 'reverse_proxy', scopes: null, viaQuery: false };
+      }
+    }
+  }
+  return { actor: ANONYMOUS, method: 'anonymous', scopes: null, viaQuery: false };
+}
+
+async function byToken(host: RepoHost, value: string, viaQuery: boolean): Promise<Authentication> {
+  const found = value ? await host.tokens.authenticate(value) : null;
+  if (!found) throw new UnauthorizedError('invalid username, password or token');
+  return {
+    actor: userActor(found.user, { publicOnly: isPublicOnly(found.scopes) }),
+    method: 'token',
+    scopes: found.scopes,
+    viaQuery,
+  };
+}
+
+async function byBasic(host: RepoHost, encoded: string, viaQuery: boolean): Promise<Authentication> {
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) throw new UnauthorizedError('invalid basic authentication');
+  const login = decoded.slice(0, colon);
+  const password = decoded.slice(colon + 1);
+  // A token may stand in the user name (with an empty or `x-oauth-basic` password) or in the password.
+  if (TOKEN_PATTERN.test(login) && (password === '' || password === 'x-oauth-basic')) return byToken(host, login, viaQuery);
+  if (TOKEN_PATTERN.test(password)) {
+    const found = await host.tokens.authenticate(password);
+    if (found) {
+      return { actor: userActor(found.user, { publicOnly: isPublicOnly(found.scopes) }), method: 'token', scopes: found.scopes, viaQuery };
+    }
+  }
+  const user = login ? await host.users.authenticate(login, password) : null;
+  if (!user) throw new UnauthorizedError('invalid username, password or token');
+  return { actor: userActor(user), method: 'basic_password', scopes: null, viaQuery };
+}
+
+/** Applies `Sudo`/`?sudo=`: a site administrator acts as another user. */
+export async function applySudo(host: RepoHost, auth: Authentication, name: string | null): Promise<Authentication> {
+  if (!name) return auth;
+  if (!isSiteAdmin(auth.actor) || auth.actor.kind !== 'user') throw new ForbiddenError('Only administrators allowed to sudo.');
+  const user = await host.users.findByName(name);
+  if (!user) throw new NotFoundError(`user redirect does not exist [name: ${name}]`);
+  return { ...auth, actor: userActor(user, { publicOnly: auth.actor.publicOnly }) };
+}
+
+function isTrustedProxy(address: string | undefined, trusted: readonly string[]): boolean {
+  if (!address) return false;
+  const ip = address.startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
+  const family = isIP(ip) === 6 ? 'ipv6' : 'ipv4';
+  const list = new BlockList();
+  for (const entry of trusted) {
+    if (entry === '*') return true;
+    const [net, bits] = entry.split('/');
+    if (!net || !isIP(net)) continue;
+    const netFamily = isIP(net) === 6 ? 'ipv6' : 'ipv4';
+    if (bits === undefined) list.addAddress(net, netFamily);
+    else list.addSubnet(net, Number(bits), netFamily);
+  }
+  return list.check(ip, family);
+}

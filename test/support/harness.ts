@@ -1,0 +1,134 @@
+/**
+ * Shared test harness: real RepoHost instances on real SQLite (or PostgreSQL, one fresh schema per host)
+ * with on-disk git repositories, and a real HTTP server on an ephemeral loopback port.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { toNodeHandler } from 'h3/node';
+import { RepoHost, SYSTEM, loadSettings, type SettingsOverrides, type User } from '@repohost/core';
+import { createApp } from '@repohost/server';
+
+export const TEST_DB = (process.env.REPOHOST_TEST_DB ?? 'sqlite') as 'sqlite' | 'postgres';
+
+export interface TestHost {
+  host: RepoHost;
+  workPath: string;
+  cleanup(): Promise<void>;
+}
+
+/** A fresh RepoHost over the database under test, in its own temporary work folder. */
+export async function openTestHost(overrides: SettingsOverrides = {}): Promise<TestHost> {
+  const workPath = await mkdtemp(path.join(tmpdir(), 'repohost-test-'));
+  let dropSchema: (() => Promise<void>) | undefined;
+  const database: NonNullable<SettingsOverrides['database']> = { PATH: ':memory:', ...overrides.database };
+  if (TEST_DB === 'postgres') {
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    Object.assign(database, pgSettings(), { SCHEMA: schema, MAX_OPEN_CONNS: 4 });
+    dropSchema = await createPgSchema(schema);
+  }
+  const settings = loadSettings({ workPath, overrides: { ...overrides, database } });
+  const host = await RepoHost.open({ settings });
+  return {
+    host,
+    workPath,
+    cleanup: async () => {
+      await host.close();
+      await dropSchema?.();
+      await rm(workPath, { recursive: true, force: true });
+    },
+  };
+}
+
+export function pgSettings() {
+  return {
+    DB_TYPE: 'postgres',
+    HOST: process.env.REPOHOST_TEST_PG_HOST ?? '127.0.0.1:5432',
+    NAME: process.env.REPOHOST_TEST_PG_NAME ?? 'postgres',
+    USER: process.env.REPOHOST_TEST_PG_USER ?? 'postgres',
+    PASSWD: process.env.REPOHOST_TEST_PG_PASSWD ?? '',
+  };
+}
+
+async function createPgSchema(schema: string): Promise<() => Promise<void>> {
+  const { default: pg } = await import('pg');
+  const s = pgSettings();
+  const [host, port] = s.HOST.split(':');
+  const connect = async () => {
+    const client = new pg.Client({ host, port: Number(port ?? 5432), user: s.USER, password: s.PASSWD, database: s.NAME });
+    await client.connect();
+    return client;
+  };
+  const client = await connect();
+  await client.query(`CREATE SCHEMA "${schema}"`);
+  await client.end();
+  return async () => {
+    const c = await connect();
+    await c.query(`DROP SCHEMA "${schema}" CASCADE`);
+    await c.end();
+  };
+}
+
+export interface TestServer extends TestHost {
+  /** Base URL with trailing slash, e.g. `http://127.0.0.1:41234/`. */
+  url: string;
+  server: Server;
+  /** fetch relative to the server: `api('/api/v1/version')`. */
+  fetch(pathname: string, init?: RequestInit): Promise<Response>;
+}
+
+/** A RepoHost behind a real HTTP server on 127.0.0.1 (ROOT_URL matches the port). */
+export async function startTestServer(overrides: SettingsOverrides = {}): Promise<TestServer> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}/`;
+  const testHost = await openTestHost({ ...overrides, server: { ROOT_URL: url, HTTP_PORT: port, ...overrides.server } });
+  server.on('request', toNodeHandler(createApp(testHost.host).app));
+  return {
+    ...testHost,
+    url,
+    server,
+    fetch: (pathname, init) => fetch(new URL(pathname.replace(/^\//, ''), url), init),
+    cleanup: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await testHost.cleanup();
+    },
+  };
+}
+
+export const PASSWORD = 'correct-horse-battery';
+
+/** Creates a user (admin if asked) with the test password. */
+export async function createUser(host: RepoHost, name: string, options: { admin?: boolean; visibility?: 'public' | 'limited' | 'private' } = {}): Promise<User> {
+  return host.users.create(SYSTEM, {
+    username: name,
+    email: `${name}@example.com`,
+    password: PASSWORD,
+    admin: options.admin ?? false,
+    visibility: options.visibility,
+  });
+}
+
+/** Creates a token for `name` with the given scopes and returns its value. */
+export async function createToken(host: RepoHost, name: string, scopes: string[] = ['all'], tokenName = `t-${randomBytes(3).toString('hex')}`): Promise<string> {
+  return (await host.tokens.create(SYSTEM, name, { name: tokenName, scopes })).value;
+}
+
+export function basic(user: string, password: string): string {
+  return `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+}
+
+export function tokenHeader(token: string): Record<string, string> {
+  return { Authorization: `token ${token}` };
+}
+
+export function jsonInit(method: string, body: unknown, headers: Record<string, string> = {}): RequestInit {
+  return { method, headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) };
+}

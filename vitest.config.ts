@@ -1,0 +1,29 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
+
+// Every test file runs against SQLite; against PostgreSQL too when REPOHOST_TEST_PG_HOST names a server.
+const databases = ['sqlite', ...(process.env.REPOHOST_TEST_PG_HOST ? ['postgres'] : [])];
+
+export default defineConfig({
+  resolve: {
+    alias: {
+      '@repohost/core': src('core'),
+      '@repohost/server': src('server'),
+      '@repohost/cli': src('cli'),
+    },
+  },
+  test: {
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    projects: databases.map((db) => ({
+      extends: true,
+      test: {
+        name: db,
+        include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'],
+        env: { REPOHOST_TEST_DB: db },
+      },
+    })),
+  },
+});
