@@ -132,3 +132,16 @@ export function tokenHeader(token: string): Record<string, string> {
 export function jsonInit(method: string, body: unknown, headers: Record<string, string> = {}): RequestInit {
   return { method, headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) };
 }
+
+/**
+ * The database under test as `FORGEJO__DATABASE__*` environment variables (for CLI runs), with a cleanup that
+ * drops the PostgreSQL schema. SQLite uses the default file under the work path.
+ */
+export async function testDatabaseEnv(): Promise<{ env: Record<string, string>; cleanup(): Promise<void> }> {
+  if (TEST_DB !== 'postgres') return { env: {}, cleanup: async () => {} };
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const cleanup = await createPgSchema(schema);
+  const env: Record<string, string> = { FORGEJO__DATABASE__SCHEMA: schema };
+  for (const [key, value] of Object.entries(pgSettings())) env[`FORGEJO__DATABASE__${key}`] = value;
+  return { env, cleanup };
+}

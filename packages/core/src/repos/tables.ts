@@ -1,6 +1,6 @@
 import type { Generated, Selectable } from 'kysely';
 import type { DomainMigration } from '../storage/migrations.js';
-import { idType } from '../storage/migrations.js';
+import { createTableWithId } from '../storage/migrations.js';
 
 export interface RepositoryTable {
   id: Generated<number>;
@@ -44,9 +44,7 @@ export const reposMigrations: DomainMigration[] = [
   {
     name: '0003_repos_create',
     async up(db, dialect) {
-      await db.schema
-        .createTable('repository')
-        .addColumn('id', idType(dialect), (c) => (dialect === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey()))
+      await createTableWithId(db, dialect, 'repository')
         .addColumn('owner_id', 'bigint', (c) => c.notNull().references('user.id').onDelete('restrict'))
         .addColumn('lower_name', 'varchar(255)', (c) => c.notNull())
         .addColumn('name', 'varchar(255)', (c) => c.notNull())

@@ -35,7 +35,11 @@ export async function migrateToLatest(db: Kysely<any>, dialect: DialectName): Pr
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
-/** Column type of an auto-incrementing int64 primary key. */
-export function idType(dialect: DialectName): 'integer' | 'bigserial' {
-  return dialect === 'sqlite' ? 'integer' : 'bigserial';
+/** Starts a table whose first column is an auto-incrementing int64 primary key `id`, in either dialect. */
+export function createTableWithId(db: Kysely<any>, dialect: DialectName, table: string) {
+  return db.schema
+    .createTable(table)
+    .addColumn('id', dialect === 'sqlite' ? 'integer' : 'bigserial', (c) =>
+      dialect === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey(),
+    );
 }

@@ -1,6 +1,6 @@
 import type { Generated, Selectable } from 'kysely';
 import type { DomainMigration } from '../storage/migrations.js';
-import { idType } from '../storage/migrations.js';
+import { createTableWithId } from '../storage/migrations.js';
 
 export interface AccessTokenTable {
   id: Generated<number>;
@@ -27,9 +27,7 @@ export const tokensMigrations: DomainMigration[] = [
   {
     name: '0002_tokens_create',
     async up(db, dialect) {
-      await db.schema
-        .createTable('access_token')
-        .addColumn('id', idType(dialect), (c) => (dialect === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey()))
+      await createTableWithId(db, dialect, 'access_token')
         .addColumn('uid', 'bigint', (c) => c.notNull().references('user.id').onDelete('cascade'))
         .addColumn('name', 'varchar(255)', (c) => c.notNull())
         .addColumn('token_hash', 'varchar(128)', (c) => c.notNull().unique())

@@ -1,6 +1,6 @@
 import type { Generated, Selectable } from 'kysely';
 import type { DomainMigration } from '../storage/migrations.js';
-import { idType } from '../storage/migrations.js';
+import { createTableWithId } from '../storage/migrations.js';
 
 /** 0 individual, 1 organization: organizations share this table, as in Forgejo. */
 export const UserType = { Individual: 0, Organization: 1 } as const;
@@ -54,9 +54,7 @@ export const usersMigrations: DomainMigration[] = [
   {
     name: '0001_users_create',
     async up(db, dialect) {
-      await db.schema
-        .createTable('user')
-        .addColumn('id', idType(dialect), (c) => (dialect === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey()))
+      await createTableWithId(db, dialect, 'user')
         .addColumn('lower_name', 'varchar(255)', (c) => c.notNull().unique())
         .addColumn('name', 'varchar(255)', (c) => c.notNull())
         .addColumn('full_name', 'varchar(255)', (c) => c.notNull().defaultTo(''))

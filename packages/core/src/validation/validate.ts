@@ -89,8 +89,9 @@ export function normalizeKeys(schema: TSchema, input: unknown): unknown {
   const out: Record<string, unknown> = {};
   const source = input as Record<string, unknown>;
   for (const [key, value] of Object.entries(source)) {
-    const name = key in properties ? key : byLower.get(key.toLowerCase());
-    if (!name || (name !== key && name in source)) continue;
+    // Own properties only: `__proto__`, `constructor`, … are unknown fields like any other.
+    const name = Object.hasOwn(properties, key) ? key : byLower.get(key.toLowerCase());
+    if (!name || (name !== key && Object.hasOwn(source, name))) continue;
     out[name] = normalizeKeys(properties[name]!, value);
   }
   return out;

@@ -1,0 +1,26 @@
+/**
+ * Embedding RepoHost in another Node program: a forge in-process, driven through core's typed methods, with its
+ * HTTP API served on a port of your choosing.
+ *
+ * Run after `npm run build`: `node --experimental-strip-types examples/embedded.ts` (Node ≥ 22.6), or compile it.
+ */
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { RepoHost, SYSTEM, userActor } from '@repohost/core';
+import { startServer } from '@repohost/server';
+
+const workPath = await mkdtemp(path.join(tmpdir(), 'repohost-embedded-'));
+const host = await RepoHost.open({ config: { workPath, overrides: { server: { HTTP_PORT: 0 } } } });
+
+const alice = await host.users.create(SYSTEM, { username: 'alice', email: 'alice@example.com', password: 'a-good-password', admin: true });
+const { value: token } = await host.tokens.create(SYSTEM, 'alice', { name: 'embedded', scopes: ['all'] });
+const demo = await host.repos.create(userActor(alice), { name: 'demo', auto_init: true, description: 'made in-process' });
+console.log('created', host.repos.toApi(demo, userActor(alice)).full_name);
+
+const server = await startServer(host, { port: 0, hostname: '127.0.0.1' });
+const response = await fetch(`${server.url}api/v1/repos/alice/demo`, { headers: { Authorization: `token ${token}` } });
+console.log('GET /api/v1/repos/alice/demo →', response.status, ((await response.json()) as { clone_url: string }).clone_url);
+
+await server.close();
+await host.close();

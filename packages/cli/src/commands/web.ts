@@ -1,0 +1,56 @@
+import { writeFile, rm } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { RepoHost } from '@repohost/core';
+import { startServer } from '@repohost/server';
+import { cliSettings, type GlobalOptions } from '../config.js';
+import { UsageError, type CliIo } from '../io.js';
+
+export const WEB_HELP = `Usage: repohost web [--port PORT] [--pid FILE] [--quiet]
+
+Starts the server: API at /api/v1, git over HTTP, swagger document at /swagger.v1.json.
+  --port, -p PORT   listen on PORT instead of [server] HTTP_PORT
+  --pid, -P FILE    write the process id to FILE
+  --quiet, -q       print nothing once started
+`;
+
+export async function web(args: string[], global: GlobalOptions, io: CliIo): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    io.stdout(WEB_HELP);
+    return 0;
+  }
+  let v;
+  try {
+    v = parseArgs({
+      args,
+      options: { port: { type: 'string', short: 'p' }, pid: { type: 'string', short: 'P' }, quiet: { type: 'boolean', short: 'q' } },
+      strict: true,
+    }).values;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  let port: number | undefined;
+  if (v.port !== undefined) {
+    port = Number(v.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be a port number');
+  }
+  // Given before loading, so a ROOT_URL derived from the port follows it.
+  const settings = cliSettings(global, io, port === undefined ? undefined : { server: { HTTP_PORT: port } });
+  const host = await RepoHost.open({ settings });
+  const server = await startServer(host, { port: settings.server.HTTP_PORT });
+  if (v.pid) await writeFile(v.pid, `${process.pid}\n`);
+  if (!v.quiet) io.stdout(`RepoHost listening on ${server.url} (ROOT_URL ${settings.server.ROOT_URL}, database ${settings.database.DB_TYPE})\n`);
+  io.onListening?.(server.url);
+
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    io.signal?.addEventListener('abort', stop, { once: true });
+    if (!io.signal) {
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    }
+  });
+  await server.close();
+  await host.close();
+  if (v.pid) await rm(v.pid, { force: true });
+  return 0;
+}

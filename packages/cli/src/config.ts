@@ -1,0 +1,30 @@
+import path from 'node:path';
+import { loadSettings, RepoHost, type Settings, type SettingsOverrides } from '@repohost/core';
+import type { CliIo } from './io.js';
+
+export interface GlobalOptions {
+  config?: string;
+  workPath?: string;
+}
+
+/**
+ * Settings the way Gitea's CLI finds them: the work path from `--work-path`, `FORGEJO_WORK_DIR`/`GITEA_WORK_DIR`,
+ * else the current folder; the config file from `--config`, else `custom/conf/app.ini` under the work path
+ * (a missing default file means built-in defaults; a missing `--config` file is an error).
+ */
+export function cliSettings(options: GlobalOptions, io: CliIo, overrides?: SettingsOverrides): Settings {
+  const workPath = path.resolve(io.cwd, options.workPath ?? io.env.FORGEJO_WORK_DIR ?? io.env.GITEA_WORK_DIR ?? '.');
+  const configFile = options.config
+    ? path.resolve(io.cwd, options.config)
+    : path.join(workPath, 'custom', 'conf', 'app.ini');
+  return loadSettings({ configFile, requireConfigFile: Boolean(options.config), env: io.env, workPath, overrides });
+}
+
+export async function withHost<T>(options: GlobalOptions, io: CliIo, run: (host: RepoHost) => Promise<T>): Promise<T> {
+  const host = await RepoHost.open({ settings: cliSettings(options, io) });
+  try {
+    return await run(host);
+  } finally {
+    await host.close();
+  }
+}

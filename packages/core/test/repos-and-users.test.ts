@@ -1,0 +1,94 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SYSTEM, userActor, ConflictError, ValidationError, ForbiddenError, NotFoundError, type RepoHost, type User } from '@repohost/core';
+import { createUser, openTestHost, type TestHost } from '../../../test/support/harness';
+
+describe('repositories and users in core', () => {
+  let t: TestHost;
+  let host: RepoHost;
+  let alice: User;
+
+  beforeEach(async () => {
+    t = await openTestHost();
+    host = t.host;
+    alice = await createUser(host, 'alice', { admin: true });
+  });
+  afterEach(async () => t.cleanup());
+
+  it('creates git storage and the row together, counting the owner\'s repositories', async () => {
+    const created = await host.repos.create(userActor(alice), { name: 'Demo', auto_init: true, default_branch: 'trunk' });
+    expect(created.repo.is_empty).toBe(0);
+    expect(await host.git.exists({ owner: 'alice', name: 'demo' })).toBe(true);
+    expect((await host.git.readRefs({ owner: 'alice', name: 'demo' }, ['refs/heads/trunk'])).size).toBe(1);
+    expect((await host.users.findById(alice.id))!.num_repos).toBe(1);
+  });
+
+  it('removes the git storage again when the database write fails', async () => {
+    // The owner row vanishes between the checks and the insert: the foreign key makes the insert fail.
+    const ghost: User = { ...alice, id: 9999, lower_name: 'alice' };
+    await expect(host.repos.create(userActor(ghost), { name: 'orphan', auto_init: true })).rejects.toThrow();
+    expect(await host.git.exists({ owner: 'alice', name: 'orphan' })).toBe(false);
+    await expect(host.repos.get(SYSTEM, 'alice', 'orphan')).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('refuses a name clash in any case, leaving the first repository intact', async () => {
+    await host.repos.create(userActor(alice), { name: 'demo', auto_init: true });
+    await expect(host.repos.create(userActor(alice), { name: 'DEMO' })).rejects.toBeInstanceOf(ConflictError);
+    expect(await host.git.isEmpty({ owner: 'alice', name: 'demo' })).toBe(false);
+    expect((await host.users.findById(alice.id))!.num_repos).toBe(1);
+  });
+
+  it('refuses to create over leftover git storage without touching it', async () => {
+    await host.git.create({ owner: 'alice', name: 'leftover' }, { objectFormat: 'sha1', defaultBranch: 'main' });
+    await expect(host.repos.create(userActor(alice), { name: 'leftover' })).rejects.toBeInstanceOf(ConflictError);
+    expect(await host.git.exists({ owner: 'alice', name: 'leftover' })).toBe(true);
+  });
+
+  it('creates sha256 repositories', async () => {
+    const { repo } = await host.repos.create(userActor(alice), { name: 'modern', auto_init: true, object_format_name: 'sha256' });
+    expect(repo.object_format_name).toBe('sha256');
+    const refs = await host.git.readRefs({ owner: 'alice', name: 'modern' }, ['refs/heads/main']);
+    expect(refs.get('refs/heads/main')).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('deletes a repository with its storage and keeps the counter true', async () => {
+    await host.repos.create(userActor(alice), { name: 'gone', auto_init: true });
+    await host.repos.delete(userActor(alice), 'alice', 'gone');
+    expect(await host.git.exists({ owner: 'alice', name: 'gone' })).toBe(false);
+    expect((await host.users.findById(alice.id))!.num_repos).toBe(0);
+  });
+
+  it('refuses to delete a user who owns repositories unless purged', async () => {
+    const bob = await createUser(host, 'bob');
+    await host.repos.create(userActor(bob), { name: 'keep', auto_init: true });
+    await expect(host.users.delete(SYSTEM, 'bob')).rejects.toBeInstanceOf(ConflictError);
+    expect(await host.git.exists({ owner: 'bob', name: 'keep' })).toBe(true);
+    await host.users.delete(SYSTEM, 'bob', { purge: true });
+    expect(await host.git.exists({ owner: 'bob', name: 'keep' })).toBe(false);
+    expect(await host.users.findByName('bob')).toBeUndefined();
+  });
+
+  it('puts repositories back when a purge is refused (last admin)', async () => {
+    await host.repos.create(userActor(alice), { name: 'precious', auto_init: true });
+    await expect(host.users.delete(SYSTEM, 'alice', { purge: true })).rejects.toBeInstanceOf(ValidationError);
+    expect(await host.git.exists({ owner: 'alice', name: 'precious' })).toBe(true);
+    expect(await host.git.isEmpty({ owner: 'alice', name: 'precious' })).toBe(false);
+    expect((await host.repos.get(SYSTEM, 'alice', 'precious')).repo.name).toBe('precious');
+  });
+
+  it('lets only site administrators create users', async () => {
+    const bob = await createUser(host, 'bob');
+    await expect(host.users.create(userActor(bob), { username: 'eve', email: 'eve@example.com', password: 'secret-pass-1' })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(host.users.create(userActor(alice), { username: 'Bob', email: 'x@example.com', password: 'secret-pass-1' })).rejects.toThrow(/user already exists/);
+    await expect(host.users.create(userActor(alice), { username: 'eve', email: 'BOB@example.com', password: 'secret-pass-1' })).rejects.toThrow(/e-mail already in use/);
+    await expect(host.users.create(userActor(alice), { username: 'eve', email: 'eve@example.com', password: 'short' })).rejects.toThrow(/password/);
+  });
+
+  it('stores tokens only as salted hashes', async () => {
+    const { value } = await host.tokens.create(SYSTEM, 'alice', { name: 'x', scopes: ['all'] });
+    const { items } = await host.tokens.list(SYSTEM, 'alice');
+    expect(items).toHaveLength(1);
+    for (const field of Object.values(items[0]!)) expect(String(field)).not.toContain(value);
+    expect((await host.tokens.authenticate(value))?.user.id).toBe(alice.id);
+    expect(await host.tokens.authenticate(value.replace(/.$/, (c) => (c === '0' ? '1' : '0')))).toBeNull();
+  });
+});
