@@ -7,8 +7,11 @@ describe('token scopes', () => {
     expect(normalizeScopes(['read:user', 'write:user', 'read:user'])).toEqual(['write:user']);
     expect(normalizeScopes(['read:repository,read:issue'])).toEqual(['read:issue', 'read:repository']);
     expect(normalizeScopes(['all', 'read:user'])).toEqual(['all']);
-    expect(normalizeScopes(['public-only', 'all'])).toEqual(['all', 'public-only']);
-    expect(normalizeScopes([' ', ''])).toEqual([]);
+    expect(normalizeScopes(['all', 'public-only'])).toEqual(['public-only', 'all']);
+    expect(normalizeScopes(['read:user', 'public-only'])).toEqual(['public-only', 'read:user']);
+    const everyWrite = ['activitypub', 'admin', 'misc', 'notification', 'organization', 'package', 'issue', 'repository', 'user'].map((c) => `write:${c}`);
+    expect(normalizeScopes(everyWrite)).toEqual(['all']);
+    expect(normalizeScopes([' ', '', 'sudo'])).toEqual([]);
     expect(() => normalizeScopes(['write:everything'])).toThrow(/invalid access token scope/);
     expect(() => normalizeScopes(['admin'])).toThrow(/invalid access token scope/);
   });

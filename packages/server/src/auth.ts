@@ -21,7 +21,7 @@ export interface CredentialSource {
 
 export const QUERY_TOKEN_WARNING = 'token and access_token API authentication is deprecated';
 
-const TOKEN_PATTERN = /^[0-9a-f]{40}$/i;
+const TOKEN_PATTERN = /^[0-9a-f]{40}$/;
 
 /**
  * Works out the actor of a request from its credentials: `Authorization: token|Bearer`, basic auth (password,
@@ -39,7 +39,7 @@ export async function authenticate(host: RepoHost, source: CredentialSource, opt
     const value = space < 0 ? '' : authorization.slice(space + 1).trim();
     if (scheme === 'token' || scheme === 'bearer') return byToken(host, value, Boolean(queryToken));
     if (scheme === 'basic') return byBasic(host, value, Boolean(queryToken));
-    throw new UnauthorizedError(`unsupported authorization scheme: ${scheme}`);
+    // Other schemes are not ours to judge (Forgejo ignores them too): carry on as if there were none.
   }
   if (queryToken) {
     if (settings.security.DISABLE_QUERY_AUTH_TOKEN) throw new UnauthorizedError('token in the query string is disabled; use the Authorization header');

@@ -35,24 +35,25 @@ export class InvalidScopeError extends Error {
 }
 
 /**
- * Parses and normalizes requested scopes: trims, drops empties and duplicates, drops `read:X` when `write:X` is
- * present, and collapses everything to `all` (plus `public-only`) when `all` is asked for.
- * Throws InvalidScopeError on an unknown scope.
+ * Parses and normalizes requested scopes as Forgejo does: trims, drops empties, duplicates and the meaningless
+ * `sudo`; drops `read:X` when `write:X` is present; writes every category at write level as `all`; orders
+ * `public-only` first, then categories in their fixed order. Throws InvalidScopeError on an unknown scope.
  */
 export function normalizeScopes(requested: readonly string[]): string[] {
   const set = new Set<string>();
   for (const raw of requested.flatMap((s) => s.split(','))) {
     const scope = raw.trim();
-    if (scope === '') continue;
+    if (scope === '' || scope === 'sudo') continue;
     if (scope !== ALL_SCOPE && scope !== PUBLIC_ONLY_SCOPE) {
       const [level, category] = scope.split(':');
       if ((level !== 'read' && level !== 'write') || !category || !CATEGORY_SET.has(category)) throw new InvalidScopeError(scope);
     }
     set.add(scope);
   }
-  if (set.has(ALL_SCOPE)) return set.has(PUBLIC_ONLY_SCOPE) ? [ALL_SCOPE, PUBLIC_ONLY_SCOPE] : [ALL_SCOPE];
-  for (const c of SCOPE_CATEGORIES) if (set.has(`write:${c}`)) set.delete(`read:${c}`);
-  return KNOWN_SCOPES.filter((s) => set.has(s));
+  const publicOnly = set.has(PUBLIC_ONLY_SCOPE) ? [PUBLIC_ONLY_SCOPE] : [];
+  if (set.has(ALL_SCOPE) || SCOPE_CATEGORIES.every((c) => set.has(`write:${c}`))) return [...publicOnly, ALL_SCOPE];
+  const granted = SCOPE_CATEGORIES.flatMap((c) => (set.has(`write:${c}`) ? [`write:${c}`] : set.has(`read:${c}`) ? [`read:${c}`] : []));
+  return [...publicOnly, ...granted];
 }
 
 /** Does a normalized scope list grant `level` access to `category`? */

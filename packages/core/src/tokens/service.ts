@@ -98,22 +98,24 @@ export class TokensService {
     const user = await this.owner(actor, username);
     const query = this.ctx.db.deleteFrom('access_token').where('uid', '=', user.id);
     const byId = /^\d+$/.test(idOrName);
+    // Token names never hold a NUL (input validation refuses it), and PostgreSQL refuses one in a parameter.
+    if (idOrName.includes('\0')) throw new NotFoundError('access token does not exist [id: 0]');
     const result = await (byId ? query.where('id', '=', Number(idOrName)) : query.where('name', '=', idOrName)).executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) throw new NotFoundError(`access token does not exist [id: ${byId ? idOrName : 0}]`);
   }
 
   /** Finds the active token with this value, with its user. Null for unknown tokens or users who may not sign in. */
   async authenticate(value: string): Promise<AuthenticatedToken | null> {
-    if (!/^[0-9a-f]{40}$/i.test(value)) return null;
-    const lower = value.toLowerCase();
+    // Tokens are issued as lower-case hex; anything else is not one of ours.
+    if (!/^[0-9a-f]{40}$/.test(value)) return null;
     const candidates = await this.ctx.db
       .selectFrom('access_token')
       .selectAll()
-      .where('token_last_eight', '=', lower.slice(-8))
+      .where('token_last_eight', '=', value.slice(-8))
       .execute();
     for (const token of candidates) {
       const expected = Buffer.from(token.token_hash, 'hex');
-      const actual = Buffer.from(hashToken(lower, token.token_salt), 'hex');
+      const actual = Buffer.from(hashToken(value, token.token_salt), 'hex');
       if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) continue;
       const user = await this.users.findById(token.uid);
       if (!user || user.is_active !== 1 || user.prohibit_login === 1) return null;

@@ -79,6 +79,8 @@ export class UsersService {
 
   /** The user or organization named `name` (case-insensitive), without visibility checks. */
   findByName(name: string): Promise<User | undefined> {
+    // No valid name holds a NUL, and PostgreSQL refuses one in a text parameter.
+    if (name.includes('\0')) return Promise.resolve(undefined);
     return this.ctx.db.selectFrom('user').selectAll().where('lower_name', '=', name.toLowerCase()).executeTakeFirst();
   }
 
@@ -124,6 +126,7 @@ export class UsersService {
    * the password is wrong, or the account may not sign in.
    */
   async authenticate(login: string, password: string): Promise<User | null> {
+    if (login.includes('\0')) return null;
     const lower = login.toLowerCase();
     const user = await this.ctx.db
       .selectFrom('user')

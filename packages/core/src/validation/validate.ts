@@ -26,9 +26,25 @@ function checkerFor<T extends TSchema>(schema: T): TypeCheck<T> {
 export function parseInput<T extends TSchema>(schema: T, input: unknown): Static<T> {
   const value = normalizeKeys(schema, input);
   const check = checkerFor(schema);
-  if (check.Check(value)) return value as Static<T>;
+  if (check.Check(value)) {
+    const nul = findNul(value, '');
+    if (nul !== undefined) throw new ValidationError(nul, 'must not contain NUL characters');
+    return value as Static<T>;
+  }
   const first = check.Errors(value).First();
   throw toValidationError(first);
+}
+
+/** Where the first string holding a NUL character is (PostgreSQL cannot store one), or undefined. */
+function findNul(value: unknown, path: string): string | undefined {
+  if (typeof value === 'string') return value.includes('\0') ? path : undefined;
+  if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      const found = findNul(item, path ? `${path}.${key}` : key);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
 }
 
 /** True when `value` matches `schema` exactly (used by tests and for responses). */
