@@ -1,10 +1,25 @@
 import { defineConfig } from 'tsup';
 
-export default defineConfig({
-  entry: ['src/index.ts', 'src/main.ts'],
-  format: ['esm'],
-  target: 'node20',
-  dts: { entry: 'src/index.ts' },
-  sourcemap: true,
-  clean: true,
-});
+export default defineConfig([
+  // The library entry, for programs that drive the CLI in-process.
+  {
+    entry: ['src/index.ts'],
+    format: ['esm'],
+    target: 'node20',
+    dts: true,
+    sourcemap: true,
+  },
+  // The `repohost` binary: one file with its dependencies bundled, because resolving and loading hundreds of
+  // modules dominated start-up time. Native (better-sqlite3) and optional (pg) modules stay external.
+  {
+    entry: { main: 'src/main.ts' },
+    format: ['esm'],
+    target: 'node20',
+    platform: 'node',
+    sourcemap: true,
+    minifySyntax: true,
+    noExternal: [/^(?!better-sqlite3|pg(?:\/|$))/],
+    external: ['better-sqlite3', 'pg'],
+    banner: { js: "import { createRequire as __repohostCreateRequire } from 'node:module'; const require = __repohostCreateRequire(import.meta.url);" },
+  },
+]);

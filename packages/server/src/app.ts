@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { H3 } from 'h3';
+import { FastResponse } from 'srvx';
 import { toNodeHandler } from 'h3/node';
 import { NotFoundError, type RepoHost } from '@repohost/core';
 import { ApiRouter, errorResponse } from './api/route.js';
@@ -14,8 +15,8 @@ import { registerSmartHttp } from './git/smart-http.js';
 export interface RepoHostApp {
   /** The h3 application: mount it, or call `app.fetch(request)` in-process. */
   readonly app: H3;
-  /** The swagger 2.0 document generated from the routes' schemas. */
-  readonly openapi: Record<string, unknown>;
+  /** The swagger 2.0 document generated from the routes' schemas (built on first use). */
+  openapi(): Record<string, unknown>;
 }
 
 /** Builds the HTTP application (API v1, swagger document, git smart HTTP) over a RepoHost. */
@@ -26,15 +27,17 @@ export function createApp(host: RepoHost): RepoHostApp {
   registerUserRoutes(router);
   registerTokenRoutes(router);
   registerRepoRoutes(router);
-  const openapi = buildOpenApiDocument(router.routes, { version: host.settings.repohost.REPORTED_VERSION });
-  const openapiJson = JSON.stringify(openapi);
+  // Built when first asked for: nothing at start-up needs it.
+  let openapi: Record<string, unknown> | undefined;
+  let openapiJson: string | undefined;
+  const document = () => (openapi ??= buildOpenApiDocument(router.routes, { version: host.settings.repohost.REPORTED_VERSION }));
   if (host.settings.api.ENABLE_SWAGGER) {
-    app.get('/swagger.v1.json', () => new Response(openapiJson, { headers: { 'content-type': 'application/json;charset=utf-8' } }));
+    app.get('/swagger.v1.json', () => new FastResponse((openapiJson ??= JSON.stringify(document())), { headers: { 'content-type': 'application/json;charset=utf-8' } }));
   }
   app.all('/api/**', () => errorResponse(host, new NotFoundError()));
   registerSmartHttp(app, host);
   app.all('/**', () => errorResponse(host, new NotFoundError()));
-  return { app, openapi };
+  return { app, openapi: document };
 }
 
 export interface ListenOptions {

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type Compilable, type Dialect } from 'kysely';
 import type { Settings } from '../config/settings.js';
 import type { UsersTables } from '../users/tables.js';
 import type { TokensTables } from '../tokens/tables.js';
@@ -30,7 +30,29 @@ async function openSqlite(settings: Settings['database']): Promise<Storage> {
   if (settings.PATH !== ':memory:') sqlite.pragma(`journal_mode = ${settings.SQLITE_JOURNAL_MODE || 'WAL'}`);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
-  return makeStorage(new SqliteDialect({ database: sqlite }), 'sqlite');
+  return makeStorage(new SqliteDialect({ database: cachingStatements(sqlite) }), 'sqlite');
+}
+
+type BetterSqlite = import('better-sqlite3').Database;
+
+/**
+ * Kysely prepares every query anew; preparing costs more than running our indexed lookups, so statements are
+ * kept per SQL text. better-sqlite3 runs each statement to completion synchronously, so sharing one is safe.
+ */
+function cachingStatements(sqlite: BetterSqlite, capacity = 500) {
+  const statements = new Map<string, ReturnType<BetterSqlite['prepare']>>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let statement = statements.get(sql);
+      if (!statement) {
+        statement = sqlite.prepare(sql);
+        if (statements.size >= capacity) statements.delete(statements.keys().next().value!);
+        statements.set(sql, statement);
+      }
+      return statement;
+    },
+  };
 }
 
 async function openPostgres(settings: Settings['database']): Promise<Storage> {
@@ -85,4 +107,22 @@ export function nowUnix(): number {
 export function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: string; message?: string };
   return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/.test(e?.message ?? '');
+}
+
+/**
+ * A query built once with Kysely's typed builder and compiled once; each run only binds new parameter values.
+ * For hot reads, where rebuilding and compiling the SQL costs more than running it. `build` receives a
+ * `param(name)` function that stands for a value supplied at run time.
+ */
+export function precompiledQuery<Row, Name extends string>(
+  db: Kysely<Database>,
+  build: (param: (name: Name) => string) => Compilable<Row>,
+): (values: Record<Name, unknown>) => Promise<Row[]> {
+  const marker = (name: Name) => `\u0000param:${name}`;
+  const compiled = build(marker).compile();
+  const slots = compiled.parameters.map((value) => {
+    if (typeof value !== 'string' || !value.startsWith('\u0000param:')) throw new Error('precompiledQuery: every parameter must come from param()');
+    return value.slice('\u0000param:'.length) as Name;
+  });
+  return async (values) => (await db.executeQuery<Row>(CompiledQuery.raw(compiled.sql, slots.map((name) => values[name])))).rows;
 }

@@ -7,7 +7,7 @@ import type { ApiUser } from './schemas.js';
 /** RFC 3339 time of a unix timestamp; 0 ("never") is Go's zero time, as Forgejo prints it. */
 export function isoTime(unix: number): string {
   if (!unix) return '0001-01-01T00:00:00Z';
-  return new Date(unix * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return `${new Date(unix * 1000).toISOString().slice(0, 19)}Z`;
 }
 
 /** The no-reply address shown instead of a private email, as Forgejo does. */

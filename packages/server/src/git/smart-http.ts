@@ -2,7 +2,8 @@ import { PassThrough, Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { H3, H3Event } from 'h3';
 import { getRouterParams } from 'h3';
-import { ForbiddenError, NotFoundError, UnauthorizedError, scopesGrant, type GitService, type RepoHost } from '@repohost/core';
+import { FastResponse } from 'srvx';
+import { ForbiddenError, NotFoundError, scopesGrant, type GitService, type RepoHost } from '@repohost/core';
 import { authenticate, type Authentication } from '../auth.js';
 import { errorResponse, requestCredentials } from '../api/route.js';
 import { HttpError } from '../api/errors.js';
@@ -29,7 +30,7 @@ export function registerSmartHttp(app: H3, host: RepoHost): void {
     const advertisement = await host.transfer.advertise(auth.actor, { owner, name: repo, service, protocol });
     const v2 = protocol?.split(':').includes('version=2') ?? false;
     const body = v2 ? advertisement : Buffer.concat([servicePreamble(serviceName), advertisement]);
-    return new Response(body, { status: 200, headers: noCache(`application/x-${serviceName}-advertisement`) });
+    return new FastResponse(body, { status: 200, headers: noCache(`application/x-${serviceName}-advertisement`) });
   }));
 
   for (const serviceName of Object.keys(SERVICES)) {
@@ -52,7 +53,7 @@ export function registerSmartHttp(app: H3, host: RepoHost): void {
         );
       });
       session.output.on('error', (error) => body.destroy(error));
-      return new Response(Readable.toWeb(body) as ReadableStream, { status: 200, headers: noCache(`application/x-${serviceName}-result`) });
+      return new FastResponse(Readable.toWeb(body) as ReadableStream, { status: 200, headers: noCache(`application/x-${serviceName}-result`) });
     }));
   }
 }
@@ -69,7 +70,7 @@ async function handle(
     return await run(auth, owner, repo);
   } catch (error) {
     const status = error instanceof NotFoundError ? new NotFoundError('Repository not found') : error;
-    return errorResponse(host, status, new Headers(), { challenge: true });
+    return errorResponse(host, status, {}, { challenge: true });
   }
 }
 
@@ -78,7 +79,8 @@ function checkGitScope(auth: Authentication, service: GitService): void {
   if (auth.scopes === null) return;
   const level = service === 'receive-pack' ? 'write' : 'read';
   if (!scopesGrant(auth.scopes, 'repository', level)) {
-    throw new UnauthorizedError(`token does not have at least one of required scope(s): [${level}:repository]`);
+    // The credentials are valid; a challenge would only make git report an authentication failure (Forgejo: 403).
+    throw new ForbiddenError(`token does not have at least one of required scope(s): [${level}:repository]`);
   }
 }
 
@@ -93,11 +95,11 @@ function requestBody(event: H3Event): Readable {
   return raw;
 }
 
-function noCache(contentType: string): Headers {
-  return new Headers({
+function noCache(contentType: string): Record<string, string> {
+  return {
     'content-type': contentType,
     'cache-control': 'no-cache, max-age=0, must-revalidate',
     expires: 'Fri, 01 Jan 1980 00:00:00 GMT',
     pragma: 'no-cache',
-  });
+  };
 }
