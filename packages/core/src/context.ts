@@ -1,12 +1,14 @@
 import type { Kysely } from 'kysely';
 import type { Settings } from './config/settings.js';
-import type { Database, DialectName } from './storage/database.js';
+import type { Database, DialectName, DirectRead } from './storage/database.js';
 import type { GitBackend } from './git/backend.js';
 
 /** What every domain service is built over. One per RepoHost instance; nothing here is global. */
 export interface CoreContext {
   readonly db: Kysely<Database>;
   readonly dialect: DialectName;
+  /** SQLite's synchronous read path for precompiled queries; absent on PostgreSQL. */
+  readonly directRead?: DirectRead;
   readonly settings: Settings;
   readonly git: GitBackend;
 }

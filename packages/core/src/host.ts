@@ -39,7 +39,7 @@ export class RepoHost {
     private readonly storage: Storage,
     readonly git: GitBackend,
   ) {
-    const ctx: CoreContext = { db: storage.db, dialect: storage.dialect, settings, git };
+    const ctx: CoreContext = { db: storage.db, dialect: storage.dialect, directRead: storage.directRead, settings, git };
     this.users = new UsersService(ctx);
     this.tokens = new TokensService(ctx, this.users);
     this.repos = new ReposService(ctx, this.users);

@@ -83,6 +83,30 @@ describe('repositories and users in core', () => {
     await expect(host.users.create(userActor(alice), { username: 'eve', email: 'eve@example.com', password: 'short' })).rejects.toThrow(/password/);
   });
 
+  it('never lets a read observe another write\'s uncommitted rows', async () => {
+    const db = (host as unknown as { storage: { db: import('kysely').Kysely<import('@repohost/core').Database> } }).storage.db;
+    let read: Promise<unknown> | undefined;
+    let settledBeforeCommit: unknown = 'pending';
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('repository')
+        .values({ owner_id: alice.id, lower_name: 'uncommitted', name: 'uncommitted', default_branch: 'main', created_unix: 1, updated_unix: 1 })
+        .execute();
+      read = host.repos.get(SYSTEM, 'alice', 'uncommitted').then(
+        (r) => (settledBeforeCommit = r),
+        (e: unknown) => (settledBeforeCommit = e),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      // Either the read waited for the transaction (SQLite's one connection) or it did not see the row (PostgreSQL).
+      if (settledBeforeCommit !== 'pending') expect(settledBeforeCommit).toBeInstanceOf(NotFoundError);
+    });
+    await read;
+    if (settledBeforeCommit !== 'pending' && !(settledBeforeCommit instanceof NotFoundError)) {
+      expect((settledBeforeCommit as { repo: { name: string } }).repo.name).toBe('uncommitted');
+    }
+    expect((await host.repos.get(SYSTEM, 'alice', 'uncommitted')).repo.name).toBe('uncommitted');
+  });
+
   it('stores tokens only as salted hashes', async () => {
     const { value } = await host.tokens.create(SYSTEM, 'alice', { name: 'x', scopes: ['all'] });
     const { items } = await host.tokens.list(SYSTEM, 'alice');

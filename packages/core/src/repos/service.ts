@@ -8,7 +8,7 @@ import { parseInput } from '../validation/validate.js';
 import { RepositoryExistsError, type RefUpdate, type RepoKey } from '../git/backend.js';
 import type { UsersService } from '../users/service.js';
 import { noReplyAddress } from '../users/convert.js';
-import { USER_COLUMNS, UserType, type User } from '../users/tables.js';
+import { UserType, type User } from '../users/tables.js';
 import { assertValidBranchName, assertValidRepoName } from './names.js';
 import { CreateRepoOptionSchema, type ApiRepository, type CreateRepoOption } from './schemas.js';
 import { toApiRepository } from './convert.js';
@@ -52,23 +52,21 @@ export function repoKey(owner: Pick<User, 'lower_name'>, repo: Pick<Repository, 
 
 export class ReposService {
   /**
-   * Owner and repository in one statement, compiled once: this is the hottest read, each SQLite statement pays
-   * for its locks, and building the SQL anew each time cost more than running it.
+   * The hottest read (owner by name, then repository by owner and name), compiled once: building the SQL anew
+   * each time cost more than running it.
    */
-  private readonly repoWithOwner;
+  private readonly ownerByName;
+  private readonly repoByOwner;
 
   constructor(
     private readonly ctx: CoreContext,
     private readonly users: UsersService,
   ) {
-    this.repoWithOwner = precompiledQuery<Record<string, unknown>, 'owner' | 'name'>(ctx.db, (param) =>
-      ctx.db
-        .selectFrom('repository as r')
-        .innerJoin('user as u', 'u.id', 'r.owner_id')
-        .selectAll('r')
-        .select(USER_COLUMNS.map((c) => `u.${c} as owner__${c}` as const))
-        .where('u.lower_name', '=', param('owner'))
-        .where('r.lower_name', '=', param('name')),
+    this.ownerByName = precompiledQuery<User, 'name'>(ctx, (param) =>
+      ctx.db.selectFrom('user').selectAll().where('lower_name', '=', param('name')),
+    );
+    this.repoByOwner = precompiledQuery<Repository, 'owner' | 'name'>(ctx, (param) =>
+      ctx.db.selectFrom('repository').selectAll().where('owner_id', '=', param('owner')).where('lower_name', '=', param('name')),
     );
   }
 
@@ -173,9 +171,9 @@ export class ReposService {
   async get(actor: Actor, ownerName: string, name: string): Promise<RepoAccess> {
     // No valid name holds a NUL, and PostgreSQL refuses one in a text parameter.
     if (ownerName.includes('\0') || name.includes('\0')) throw new NotFoundError();
-    const [row] = await this.repoWithOwner({ owner: ownerName.toLowerCase(), name: name.toLowerCase() });
-    if (!row) throw new NotFoundError();
-    const { repo, owner } = splitOwner(row);
+    const [owner] = await this.ownerByName({ name: ownerName.toLowerCase() });
+    const [repo] = owner ? await this.repoByOwner({ owner: owner.id, name: name.toLowerCase() }) : [];
+    if (!owner || !repo) throw new NotFoundError();
     const mode = repoAccessMode(actor, repo, owner);
     if (mode === AccessMode.None) throw new NotFoundError();
     return { repo, owner, mode };
@@ -270,15 +268,4 @@ export class ReposService {
   toApi(access: RepoAccess, viewer: Actor): ApiRepository {
     return toApiRepository(access.repo, access.owner, viewer, access.mode, this.ctx.settings);
   }
-}
-
-/** Separates a joined row into the repository and its `owner__`-prefixed owner columns. */
-function splitOwner(row: Record<string, unknown>): { repo: Repository; owner: User } {
-  const repo: Record<string, unknown> = {};
-  const owner: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(row)) {
-    if (key.startsWith('owner__')) owner[key.slice(7)] = value;
-    else repo[key] = value;
-  }
-  return { repo: repo as Repository, owner: owner as User };
 }

@@ -14,8 +14,15 @@ export type DialectName = 'sqlite' | 'postgres';
 export interface Storage {
   readonly db: Kysely<Database>;
   readonly dialect: DialectName;
+  /**
+   * Runs a read synchronously on SQLite's connection when no transaction holds it; returns undefined when the
+   * caller must go through Kysely instead (PostgreSQL, or a transaction is open). See precompiledQuery.
+   */
+  readonly directRead?: DirectRead;
   close(): Promise<void>;
 }
+
+export type DirectRead = (sql: string, parameters: readonly unknown[]) => unknown[] | undefined;
 
 /** Opens the database named by `[database]`. Nothing is shared between two Storage instances. */
 export async function openStorage(settings: Settings['database']): Promise<Storage> {
@@ -30,7 +37,11 @@ async function openSqlite(settings: Settings['database']): Promise<Storage> {
   if (settings.PATH !== ':memory:') sqlite.pragma(`journal_mode = ${settings.SQLITE_JOURNAL_MODE || 'WAL'}`);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
-  return makeStorage(new SqliteDialect({ database: cachingStatements(sqlite) }), 'sqlite');
+  const database = cachingStatements(sqlite);
+  // better-sqlite3 runs a statement to completion synchronously, so outside a transaction a direct read cannot
+  // interleave with anything Kysely is doing on the same connection; inside one it must wait its turn.
+  const directRead: DirectRead = (sql, parameters) => (sqlite.inTransaction ? undefined : database.prepare(sql).all(parameters));
+  return makeStorage(new SqliteDialect({ database }), 'sqlite', directRead);
 }
 
 type BetterSqlite = import('better-sqlite3').Database;
@@ -78,11 +89,12 @@ async function openPostgres(settings: Settings['database']): Promise<Storage> {
   return makeStorage(new PostgresDialect({ pool }), 'postgres');
 }
 
-function makeStorage(dialect: Dialect, name: DialectName): Storage {
+function makeStorage(dialect: Dialect, name: DialectName, directRead?: DirectRead): Storage {
   const db = new Kysely<Database>({ dialect });
   return {
     db,
     dialect: name,
+    directRead,
     close: () => db.destroy(),
   };
 }
@@ -110,19 +122,26 @@ export function isUniqueViolation(error: unknown): boolean {
 }
 
 /**
- * A query built once with Kysely's typed builder and compiled once; each run only binds new parameter values.
- * For hot reads, where rebuilding and compiling the SQL costs more than running it. `build` receives a
- * `param(name)` function that stands for a value supplied at run time.
+ * A read built once with Kysely's typed builder and compiled once; each run only binds new parameter values,
+ * and on SQLite runs directly on the cached statement when it can. For hot reads, where Kysely's per-query
+ * building and async execution cost more than the query. `build` receives `param(name)`, which stands for a
+ * value supplied at run time.
  */
 export function precompiledQuery<Row, Name extends string>(
-  db: Kysely<Database>,
-  build: (param: (name: Name) => string) => Compilable<Row>,
+  storage: Pick<Storage, 'db' | 'directRead'>,
+  // `param` yields a marker string at build time; typed `never` so it fits a column of any type.
+  build: (param: (name: Name) => never) => Compilable<Row>,
 ): (values: Record<Name, unknown>) => Promise<Row[]> {
-  const marker = (name: Name) => `\u0000param:${name}`;
-  const compiled = build(marker).compile();
+  const prefix = '\u0000param:';
+  const compiled = build((name) => `${prefix}${name}` as never).compile();
   const slots = compiled.parameters.map((value) => {
-    if (typeof value !== 'string' || !value.startsWith('\u0000param:')) throw new Error('precompiledQuery: every parameter must come from param()');
-    return value.slice('\u0000param:'.length) as Name;
+    if (typeof value !== 'string' || !value.startsWith(prefix)) throw new Error('precompiledQuery: every parameter must come from param()');
+    return value.slice(prefix.length) as Name;
   });
-  return async (values) => (await db.executeQuery<Row>(CompiledQuery.raw(compiled.sql, slots.map((name) => values[name])))).rows;
+  return async (values) => {
+    const parameters = slots.map((name) => values[name]);
+    const direct = storage.directRead?.(compiled.sql, parameters);
+    if (direct) return direct as Row[];
+    return (await storage.db.executeQuery<Row>(CompiledQuery.raw(compiled.sql, parameters))).rows;
+  };
 }

@@ -50,15 +50,6 @@ export interface UsersTables {
 
 export type User = Selectable<UserTable>;
 
-/** Every column of `user`, checked against the type: for queries that select a user next to another table. */
-const USER_COLUMN_SET: Record<keyof User, true> = {
-  id: true, lower_name: true, name: true, full_name: true, email: true, lower_email: true, keep_email_private: true,
-  passwd: true, must_change_password: true, login_source: true, login_name: true, type: true, visibility: true,
-  is_admin: true, is_active: true, is_restricted: true, prohibit_login: true, description: true, website: true,
-  location: true, pronouns: true, language: true, num_repos: true, num_followers: true, num_following: true,
-  num_stars: true, created_unix: true, updated_unix: true, last_login_unix: true,
-};
-export const USER_COLUMNS = Object.keys(USER_COLUMN_SET) as (keyof User)[];
 
 export const usersMigrations: DomainMigration[] = [
   {
