@@ -46,7 +46,7 @@ export class GitTransferService {
     }
     if (access.mode < needed) throw new ForbiddenError('User permission denied');
     if (request.service === 'receive-pack' && access.repo.is_archived === 1) throw new ForbiddenError('repository is archived');
-    const protocol = request.protocol && SAFE_PROTOCOL.test(request.protocol.replace(/:/g, '')) ? request.protocol : undefined;
+    const protocol = request.protocol && SAFE_PROTOCOL.test(request.protocol) ? request.protocol : undefined;
     return { access, key: repoKey(access.owner, access.repo), protocol };
   }
 

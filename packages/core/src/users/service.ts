@@ -138,11 +138,6 @@ export class UsersService {
     return (await verifyPassword(password, user.passwd)) ? user : null;
   }
 
-  /** Records a successful sign-in time (not on every API call: Forgejo updates it on interactive sign-in). */
-  async touchLastLogin(user: User): Promise<void> {
-    await this.ctx.db.updateTable('user').set({ last_login_unix: nowUnix() }).where('id', '=', user.id).execute();
-  }
-
   /** Sets a new password. The user themself or a site administrator may. */
   async changePassword(actor: Actor, name: string, password: string, options: { mustChangePassword?: boolean } = {}): Promise<User> {
     const user = await this.get(actor, name);

@@ -1,4 +1,4 @@
-import { FormatRegistry, Kind, Type, OptionalKind, type Static, type TSchema, type TLiteral, type TUnion } from '@sinclair/typebox';
+import { FormatRegistry, Kind, Type, type Static, type TSchema, type TLiteral, type TUnion } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { ValidationError } from '../errors.js';
@@ -119,8 +119,4 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
     values.map((v) => Type.Literal(v)),
     options,
   ) as TUnion<{ [I in keyof T]: TLiteral<T[I]> }[number][]>;
-}
-
-export function isOptional(schema: TSchema): boolean {
-  return schema[OptionalKind] === 'Optional';
 }

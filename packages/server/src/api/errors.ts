@@ -1,4 +1,4 @@
-import { isRepoHostError, ValidationError } from '@repohost/core';
+import { isRepoHostError } from '@repohost/core';
 
 /** Status and message for an error thrown anywhere below a route. */
 export function errorStatus(error: unknown): { status: number; message: string } {
@@ -32,4 +32,3 @@ export class HttpError extends Error {
   }
 }
 
-export { ValidationError };
