@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { AccessTokenSchema, CreateAccessTokenOptionSchema, ForbiddenError, clampPage, isSiteAdmin } from '@repohost/core';
+import { AccessTokenSchema, CreateAccessTokenOptionSchema, ForbiddenError, NotFoundError, clampPage, isSiteAdmin } from '@repohost/core';
 import type { ApiRouter, RequestContext } from '../route.js';
 import { PagingQuery } from '../schemas.js';
 
@@ -71,7 +71,7 @@ async function assertSelfOrAdmin(ctx: RequestContext<unknown, unknown>): Promise
   const target = await host.users.findByName(params.username!);
   if (actor.kind === 'user' && target && target.id === actor.user.id) return;
   // An account the caller may not see stays invisible.
-  if (!target || !host.users.canSee(actor, target)) return void (await host.users.get(actor, params.username!));
+  if (!target || !host.users.canSee(actor, target)) throw new NotFoundError(`user redirect does not exist [name: ${params.username}]`);
   throw new ForbiddenError('doer should be the site admin or be same as the contextUser');
 }
 
