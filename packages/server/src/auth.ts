@@ -9,8 +9,6 @@ export interface Authentication {
   method: AuthMethod;
   /** Scopes of the token used; null when not authenticated by a token (then every scope applies). */
   scopes: string[] | null;
-  /** True when the token came from the deprecated `?token=`/`?access_token=` query parameters. */
-  viaQuery: boolean;
 }
 
 export interface CredentialSource {
@@ -37,54 +35,53 @@ export async function authenticate(host: RepoHost, source: CredentialSource, opt
     const space = authorization.indexOf(' ');
     const scheme = (space < 0 ? authorization : authorization.slice(0, space)).toLowerCase();
     const value = space < 0 ? '' : authorization.slice(space + 1).trim();
-    if (scheme === 'token' || scheme === 'bearer') return byToken(host, value, Boolean(queryToken));
-    if (scheme === 'basic') return byBasic(host, value, Boolean(queryToken));
+    if (scheme === 'token' || scheme === 'bearer') return byToken(host, value);
+    if (scheme === 'basic') return byBasic(host, value);
     // Other schemes are not ours to judge (Forgejo ignores them too): carry on as if there were none.
   }
   if (queryToken) {
     if (settings.security.DISABLE_QUERY_AUTH_TOKEN) throw new UnauthorizedError('token in the query string is disabled; use the Authorization header');
-    return byToken(host, queryToken, true);
+    return byToken(host, queryToken);
   }
   if (options.allowReverseProxy && settings.service.ENABLE_REVERSE_PROXY_AUTHENTICATION_API) {
     const name = source.header(settings.security.REVERSE_PROXY_AUTHENTICATION_USER);
     if (name && isTrustedProxy(source.remoteAddress, settings.security.REVERSE_PROXY_TRUSTED_PROXIES)) {
       const user = await host.users.findByName(name);
       if (user && user.is_active === 1 && user.prohibit_login === 0) {
-        return { actor: userActor(user), method: 'reverse_proxy', scopes: null, viaQuery: false };
+        return { actor: userActor(user), method: 'reverse_proxy', scopes: null };
       }
     }
   }
-  return { actor: ANONYMOUS, method: 'anonymous', scopes: null, viaQuery: false };
+  return { actor: ANONYMOUS, method: 'anonymous', scopes: null };
 }
 
-async function byToken(host: RepoHost, value: string, viaQuery: boolean): Promise<Authentication> {
+async function byToken(host: RepoHost, value: string): Promise<Authentication> {
   const found = value ? await host.tokens.authenticate(value) : null;
   if (!found) throw new UnauthorizedError('invalid username, password or token');
   return {
     actor: userActor(found.user, { publicOnly: isPublicOnly(found.scopes) }),
     method: 'token',
     scopes: found.scopes,
-    viaQuery,
   };
 }
 
-async function byBasic(host: RepoHost, encoded: string, viaQuery: boolean): Promise<Authentication> {
+async function byBasic(host: RepoHost, encoded: string): Promise<Authentication> {
   const decoded = Buffer.from(encoded, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) throw new UnauthorizedError('invalid basic authentication');
   const login = decoded.slice(0, colon);
   const password = decoded.slice(colon + 1);
   // A token may stand in the user name (with an empty or `x-oauth-basic` password) or in the password.
-  if (TOKEN_PATTERN.test(login) && (password === '' || password === 'x-oauth-basic')) return byToken(host, login, viaQuery);
+  if (TOKEN_PATTERN.test(login) && (password === '' || password === 'x-oauth-basic')) return byToken(host, login);
   if (TOKEN_PATTERN.test(password)) {
     const found = await host.tokens.authenticate(password);
     if (found) {
-      return { actor: userActor(found.user, { publicOnly: isPublicOnly(found.scopes) }), method: 'token', scopes: found.scopes, viaQuery };
+      return { actor: userActor(found.user, { publicOnly: isPublicOnly(found.scopes) }), method: 'token', scopes: found.scopes };
     }
   }
   const user = login ? await host.users.authenticate(login, password) : null;
   if (!user) throw new UnauthorizedError('invalid username, password or token');
-  return { actor: userActor(user), method: 'basic_password', scopes: null, viaQuery };
+  return { actor: userActor(user), method: 'basic_password', scopes: null };
 }
 
 /** Applies `Sudo`/`?sudo=`: a site administrator acts as another user. */

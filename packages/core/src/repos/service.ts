@@ -51,20 +51,13 @@ export function repoKey(owner: Pick<User, 'lower_name'>, repo: Pick<Repository, 
 }
 
 export class ReposService {
-  /**
-   * The hottest read (owner by name, then repository by owner and name), compiled once: building the SQL anew
-   * each time cost more than running it.
-   */
-  private readonly ownerByName;
+  /** Repository by owner and name, compiled once: the hottest read, where building the SQL cost more than running it. */
   private readonly repoByOwner;
 
   constructor(
     private readonly ctx: CoreContext,
     private readonly users: UsersService,
   ) {
-    this.ownerByName = precompiledQuery<User, 'name'>(ctx, (param) =>
-      ctx.db.selectFrom('user').selectAll().where('lower_name', '=', param('name')),
-    );
     this.repoByOwner = precompiledQuery<Repository, 'owner' | 'name'>(ctx, (param) =>
       ctx.db.selectFrom('repository').selectAll().where('owner_id', '=', param('owner')).where('lower_name', '=', param('name')),
     );
@@ -169,10 +162,9 @@ export class ReposService {
 
   /** The repository `owner/name` with the actor's access, or NotFound when the actor may not see it. */
   async get(actor: Actor, ownerName: string, name: string): Promise<RepoAccess> {
+    const owner = await this.users.findByName(ownerName);
     // No valid name holds a NUL, and PostgreSQL refuses one in a text parameter.
-    if (ownerName.includes('\0') || name.includes('\0')) throw new NotFoundError();
-    const [owner] = await this.ownerByName({ name: ownerName.toLowerCase() });
-    const [repo] = owner ? await this.repoByOwner({ owner: owner.id, name: name.toLowerCase() }) : [];
+    const [repo] = owner && !name.includes('\0') ? await this.repoByOwner({ owner: owner.id, name: name.toLowerCase() }) : [];
     if (!owner || !repo) throw new NotFoundError();
     const mode = repoAccessMode(actor, repo, owner);
     if (mode === AccessMode.None) throw new NotFoundError();

@@ -1,7 +1,7 @@
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import { clampPage, offsetOf, type CoreContext, type Page } from '../context.js';
 import { isSelf, isSiteAdmin, type Actor } from '../access/actor.js';
-import { isUniqueViolation, nowUnix } from '../storage/database.js';
+import { isUniqueViolation, nowUnix, precompiledQuery } from '../storage/database.js';
 import { parseInput } from '../validation/validate.js';
 import { assertValidEmail, assertValidUsername } from './names.js';
 import { hashPassword, verifyPassword } from './password.js';
@@ -15,7 +15,14 @@ export interface DeleteUserOptions {
 }
 
 export class UsersService {
-  constructor(private readonly ctx: CoreContext) {}
+  /** Compiled once: names are looked up on every authenticated request and every repository read. */
+  private readonly byLowerName;
+
+  constructor(private readonly ctx: CoreContext) {
+    this.byLowerName = precompiledQuery<User, 'name'>(ctx, (param) =>
+      ctx.db.selectFrom('user').selectAll().where('lower_name', '=', param('name')),
+    );
+  }
 
   /** Creates an account. Only site administrators (and the system, e.g. the CLI) may. */
   async create(actor: Actor, input: CreateUserOption | Record<string, unknown>): Promise<User> {
@@ -81,7 +88,7 @@ export class UsersService {
   findByName(name: string): Promise<User | undefined> {
     // No valid name holds a NUL, and PostgreSQL refuses one in a text parameter.
     if (name.includes('\0')) return Promise.resolve(undefined);
-    return this.ctx.db.selectFrom('user').selectAll().where('lower_name', '=', name.toLowerCase()).executeTakeFirst();
+    return this.byLowerName({ name: name.toLowerCase() }).then((rows) => rows[0]);
   }
 
   findById(id: number): Promise<User | undefined> {

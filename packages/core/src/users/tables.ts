@@ -50,7 +50,6 @@ export interface UsersTables {
 
 export type User = Selectable<UserTable>;
 
-
 export const usersMigrations: DomainMigration[] = [
   {
     name: '0001_users_create',

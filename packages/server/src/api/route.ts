@@ -11,6 +11,7 @@ import {
   type Actor,
   type RepoHost,
   type ScopeCategory,
+  type ScopeLevel,
 } from '@repohost/core';
 import { applySudo, authenticate, QUERY_TOKEN_WARNING, type Authentication } from '../auth.js';
 import { errorStatus, HttpError } from './errors.js';
@@ -127,7 +128,12 @@ async function checkScopes(spec: AnyRoute, ctx: RequestContext<Record<string, ne
   const level = spec.method === 'GET' ? 'read' : 'write';
   const scopes = ctx.auth.scopes;
   if (categories.every((c) => scopesGrant(scopes, c, level))) return;
-  throw new ForbiddenError(`token does not have at least one of required scope(s): [${categories.map((c) => `${level}:${c}`).join(' ')}]`);
+  throw missingScopeError(categories, level);
+}
+
+/** The 403 for a token that lacks a scope, worded as Forgejo words it. */
+export function missingScopeError(categories: readonly ScopeCategory[], level: ScopeLevel): ForbiddenError {
+  return new ForbiddenError(`token does not have at least one of required scope(s): [${categories.map((c) => `${level}:${c}`).join(' ')}]`);
 }
 
 export function requestCredentials(event: H3Event) {

@@ -5,7 +5,7 @@ import { getRouterParams } from 'h3';
 import { FastResponse } from 'srvx';
 import { ForbiddenError, NotFoundError, scopesGrant, type GitService, type RepoHost } from '@repohost/core';
 import { authenticate, type Authentication } from '../auth.js';
-import { errorResponse, requestCredentials } from '../api/route.js';
+import { errorResponse, missingScopeError, requestCredentials, type ResponseHeaders } from '../api/route.js';
 import { HttpError } from '../api/errors.js';
 
 const SERVICES: Record<string, GitService> = { 'git-upload-pack': 'upload-pack', 'git-receive-pack': 'receive-pack' };
@@ -80,7 +80,7 @@ function checkGitScope(auth: Authentication, service: GitService): void {
   const level = service === 'receive-pack' ? 'write' : 'read';
   if (!scopesGrant(auth.scopes, 'repository', level)) {
     // The credentials are valid; a challenge would only make git report an authentication failure (Forgejo: 403).
-    throw new ForbiddenError(`token does not have at least one of required scope(s): [${level}:repository]`);
+    throw missingScopeError(['repository'], level);
   }
 }
 
@@ -95,7 +95,7 @@ function requestBody(event: H3Event): Readable {
   return raw;
 }
 
-function noCache(contentType: string): Record<string, string> {
+function noCache(contentType: string): ResponseHeaders {
   return {
     'content-type': contentType,
     'cache-control': 'no-cache, max-age=0, must-revalidate',
