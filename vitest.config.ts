@@ -12,6 +12,8 @@ export default defineConfig({
       '@repohost/core': src('core'),
       '@repohost/server': src('server'),
       '@repohost/cli': src('cli'),
+      // The shared test harness, imported by name from every package's tests.
+      '@repohost/test-support': fileURLToPath(new URL('./test/support/harness.ts', import.meta.url)),
     },
   },
   test: {

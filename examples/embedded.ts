@@ -7,16 +7,18 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { RepoHost, SYSTEM, userActor } from '@repohost/core';
+import { RepoHost, SYSTEM, toApiRepository, userActor } from '@repohost/core';
 import { startServer } from '@repohost/server';
 
 const workPath = await mkdtemp(path.join(tmpdir(), 'repohost-embedded-'));
 const host = await RepoHost.open({ config: { workPath, overrides: { server: { HTTP_PORT: 0 } } } });
 
 const alice = await host.users.create(SYSTEM, { username: 'alice', email: 'alice@example.com', password: 'a-good-password', admin: true });
-const { value: token } = await host.tokens.create(SYSTEM, 'alice', { name: 'embedded', scopes: ['all'] });
+const { value: token } = await host.tokens.create(SYSTEM, alice, { name: 'embedded', scopes: ['all'] });
+// What changed, after it committed: the hook integrations subscribe to (pushes arrive as 'repo.pushed').
+host.events.on('repo.created', ({ payload }) => console.log('event repo.created:', `${payload.owner.name}/${payload.repo.name}`));
 const demo = await host.repos.create(userActor(alice), { name: 'demo', auto_init: true, description: 'made in-process' });
-console.log('created', host.repos.toApi(demo, userActor(alice)).full_name);
+console.log('created', toApiRepository(demo, { viewer: userActor(alice), settings: host.settings }).full_name);
 
 const server = await startServer(host, { port: 0, hostname: '127.0.0.1' });
 const response = await fetch(`${server.url}api/v1/repos/alice/demo`, { headers: { Authorization: `token ${token}` } });

@@ -19,8 +19,8 @@ export interface ForgeForTests {
 export async function startForgeForTests(): Promise<ForgeForTests> {
   const workPath = await mkdtemp(path.join(tmpdir(), 'repohost-tests-'));
   const host = await RepoHost.open({ config: { workPath, overrides: { database: { PATH: ':memory:' } } } });
-  await host.users.create(SYSTEM, { username: 'admin', email: 'admin@example.com', password: 'admin-password', admin: true });
-  const { value: adminToken } = await host.tokens.create(SYSTEM, 'admin', { name: 'tests', scopes: ['all'] });
+  const admin = await host.users.create(SYSTEM, { username: 'admin', email: 'admin@example.com', password: 'admin-password', admin: true });
+  const { value: adminToken } = await host.tokens.create(SYSTEM, admin, { name: 'tests', scopes: ['all'] });
   const server = await startServer(host, { port: 0, hostname: '127.0.0.1' });
   return {
     url: server.url,

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD, basic, createToken, createUser, jsonInit, startTestServer, tokenHeader, type TestServer } from './support/harness.js';
+import { PASSWORD, basic, createToken, createUser, jsonInit, startTestServer, tokenHeader, type TestServer } from '@repohost/test-support';
 
 interface GitResult {
   code: number;

@@ -116,9 +116,14 @@ export async function createUser(host: RepoHost, name: string, options: { admin?
   });
 }
 
+/** The account named `name` (it must exist). */
+export function userNamed(host: RepoHost, name: string): Promise<User> {
+  return host.users.resolve(SYSTEM, name);
+}
+
 /** Creates a token for `name` with the given scopes and returns its value. */
 export async function createToken(host: RepoHost, name: string, scopes: string[] = ['all'], tokenName = `t-${randomBytes(3).toString('hex')}`): Promise<string> {
-  return (await host.tokens.create(SYSTEM, name, { name: tokenName, scopes })).value;
+  return (await host.tokens.create(SYSTEM, await userNamed(host, name), { name: tokenName, scopes })).value;
 }
 
 export function basic(user: string, password: string): string {

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runCli, type CliIo } from '@repohost/cli';
-import { testDatabaseEnv } from '../../../test/support/harness';
+import { testDatabaseEnv } from '@repohost/test-support';
 
 interface Run {
   code: number;

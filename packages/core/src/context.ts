@@ -1,38 +1,81 @@
-import type { Kysely } from 'kysely';
 import type { Settings } from './config/settings.js';
-import type { Database, DialectName, DirectRead } from './storage/database.js';
+import type { Storage, DialectName } from './storage/database.js';
+import { StoreScope, type StoreClass } from './storage/store.js';
 import type { GitBackend } from './git/backend.js';
+import { DomainEvents, type DomainEvent, type DomainEventMap, type DomainEventType } from './events/bus.js';
+import { nowUnix } from './storage/database.js';
 
-/** What every domain service is built over. One per RepoHost instance; nothing here is global. */
-export interface CoreContext {
-  readonly db: Kysely<Database>;
-  readonly dialect: DialectName;
-  /** SQLite's synchronous read path for precompiled queries; absent on PostgreSQL. */
-  readonly directRead?: DirectRead;
-  readonly settings: Settings;
-  readonly git: GitBackend;
+/** A service class: built once per host, from the context, the first time anything asks for it. */
+export type ServiceClass<S> = new (ctx: CoreContext) => S;
+
+/** What a transaction gives the code that runs inside it. */
+export interface CoreTransaction {
+  /** A store bound to this transaction. */
+  store<S>(cls: StoreClass<S>): S;
+  /** Queues an event: in-transaction subscribers run before commit, the others after it; none if it rolls back. */
+  emit<K extends DomainEventType>(type: K, payload: DomainEventMap[K]): void;
 }
 
-/** Page request after clamping: `page` is 1-based. */
-export interface PageRequest {
-  page: number;
-  limit: number;
-}
+/**
+ * What every domain service is built over: settings, git, storage and the event channel. One per RepoHost
+ * instance; nothing here is global. Services and stores are found by class and built lazily, so adding a domain
+ * never means editing a construction order.
+ */
+export class CoreContext {
+  readonly events = new DomainEvents<CoreTransaction>();
+  private readonly root: StoreScope;
+  private readonly services = new Map<Function, unknown>();
+  private readonly building = new Set<Function>();
 
-export interface Page<T> {
-  items: T[];
-  total: number;
-}
+  constructor(
+    readonly settings: Settings,
+    private readonly storage: Storage,
+    readonly git: GitBackend,
+  ) {
+    this.root = new StoreScope(storage, storage.db);
+  }
 
-/** Clamps a caller's page/limit to the configured bounds ([api] DEFAULT_PAGING_NUM, MAX_RESPONSE_ITEMS). */
-export function clampPage(settings: Settings, page?: number, limit?: number): PageRequest {
-  const max = settings.api.MAX_RESPONSE_ITEMS;
-  const safePage = page && Number.isFinite(page) && page > 0 ? Math.floor(page) : 1;
-  let safeLimit = limit && Number.isFinite(limit) && limit > 0 ? Math.floor(limit) : settings.api.DEFAULT_PAGING_NUM;
-  if (safeLimit > max) safeLimit = max;
-  return { page: safePage, limit: safeLimit };
-}
+  get dialect(): DialectName {
+    return this.storage.dialect;
+  }
 
-export function offsetOf(page: PageRequest): number {
-  return (page.page - 1) * page.limit;
+  /** A store outside any transaction: each statement commits on its own. */
+  store<S>(cls: StoreClass<S>): S {
+    return this.root.store(cls);
+  }
+
+  /** The host's one instance of a service. */
+  service<S>(cls: ServiceClass<S>): S {
+    let service = this.services.get(cls) as S | undefined;
+    if (service) return service;
+    // A constructor that asks for a service whose constructor asks back would recurse forever: say so instead.
+    if (this.building.has(cls)) throw new Error(`service ${cls.name} depends on itself while being built; ask for it lazily`);
+    this.building.add(cls);
+    try {
+      service = new cls(this);
+    } finally {
+      this.building.delete(cls);
+    }
+    this.services.set(cls, service);
+    return service;
+  }
+
+  /** Runs `work` in one database transaction; its events go out after commit. */
+  async transaction<T>(work: (tx: CoreTransaction) => Promise<T>): Promise<T> {
+    const events: DomainEvent[] = [];
+    const result = await this.storage.db.transaction().execute(async (trx) => {
+      const scope = new StoreScope(this.storage, trx);
+      const tx: CoreTransaction = {
+        store: (cls) => scope.store(cls),
+        emit: (type, payload) => {
+          events.push({ type, payload, occurredUnix: nowUnix() } as DomainEvent);
+        },
+      };
+      const value = await work(tx);
+      await this.events.beforeCommit(events as never, tx);
+      return value;
+    });
+    this.events.afterCommit(events as never);
+    return result;
+  }
 }

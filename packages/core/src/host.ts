@@ -1,9 +1,10 @@
 import { loadSettings, type LoadSettingsOptions, type Settings } from './config/settings.js';
-import { openStorage, type Storage } from './storage/database.js';
-import { migrateToLatest } from './storage/migrations.js';
+import { openStorage, type DialectName, type Storage } from './storage/database.js';
+import { migrateToLatest } from './storage/migrator.js';
 import type { GitBackend } from './git/backend.js';
 import { NativeGitBackend } from './git/native.js';
-import type { CoreContext } from './context.js';
+import { CoreContext, type CoreTransaction } from './context.js';
+import type { DomainEvents } from './events/bus.js';
 import { UsersService } from './users/service.js';
 import { TokensService } from './tokens/service.js';
 import { ReposService } from './repos/service.js';
@@ -23,28 +24,44 @@ export interface RepoHostOptions {
 
 /**
  * A forge: every operation is a typed async method on one of its services. Instances share nothing, so a
- * process may hold several (tests do).
+ * process may hold several (tests do). The services listed here are the public surface; each is built on first
+ * use from the host's context.
  */
 export class RepoHost {
-  readonly users: UsersService;
-  readonly tokens: TokensService;
-  readonly repos: ReposService;
-  /** Clone, fetch and push over any byte stream. */
-  readonly transfer: GitTransferService;
-  /** `/version` and `/settings/*`. */
-  readonly publicSettings: PublicSettingsService;
+  private readonly ctx: CoreContext;
 
   private constructor(
     readonly settings: Settings,
     private readonly storage: Storage,
     readonly git: GitBackend,
   ) {
-    const ctx: CoreContext = { db: storage.db, dialect: storage.dialect, directRead: storage.directRead, settings, git };
-    this.users = new UsersService(ctx);
-    this.tokens = new TokensService(ctx, this.users);
-    this.repos = new ReposService(ctx, this.users);
-    this.transfer = new GitTransferService(ctx, this.repos);
-    this.publicSettings = new PublicSettingsService(settings);
+    this.ctx = new CoreContext(settings, storage, git);
+  }
+
+  get users(): UsersService {
+    return this.ctx.service(UsersService);
+  }
+  get tokens(): TokensService {
+    return this.ctx.service(TokensService);
+  }
+  get repos(): ReposService {
+    return this.ctx.service(ReposService);
+  }
+  /** Clone, fetch and push over any byte stream. */
+  get transfer(): GitTransferService {
+    return this.ctx.service(GitTransferService);
+  }
+  /** `/version` and `/settings/*`. */
+  get publicSettings(): PublicSettingsService {
+    return this.ctx.service(PublicSettingsService);
+  }
+
+  /**
+   * What happened, after it committed: `host.events.on('repo.pushed', (e) => …)`. See {@link DomainEvents} for
+   * subscribers that must run inside the change's own transaction.
+   */
+  get events(): DomainEvents<CoreTransaction> {
+    return this.ctx.events;
   }
 
   /** Opens storage (migrating it unless told not to) and returns a ready host. */
@@ -68,12 +85,13 @@ export class RepoHost {
   }
 
   /** The database dialect in use. */
-  get dialect(): Storage['dialect'] {
+  get dialect(): DialectName {
     return this.storage.dialect;
   }
 
-  /** Closes the database. The host must not be used afterwards. */
-  close(): Promise<void> {
-    return this.storage.close();
+  /** Waits for event handlers still running, then closes the database. The host must not be used afterwards. */
+  async close(): Promise<void> {
+    await this.ctx.events.idle();
+    await this.storage.close();
   }
 }

@@ -1,6 +1,17 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SYSTEM, userActor, ConflictError, ValidationError, ForbiddenError, NotFoundError, type RepoHost, type User } from '@repohost/core';
-import { createUser, openTestHost, type TestHost } from '../../../test/support/harness';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  SYSTEM,
+  userActor,
+  isRepoHostError,
+  ConflictError,
+  ValidationError,
+  ForbiddenError,
+  NotFoundError,
+  type RepoHost,
+  type Storage,
+  type User,
+} from '@repohost/core';
+import { TEST_DB, createUser, openTestHost, type TestHost } from '@repohost/test-support';
 
 describe('repositories and users in core', () => {
   let t: TestHost;
@@ -25,9 +36,21 @@ describe('repositories and users in core', () => {
   it('removes the git storage again when the database write fails', async () => {
     // The owner row vanishes between the checks and the insert: the foreign key makes the insert fail.
     const ghost: User = { ...alice, id: 9999, lower_name: 'alice' };
-    await expect(host.repos.create(userActor(ghost), { name: 'orphan', auto_init: true })).rejects.toThrow();
+    const gitCreate = vi.spyOn(host.git, 'create');
+    const commit = vi.spyOn(host.git, 'commitFiles');
+    const error = await host.repos.create(userActor(ghost), { name: 'orphan', auto_init: true }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    // It failed in the database, after the storage and its first commit had been written…
+    expect(error).toBeInstanceOf(Error);
+    expect(isRepoHostError(error)).toBe(false);
+    expect(String((error as Error).message)).toMatch(/FOREIGN KEY|foreign key/);
+    expect(gitCreate).toHaveBeenCalledWith({ owner: 'alice', name: 'orphan' }, expect.anything());
+    expect(commit).toHaveBeenCalledTimes(1);
+    // …and the rollback removed that storage again.
     expect(await host.git.exists({ owner: 'alice', name: 'orphan' })).toBe(false);
-    await expect(host.repos.get(SYSTEM, 'alice', 'orphan')).rejects.toBeInstanceOf(NotFoundError);
+    await expect(host.repos.resolve(SYSTEM, 'alice', 'orphan')).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it('refuses a name clash in any case, leaving the first repository intact', async () => {
@@ -52,7 +75,7 @@ describe('repositories and users in core', () => {
 
   it('deletes a repository with its storage and keeps the counter true', async () => {
     await host.repos.create(userActor(alice), { name: 'gone', auto_init: true });
-    await host.repos.delete(userActor(alice), 'alice', 'gone');
+    await host.repos.delete(userActor(alice), await host.repos.resolve(userActor(alice), 'alice', 'gone'));
     expect(await host.git.exists({ owner: 'alice', name: 'gone' })).toBe(false);
     expect((await host.users.findById(alice.id))!.num_repos).toBe(0);
   });
@@ -60,19 +83,19 @@ describe('repositories and users in core', () => {
   it('refuses to delete a user who owns repositories unless purged', async () => {
     const bob = await createUser(host, 'bob');
     await host.repos.create(userActor(bob), { name: 'keep', auto_init: true });
-    await expect(host.users.delete(SYSTEM, 'bob')).rejects.toBeInstanceOf(ConflictError);
+    await expect(host.users.delete(SYSTEM, bob)).rejects.toBeInstanceOf(ConflictError);
     expect(await host.git.exists({ owner: 'bob', name: 'keep' })).toBe(true);
-    await host.users.delete(SYSTEM, 'bob', { purge: true });
+    await host.users.delete(SYSTEM, bob, { purge: true });
     expect(await host.git.exists({ owner: 'bob', name: 'keep' })).toBe(false);
     expect(await host.users.findByName('bob')).toBeUndefined();
   });
 
   it('puts repositories back when a purge is refused (last admin)', async () => {
     await host.repos.create(userActor(alice), { name: 'precious', auto_init: true });
-    await expect(host.users.delete(SYSTEM, 'alice', { purge: true })).rejects.toBeInstanceOf(ValidationError);
+    await expect(host.users.delete(SYSTEM, alice, { purge: true })).rejects.toBeInstanceOf(ValidationError);
     expect(await host.git.exists({ owner: 'alice', name: 'precious' })).toBe(true);
     expect(await host.git.isEmpty({ owner: 'alice', name: 'precious' })).toBe(false);
-    expect((await host.repos.get(SYSTEM, 'alice', 'precious')).repo.name).toBe('precious');
+    expect((await host.repos.resolve(SYSTEM, 'alice', 'precious')).repo.name).toBe('precious');
   });
 
   it('lets only site administrators create users', async () => {
@@ -84,32 +107,37 @@ describe('repositories and users in core', () => {
   });
 
   it('never lets a read observe another write\'s uncommitted rows', async () => {
-    const db = (host as unknown as { storage: { db: import('kysely').Kysely<import('@repohost/core').Database> } }).storage.db;
+    const { db } = (host as unknown as { storage: Storage }).storage;
     let read: Promise<unknown> | undefined;
-    let settledBeforeCommit: unknown = 'pending';
+    let settledInside: unknown = 'pending';
     await db.transaction().execute(async (trx) => {
       await trx
         .insertInto('repository')
         .values({ owner_id: alice.id, lower_name: 'uncommitted', name: 'uncommitted', default_branch: 'main', created_unix: 1, updated_unix: 1 })
         .execute();
-      read = host.repos.get(SYSTEM, 'alice', 'uncommitted').then(
-        (r) => (settledBeforeCommit = r),
-        (e: unknown) => (settledBeforeCommit = e),
+      read = host.repos.resolve(SYSTEM, 'alice', 'uncommitted').then(
+        (r) => (settledInside = r),
+        (e: unknown) => (settledInside = e),
       );
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      // Either the read waited for the transaction (SQLite's one connection) or it did not see the row (PostgreSQL).
-      if (settledBeforeCommit !== 'pending') expect(settledBeforeCommit).toBeInstanceOf(NotFoundError);
+      if (TEST_DB === 'sqlite') {
+        // One connection: the read waits for the transaction instead of reading through it.
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(settledInside).toBe('pending');
+      } else {
+        // Another connection: the read answers while the transaction is open, without the uncommitted row.
+        await read;
+        expect(settledInside).toBeInstanceOf(NotFoundError);
+      }
     });
-    await read;
-    if (settledBeforeCommit !== 'pending' && !(settledBeforeCommit instanceof NotFoundError)) {
-      expect((settledBeforeCommit as { repo: { name: string } }).repo.name).toBe('uncommitted');
-    }
-    expect((await host.repos.get(SYSTEM, 'alice', 'uncommitted')).repo.name).toBe('uncommitted');
+    const settled = await read;
+    // On SQLite the waiting read ran after the commit, and saw the row then.
+    if (TEST_DB === 'sqlite') expect((settled as { repo: { name: string } }).repo.name).toBe('uncommitted');
+    expect((await host.repos.resolve(SYSTEM, 'alice', 'uncommitted')).repo.name).toBe('uncommitted');
   });
 
   it('stores tokens only as salted hashes', async () => {
-    const { value } = await host.tokens.create(SYSTEM, 'alice', { name: 'x', scopes: ['all'] });
-    const { items } = await host.tokens.list(SYSTEM, 'alice');
+    const { value } = await host.tokens.create(SYSTEM, alice, { name: 'x', scopes: ['all'] });
+    const { items } = await host.tokens.list(SYSTEM, alice);
     expect(items).toHaveLength(1);
     for (const field of Object.values(items[0]!)) expect(String(field)).not.toContain(value);
     expect((await host.tokens.authenticate(value))?.user.id).toBe(alice.id);

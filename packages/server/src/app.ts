@@ -4,17 +4,17 @@ import { H3 } from 'h3';
 import { FastResponse } from 'srvx';
 import { toNodeHandler } from 'h3/node';
 import { NotFoundError, type RepoHost } from '@repohost/core';
-import { ApiRouter, errorResponse } from './api/route.js';
+import { ApiRouter, errorResponse } from './api/router.js';
+import type { RegisteredRoute } from './api/contract.js';
 import { buildOpenApiDocument } from './api/openapi.js';
-import { registerMiscRoutes } from './api/routes/misc.js';
-import { registerUserRoutes } from './api/routes/users.js';
-import { registerTokenRoutes } from './api/routes/tokens.js';
-import { registerRepoRoutes } from './api/routes/repos.js';
+import { registerRoutes } from './api/routes/index.js';
 import { registerSmartHttp } from './git/smart-http.js';
 
 export interface RepoHostApp {
   /** The h3 application: mount it, or call `app.fetch(request)` in-process. */
   readonly app: H3;
+  /** Every API route, as registered: what the swagger document describes. */
+  readonly routes: readonly RegisteredRoute[];
   /** The swagger 2.0 document generated from the routes' schemas (built on first use). */
   openapi(): Record<string, unknown>;
 }
@@ -23,10 +23,7 @@ export interface RepoHostApp {
 export function createApp(host: RepoHost): RepoHostApp {
   const app = new H3();
   const router = new ApiRouter(app, host);
-  registerMiscRoutes(router);
-  registerUserRoutes(router);
-  registerTokenRoutes(router);
-  registerRepoRoutes(router);
+  registerRoutes(router);
   // Built when first asked for: nothing at start-up needs it.
   let openapi: Record<string, unknown> | undefined;
   let openapiJson: string | undefined;
@@ -34,10 +31,11 @@ export function createApp(host: RepoHost): RepoHostApp {
   if (host.settings.api.ENABLE_SWAGGER) {
     app.get('/swagger.v1.json', () => new FastResponse((openapiJson ??= JSON.stringify(document())), { headers: { 'content-type': 'application/json;charset=utf-8' } }));
   }
+  // Anything else under /api answers in the API's JSON error format.
   app.all('/api/**', () => errorResponse(host, new NotFoundError()));
   registerSmartHttp(app, host);
   app.all('/**', () => errorResponse(host, new NotFoundError()));
-  return { app, openapi: document };
+  return { app, routes: router.routes, openapi: document };
 }
 
 export interface ListenOptions {

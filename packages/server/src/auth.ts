@@ -1,5 +1,5 @@
 import { BlockList, isIP } from 'node:net';
-import { ANONYMOUS, ForbiddenError, NotFoundError, UnauthorizedError, isPublicOnly, isSiteAdmin, userActor, type Actor, type RepoHost } from '@repohost/core';
+import { ANONYMOUS, ForbiddenError, NotFoundError, UnauthorizedError, isPublicOnly, isSiteAdmin, looksLikeToken, userActor, type Actor, type RepoHost } from '@repohost/core';
 
 /** How a request proved who it is. Token management needs `basic_password` (or reverse-proxy) auth. */
 export type AuthMethod = 'anonymous' | 'token' | 'basic_password' | 'reverse_proxy';
@@ -18,8 +18,6 @@ export interface CredentialSource {
 }
 
 export const QUERY_TOKEN_WARNING = 'token and access_token API authentication is deprecated';
-
-const TOKEN_PATTERN = /^[0-9a-f]{40}$/;
 
 /**
  * Works out the actor of a request from its credentials: `Authorization: token|Bearer`, basic auth (password,
@@ -72,8 +70,8 @@ async function byBasic(host: RepoHost, encoded: string): Promise<Authentication>
   const login = decoded.slice(0, colon);
   const password = decoded.slice(colon + 1);
   // A token may stand in the user name (with an empty or `x-oauth-basic` password) or in the password.
-  if (TOKEN_PATTERN.test(login) && (password === '' || password === 'x-oauth-basic')) return byToken(host, login);
-  if (TOKEN_PATTERN.test(password)) {
+  if (looksLikeToken(login) && (password === '' || password === 'x-oauth-basic')) return byToken(host, login);
+  if (looksLikeToken(password)) {
     const found = await host.tokens.authenticate(password);
     if (found) {
       return { actor: userActor(found.user, { publicOnly: isPublicOnly(found.scopes) }), method: 'token', scopes: found.scopes };

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RepositorySchema, UserSchema, matchesSchema, schemaErrors, SYSTEM } from '@repohost/core';
-import { PASSWORD, basic, createToken, createUser, jsonInit, startTestServer, tokenHeader, type TestServer } from '../../../test/support/harness';
+import { PASSWORD, basic, createToken, createUser, jsonInit, startTestServer, tokenHeader, type TestServer, userNamed } from '@repohost/test-support';
 import { expectApiError, json, uniq } from './helpers';
 
 const WARNING = 'token and access_token API authentication is deprecated';
@@ -269,7 +269,7 @@ describe('errors and request bodies', () => {
   }
 
   async function repoCount(name: string): Promise<number> {
-    return (await s.host.repos.listOwnedBy(SYSTEM, name)).total;
+    return (await s.host.repos.listOwnedBy(SYSTEM, await userNamed(s.host, name))).total;
   }
 
   test('an unknown route under /api/v1 is a 404 with the JSON error body', async () => {
@@ -345,7 +345,7 @@ describe('errors and request bodies', () => {
       await expectApiError(await s.fetch(p, init), status, s.url);
     }
     expect(await repoCount(admin)).toBe(0);
-    expect((await s.host.tokens.list(SYSTEM, admin)).total).toBe(1);
+    expect((await s.host.tokens.list(SYSTEM, await userNamed(s.host, admin))).total).toBe(1);
   });
 
   test('unknown fields are ignored, including __proto__ and other Object.prototype names', async () => {
@@ -491,7 +491,7 @@ describe('authentication', () => {
     const res = await s.fetch('/api/v1/user/repos', jsonInit('POST', { name: 'via-sudo' }, { ...tokenHeader(admin.token), Sudo: other.name }));
     expect(res.status).toBe(201);
     expect((await json(res)).owner.login).toBe(other.name);
-    expect((await s.host.repos.listOwnedBy(SYSTEM, admin.name)).total).toBe(0);
+    expect((await s.host.repos.listOwnedBy(SYSTEM, await userNamed(s.host, admin.name))).total).toBe(0);
   });
 
   test('sudo by a non-admin or anonymous caller is 403; an unknown sudo user is 404', async () => {
@@ -609,7 +609,7 @@ describe('token scopes', () => {
     expect(message).toContain('write:user');
     expect(message).toContain('write:repository');
     expect(await s.host.git.exists({ owner: name.toLowerCase(), name: 'nope' })).toBe(false);
-    expect((await s.host.repos.listOwnedBy(SYSTEM, name)).total).toBe(0);
+    expect((await s.host.repos.listOwnedBy(SYSTEM, await userNamed(s.host, name))).total).toBe(0);
   });
 
   test('write:user + write:repository may create a repository (and write implies read)', async () => {

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RepositorySchema, SYSTEM, UserSchema, matchesSchema, schemaErrors } from '@repohost/core';
-import { PASSWORD, basic, createToken, createUser, jsonInit, startTestServer, tokenHeader, type TestServer } from '../../../test/support/harness';
+import { PASSWORD, basic, createToken, createUser, jsonInit, startTestServer, tokenHeader, type TestServer, userNamed } from '@repohost/test-support';
 import { expectApiError, json, uniq } from './helpers';
 
 function expectRepository(body: unknown): void {
@@ -29,7 +29,7 @@ function createRepo(s: TestServer, who: Account, body: unknown): Promise<Respons
 }
 
 async function repoTotal(s: TestServer, owner: string): Promise<number> {
-  return (await s.host.repos.listOwnedBy(SYSTEM, owner)).total;
+  return (await s.host.repos.listOwnedBy(SYSTEM, await userNamed(s.host, owner))).total;
 }
 
 describe('POST /api/v1/user/repos', () => {

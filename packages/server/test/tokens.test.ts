@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { AccessTokenSchema, SYSTEM, matchesSchema, schemaErrors } from '@repohost/core';
-import { PASSWORD, basic, createToken, createUser, jsonInit, startTestServer, tokenHeader, type TestServer } from '../../../test/support/harness';
+import { PASSWORD, basic, createToken, createUser, jsonInit, startTestServer, tokenHeader, type TestServer, userNamed } from '@repohost/test-support';
 import { expectApiError, json, uniq } from './helpers';
 
 describe('/users/{username}/tokens', () => {
@@ -33,7 +33,7 @@ describe('/users/{username}/tokens', () => {
   }
 
   async function tokenCount(name: string): Promise<number> {
-    return (await s.host.tokens.list(SYSTEM, name)).total;
+    return (await s.host.tokens.list(SYSTEM, await userNamed(s.host, name))).total;
   }
 
   test('password basic auth creates a token: 201, 40-hex sha1, last eight, normalized scopes; the token works', async () => {
@@ -254,7 +254,7 @@ describe('/users/{username}/tokens', () => {
   test('the database never stores the token value', async () => {
     const name = await user();
     const made = await json(await create(name, { name: 'secret', scopes: ['all'] }, pw(name)));
-    const rows = (await s.host.tokens.list(SYSTEM, name)).items;
+    const rows = (await s.host.tokens.list(SYSTEM, await userNamed(s.host, name))).items;
     expect(rows).toHaveLength(1);
     for (const [field, value] of Object.entries(rows[0]!)) {
       expect(value, field).not.toBe(made.sha1);

@@ -116,7 +116,7 @@ async function create(args: string[], global: GlobalOptions, io: CliIo): Promise
     });
     if (v['random-password']) io.stdout(`generated random password is '${password}'\n`);
     if (v['access-token']) {
-      const created = await host.tokens.create(SYSTEM, user.name, {
+      const created = await host.tokens.create(SYSTEM, user, {
         name: (v['access-token-name'] as string | undefined) ?? 'gitea-admin',
         scopes: ((v['access-token-scopes'] as string | undefined) ?? 'all').split(','),
       });
@@ -156,7 +156,7 @@ async function changePassword(args: string[], global: GlobalOptions, io: CliIo):
   const username = required(v, 'username');
   const password = required(v, 'password');
   return withHost(global, io, async (host) => {
-    const user = await host.users.changePassword(SYSTEM, username, password, {
+    const user = await host.users.changePassword(SYSTEM, await host.users.resolve(SYSTEM, username), password, {
       mustChangePassword: v['must-change-password'] === undefined ? true : Boolean(v['must-change-password']),
     });
     io.stdout(`${user.name}'s password has been successfully updated!\n`);
@@ -178,11 +178,11 @@ async function remove(args: string[], global: GlobalOptions, io: CliIo): Promise
       if (!/^\d+$/.test(String(v.id))) throw new UsageError('--id must be a number');
       user = await host.users.findById(Number(v.id));
     } else if (v.username) user = await host.users.findByName(String(v.username));
-    else user = (await host.users.list(SYSTEM, { limit: 1_000_000 })).items.find((u) => u.lower_email === String(v.email).toLowerCase());
+    else user = await host.users.findByEmail(String(v.email));
     if (!user) throw new UsageError('user not found');
     if (v.username && user.lower_name !== String(v.username).toLowerCase()) throw new UsageError('the user does not match the provided username');
     if (v.email && user.lower_email !== String(v.email).toLowerCase()) throw new UsageError('the user does not match the provided email');
-    await host.users.delete(SYSTEM, user.name, { purge: Boolean(v.purge) });
+    await host.users.delete(SYSTEM, user, { purge: Boolean(v.purge) });
     return 0;
   });
 }
@@ -196,7 +196,7 @@ async function generateAccessToken(args: string[], global: GlobalOptions, io: Cl
   });
   const username = required(v, 'username');
   return withHost(global, io, async (host) => {
-    const created = await host.tokens.create(SYSTEM, username, {
+    const created = await host.tokens.create(SYSTEM, await host.users.resolve(SYSTEM, username), {
       name: (v['token-name'] as string | undefined) ?? 'gitea-admin',
       scopes: ((v.scopes as string | undefined) ?? 'all').split(','),
     });

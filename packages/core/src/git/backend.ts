@@ -6,8 +6,13 @@ export interface RepoKey {
   readonly name: string;
 }
 
-export type ObjectFormat = 'sha1' | 'sha256';
-export const OBJECT_FORMATS: readonly ObjectFormat[] = ['sha1', 'sha256'];
+/** Git object formats (hash functions), in Forgejo's order: the first is the default. */
+export const OBJECT_FORMATS = ['sha1', 'sha256'] as const;
+export type ObjectFormat = (typeof OBJECT_FORMATS)[number];
+
+export function isObjectFormat(value: string): value is ObjectFormat {
+  return (OBJECT_FORMATS as readonly string[]).includes(value);
+}
 
 /** The two smart-protocol services a client can ask for. */
 export type GitService = 'upload-pack' | 'receive-pack';
@@ -95,7 +100,7 @@ export interface GitBackend {
   readRefs(key: RepoKey, refs: readonly string[]): Promise<Map<string, string>>;
   /** True when the repository has no branches. */
   isEmpty(key: RepoKey): Promise<boolean>;
-  /** Bytes used on storage. */
+  /** Bytes of git objects (loose and packed) the repository holds. */
   size(key: RepoKey): Promise<number>;
   /** The ref advertisement a smart-HTTP client fetches from `info/refs` (without the `# service` preamble). */
   advertiseRefs(key: RepoKey, service: GitService, options: ServiceOptions): Promise<Buffer>;

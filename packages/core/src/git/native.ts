@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdir, readdir, rename, rm, stat, lstat } from 'node:fs/promises';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
@@ -214,8 +214,18 @@ export class NativeGitBackend implements GitBackend {
     return out.toString().trim() === '';
   }
 
+  /**
+   * Bytes of objects, loose and packed, from `git count-objects` (as Forgejo measures it): it reads the pack index
+   * sizes and the loose-object folders, not every file, so a push does not pay for the repository's whole history.
+   */
   async size(key: RepoKey): Promise<number> {
-    return folderSize(this.pathOf(key));
+    const out = (await this.git(key, ['count-objects', '-v'])).toString();
+    let kib = 0;
+    for (const line of out.split('\n')) {
+      const match = /^(size|size-pack|size-garbage): (\d+)$/.exec(line.trim());
+      if (match) kib += Number(match[2]);
+    }
+    return kib * 1024;
   }
 
   async advertiseRefs(key: RepoKey, service: GitService, options: ServiceOptions): Promise<Buffer> {
@@ -282,20 +292,4 @@ function serviceConfig(service: GitService): string[] {
 
 function protocolEnv(protocol: string | undefined): Record<string, string> {
   return protocol ? { GIT_PROTOCOL: protocol } : {};
-}
-
-async function folderSize(dir: string): Promise<number> {
-  let total = 0;
-  let entries;
-  try {
-    entries = await readdir(dir, { withFileTypes: true });
-  } catch {
-    return 0;
-  }
-  for (const entry of entries) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) total += await folderSize(full);
-    else if (entry.isFile()) total += (await lstat(full)).size;
-  }
-  return total;
 }

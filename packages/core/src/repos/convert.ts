@@ -1,10 +1,13 @@
 import type { Settings } from '../config/settings.js';
-import type { Actor } from '../access/actor.js';
-import { AccessMode, type AccessModeValue } from '../access/permissions.js';
-import { isoTime, toApiUser } from '../users/convert.js';
+import { AccessMode } from '../access/permissions.js';
+import { isoTime, type ApiView } from '../wire.js';
+import { apiUrl, webUrl } from '../urls.js';
+import { toApiUser } from '../users/convert.js';
 import type { User } from '../users/tables.js';
+import { isObjectFormat } from '../git/backend.js';
 import type { Repository } from './tables.js';
 import type { ApiRepository } from './schemas.js';
+import type { RepoAccess } from './service.js';
 
 export function repoWebPath(owner: User, repo: Repository): string {
   return `${encodeURIComponent(owner.name)}/${encodeURIComponent(repo.name)}`;
@@ -16,14 +19,14 @@ function sshCloneUrl(settings: Settings, path: string): string {
   return SSH_PORT === 22 ? `git@${SSH_DOMAIN}:${path}.git` : `ssh://git@${SSH_DOMAIN}:${SSH_PORT}/${path}.git`;
 }
 
-/** The API view of a repository for `viewer`, whose access level is `mode`. */
-export function toApiRepository(repo: Repository, owner: User, viewer: Actor, mode: AccessModeValue, settings: Settings): ApiRepository {
-  const root = settings.server.ROOT_URL;
+/** The API view of a repository, with the permissions of the actor it was loaded for. */
+export function toApiRepository({ repo, owner, mode }: RepoAccess, view: ApiView): ApiRepository {
+  const { settings } = view;
   const path = repoWebPath(owner, repo);
-  const apiUrl = `${root}api/v1/repos/${path}`;
+  const url = apiUrl(settings, `/repos/${path}`);
   return {
     id: repo.id,
-    owner: toApiUser(owner, viewer, settings),
+    owner: toApiUser(owner, view),
     name: repo.name,
     full_name: `${owner.name}/${repo.name}`,
     description: repo.description,
@@ -35,12 +38,12 @@ export function toApiRepository(repo: Repository, owner: User, viewer: Actor, mo
     mirror: repo.is_mirror === 1,
     size: Math.ceil(repo.size / 1024),
     language: '',
-    languages_url: `${apiUrl}/languages`,
-    html_url: `${root}${path}`,
-    url: apiUrl,
+    languages_url: `${url}/languages`,
+    html_url: webUrl(settings, path),
+    url,
     link: '',
     ssh_url: sshCloneUrl(settings, path),
-    clone_url: `${root}${path}.git`,
+    clone_url: webUrl(settings, `${path}.git`),
     original_url: repo.original_url,
     website: repo.website,
     stars_count: repo.num_stars,
@@ -83,7 +86,7 @@ export function toApiRepository(repo: Repository, owner: User, viewer: Actor, mo
     avatar_url: '',
     internal: false,
     mirror_interval: '',
-    object_format_name: repo.object_format_name === 'sha256' ? 'sha256' : 'sha1',
+    object_format_name: isObjectFormat(repo.object_format_name) ? repo.object_format_name : 'sha1',
     mirror_updated: isoTime(0),
     topics: [],
   };

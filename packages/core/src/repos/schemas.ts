@@ -1,7 +1,14 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { StringEnum } from '../validation/validate.js';
 import { UserSchema } from '../users/schemas.js';
+import { OBJECT_FORMATS } from '../git/backend.js';
 import { REPO_NAME_MAX_LENGTH } from './names.js';
+
+/** `sha1` or `sha256`. */
+export const ObjectFormatSchema = StringEnum(OBJECT_FORMATS);
+
+/** How commit signatures are trusted. */
+export const TRUST_MODELS = ['default', 'collaborator', 'committer', 'collaboratorcommitter'] as const;
 
 export const CreateRepoOptionSchema = Type.Object(
   {
@@ -15,8 +22,8 @@ export const CreateRepoOptionSchema = Type.Object(
     issue_labels: Type.Optional(Type.String()),
     default_branch: Type.Optional(Type.String({ maxLength: 100 })),
     template: Type.Optional(Type.Boolean()),
-    trust_model: Type.Optional(StringEnum(['default', 'collaborator', 'committer', 'collaboratorcommitter'])),
-    object_format_name: Type.Optional(StringEnum(['sha1', 'sha256'])),
+    trust_model: Type.Optional(StringEnum(TRUST_MODELS)),
+    object_format_name: Type.Optional(ObjectFormatSchema),
   },
   { $id: 'CreateRepoOption', description: 'CreateRepoOption options when creating repository' },
 );
@@ -97,10 +104,18 @@ export const RepositorySchema = Type.Object(
     avatar_url: Type.String(),
     internal: Type.Boolean(),
     mirror_interval: Type.String(),
-    object_format_name: StringEnum(['sha1', 'sha256']),
+    object_format_name: ObjectFormatSchema,
     mirror_updated: Type.String({ format: 'date-time' }),
     topics: Type.Array(Type.String()),
   },
   { $id: 'Repository', description: 'Repository represents a repository' },
 );
 export type ApiRepository = Static<typeof RepositorySchema>;
+
+/** The orderings a repository list accepts (`order_by`). */
+export const REPO_ORDER_BY = [
+  'name', 'id', 'alphabetically', 'reversealphabetically', 'newest', 'oldest', 'recentupdate', 'leastupdate',
+  'size', 'reversesize', 'moststars', 'feweststars', 'mostforks', 'fewestforks',
+] as const;
+export type RepoOrderBy = (typeof REPO_ORDER_BY)[number];
+export const RepoOrderBySchema = StringEnum(REPO_ORDER_BY, { description: 'order the repositories by' });

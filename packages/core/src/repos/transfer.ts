@@ -4,8 +4,7 @@ import type { CoreContext } from '../context.js';
 import type { Actor } from '../access/actor.js';
 import { AccessMode } from '../access/permissions.js';
 import type { GitService, ServiceSession } from '../git/backend.js';
-import type { ReposService } from './service.js';
-import { repoKey } from './service.js';
+import { ReposService, repoKey } from './service.js';
 
 export interface TransferRequest {
   owner: string;
@@ -23,10 +22,11 @@ const SAFE_PROTOCOL = /^[A-Za-z0-9=:._-]+$/;
  * same question the API asks, and records pushes in the database when they finish.
  */
 export class GitTransferService {
-  constructor(
-    private readonly ctx: CoreContext,
-    private readonly repos: ReposService,
-  ) {}
+  constructor(private readonly ctx: CoreContext) {}
+
+  private get repos(): ReposService {
+    return this.ctx.service(ReposService);
+  }
 
   /**
    * Resolves the repository and checks the actor may run `service` on it. Anonymous actors get Unauthorized
@@ -38,7 +38,7 @@ export class GitTransferService {
     if (request.service === 'receive-pack' && actor.kind === 'anonymous') throw new UnauthorizedError();
     let access;
     try {
-      access = await this.repos.get(actor, request.owner, name);
+      access = await this.repos.resolve(actor, request.owner, name);
     } catch (error) {
       if (error instanceof NotFoundError && actor.kind === 'anonymous') throw new UnauthorizedError();
       if (error instanceof NotFoundError) throw new NotFoundError('Repository not found');
@@ -61,7 +61,7 @@ export class GitTransferService {
     const { access, key, protocol } = await this.authorize(actor, request);
     const session = this.ctx.git.runService(key, request.service, { input, protocol, stateless: options.stateless });
     const done = session.done.then(async (updates) => {
-      await this.repos.recordPush(access.repo.id, updates);
+      await this.repos.recordPush(actor, access, updates);
       return updates;
     });
     done.catch(() => {});

@@ -1,4 +1,5 @@
 import type { Settings } from '../config/settings.js';
+import type { CoreContext } from '../context.js';
 import type {
   GeneralAPISettings,
   GeneralAttachmentSettings,
@@ -9,7 +10,11 @@ import type {
 
 /** The server settings anyone may read (`/version`, `/settings/*`). */
 export class PublicSettingsService {
-  constructor(private readonly settings: Settings) {}
+  private readonly settings: Settings;
+
+  constructor(ctx: CoreContext) {
+    this.settings = ctx.settings;
+  }
 
   version(): ServerVersion {
     return { version: this.settings.repohost.REPORTED_VERSION };

@@ -1,28 +1,24 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type Compilable, type Dialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
 import type { Settings } from '../config/settings.js';
-import type { UsersTables } from '../users/tables.js';
-import type { TokensTables } from '../tokens/tables.js';
-import type { ReposTables } from '../repos/tables.js';
-
-/** Every table, contributed by the domain that owns it. */
-export interface Database extends UsersTables, TokensTables, ReposTables {}
 
 export type DialectName = 'sqlite' | 'postgres';
 
+/**
+ * An open database. Untyped here on purpose: each domain's store types the handle with its own tables, so no
+ * file has to list every table of every domain.
+ */
 export interface Storage {
-  readonly db: Kysely<Database>;
+  readonly db: Kysely<any>;
   readonly dialect: DialectName;
   /**
    * Runs a read synchronously on SQLite's connection when no transaction holds it; returns undefined when the
-   * caller must go through Kysely instead (PostgreSQL, or a transaction is open). See precompiledQuery.
+   * caller must go through Kysely instead (PostgreSQL, or a transaction is open). Only precompiled queries use it.
    */
-  readonly directRead?: DirectRead;
+  readonly directRead?: (sql: string, parameters: readonly unknown[]) => unknown[] | undefined;
   close(): Promise<void>;
 }
-
-export type DirectRead = (sql: string, parameters: readonly unknown[]) => unknown[] | undefined;
 
 /** Opens the database named by `[database]`. Nothing is shared between two Storage instances. */
 export async function openStorage(settings: Settings['database']): Promise<Storage> {
@@ -40,7 +36,8 @@ async function openSqlite(settings: Settings['database']): Promise<Storage> {
   const database = cachingStatements(sqlite);
   // better-sqlite3 runs a statement to completion synchronously, so outside a transaction a direct read cannot
   // interleave with anything Kysely is doing on the same connection; inside one it must wait its turn.
-  const directRead: DirectRead = (sql, parameters) => (sqlite.inTransaction ? undefined : database.prepare(sql).all(parameters));
+  const directRead = (sql: string, parameters: readonly unknown[]) =>
+    sqlite.inTransaction ? undefined : database.prepare(sql).all(parameters as unknown[]);
   return makeStorage(new SqliteDialect({ database }), 'sqlite', directRead);
 }
 
@@ -89,14 +86,9 @@ async function openPostgres(settings: Settings['database']): Promise<Storage> {
   return makeStorage(new PostgresDialect({ pool }), 'postgres');
 }
 
-function makeStorage(dialect: Dialect, name: DialectName, directRead?: DirectRead): Storage {
-  const db = new Kysely<Database>({ dialect });
-  return {
-    db,
-    dialect: name,
-    directRead,
-    close: () => db.destroy(),
-  };
+function makeStorage(dialect: Dialect, name: DialectName, directRead?: Storage['directRead']): Storage {
+  const db = new Kysely<any>({ dialect });
+  return { db, dialect: name, directRead, close: () => db.destroy() };
 }
 
 function splitHostPort(hostPort: string): { host: string; port: number } {
@@ -121,27 +113,7 @@ export function isUniqueViolation(error: unknown): boolean {
   return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/.test(e?.message ?? '');
 }
 
-/**
- * A read built once with Kysely's typed builder and compiled once; each run only binds new parameter values,
- * and on SQLite runs directly on the cached statement when it can. For hot reads, where Kysely's per-query
- * building and async execution cost more than the query. `build` receives `param(name)`, which stands for a
- * value supplied at run time.
- */
-export function precompiledQuery<Row, Name extends string>(
-  storage: Pick<Storage, 'db' | 'directRead'>,
-  // `param` yields a marker string at build time; typed `never` so it fits a column of any type.
-  build: (param: (name: Name) => never) => Compilable<Row>,
-): (values: Record<Name, unknown>) => Promise<Row[]> {
-  const prefix = '\u0000param:';
-  const compiled = build((name) => `${prefix}${name}` as never).compile();
-  const slots = compiled.parameters.map((value) => {
-    if (typeof value !== 'string' || !value.startsWith(prefix)) throw new Error('precompiledQuery: every parameter must come from param()');
-    return value.slice(prefix.length) as Name;
-  });
-  return async (values) => {
-    const parameters = slots.map((name) => values[name]);
-    const direct = storage.directRead?.(compiled.sql, parameters);
-    if (direct) return direct as Row[];
-    return (await storage.db.executeQuery<Row>(CompiledQuery.raw(compiled.sql, parameters))).rows;
-  };
+/** True when a string can be a query parameter: PostgreSQL refuses a NUL in text, and no valid name holds one. */
+export function isStorableText(value: string): boolean {
+  return !value.includes('\0');
 }

@@ -1,15 +1,23 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
-import { clampPage, offsetOf, type CoreContext, type Page } from '../context.js';
+import type { CoreContext } from '../context.js';
+import { clampPage, type Page, type Paging } from '../paging.js';
 import { isSelf, isSiteAdmin, type Actor } from '../access/actor.js';
-import { isUniqueViolation, nowUnix } from '../storage/database.js';
-import { parseInput } from '../validation/validate.js';
+import { isStorableText, isUniqueViolation, nowUnix } from '../storage/database.js';
+import { acceptInput } from '../validation/validate.js';
 import type { User } from '../users/tables.js';
-import type { UsersService } from '../users/service.js';
-import { isoTime } from '../users/convert.js';
+import { UsersStore } from '../users/store.js';
 import { grantsAnything, InvalidScopeError, normalizeScopes } from './scopes.js';
-import { CreateAccessTokenOptionSchema, type ApiAccessToken, type CreateAccessTokenOption } from './schemas.js';
+import { CreateAccessTokenOptionSchema, type CreateAccessTokenOption } from './schemas.js';
 import type { AccessToken } from './tables.js';
+import { TokensStore } from './store.js';
+
+/** Tokens are issued as 40 lower-case hex characters; anything else is not one of ours. */
+export const TOKEN_PATTERN = /^[0-9a-f]{40}$/;
+
+export function looksLikeToken(value: string): boolean {
+  return TOKEN_PATTERN.test(value);
+}
 
 export interface CreatedToken {
   token: AccessToken;
@@ -28,21 +36,22 @@ function hashToken(value: string, salt: string): string {
 }
 
 export class TokensService {
-  constructor(
-    private readonly ctx: CoreContext,
-    private readonly users: UsersService,
-  ) {}
+  private readonly store: TokensStore;
+  private readonly users: UsersStore;
 
-  /** The account whose tokens `actor` wants to manage: the actor's own, or any for a site administrator. */
-  private async owner(actor: Actor, username: string): Promise<User> {
-    const user = await this.users.get(actor, username);
-    if (!isSelf(actor, user) && !isSiteAdmin(actor)) throw new ForbiddenError('only site administrators may manage other users\' tokens');
-    return user;
+  constructor(private readonly ctx: CoreContext) {
+    this.store = ctx.store(TokensStore);
+    this.users = ctx.store(UsersStore);
   }
 
-  async create(actor: Actor, username: string, input: CreateAccessTokenOption | Record<string, unknown>): Promise<CreatedToken> {
-    const user = await this.owner(actor, username);
-    const opts = parseInput(CreateAccessTokenOptionSchema, input);
+  /** Tokens are managed by their owner, or by a site administrator. */
+  private assertMayManage(actor: Actor, user: User): void {
+    if (!isSelf(actor, user) && !isSiteAdmin(actor)) throw new ForbiddenError('doer should be the site admin or be same as the contextUser');
+  }
+
+  async create(actor: Actor, user: User, input: CreateAccessTokenOption): Promise<CreatedToken> {
+    this.assertMayManage(actor, user);
+    const opts = acceptInput(CreateAccessTokenOptionSchema, input);
     const name = opts.name.trim();
     if (name === '') throw new ValidationError('name', 'Required');
     if (opts.repositories && opts.repositories.length > 0) {
@@ -61,20 +70,16 @@ export class TokensService {
     const salt = randomBytes(10).toString('hex');
     const now = nowUnix();
     try {
-      const token = await this.ctx.db
-        .insertInto('access_token')
-        .values({
-          uid: user.id,
-          name,
-          token_hash: hashToken(value, salt),
-          token_salt: salt,
-          token_last_eight: value.slice(-8),
-          scope: scopes.join(','),
-          created_unix: now,
-          updated_unix: now,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const token = await this.store.insert({
+        uid: user.id,
+        name,
+        token_hash: hashToken(value, salt),
+        token_salt: salt,
+        token_last_eight: value.slice(-8),
+        scope: scopes.join(','),
+        created_unix: now,
+        updated_unix: now,
+      });
       return { token, value };
     } catch (error) {
       if (isUniqueViolation(error)) throw new BadRequestError('access token name has been used already');
@@ -82,38 +87,26 @@ export class TokensService {
     }
   }
 
-  async list(actor: Actor, username: string, paging: { page?: number; limit?: number } = {}): Promise<Page<AccessToken>> {
-    const user = await this.owner(actor, username);
-    const page = clampPage(this.ctx.settings, paging.page, paging.limit);
-    const base = this.ctx.db.selectFrom('access_token').where('uid', '=', user.id);
-    const [items, count] = await Promise.all([
-      base.selectAll().orderBy('id', 'desc').limit(page.limit).offset(offsetOf(page)).execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { items, total: Number(count.n) };
+  /** A user's tokens, newest first. */
+  async list(actor: Actor, user: User, paging?: Paging): Promise<Page<AccessToken>> {
+    this.assertMayManage(actor, user);
+    return this.store.listOf(user.id, clampPage(this.ctx.settings, paging));
   }
 
   /** Deletes a token named by its id (all digits) or its name. */
-  async delete(actor: Actor, username: string, idOrName: string): Promise<void> {
-    const user = await this.owner(actor, username);
-    const query = this.ctx.db.deleteFrom('access_token').where('uid', '=', user.id);
+  async delete(actor: Actor, user: User, idOrName: string): Promise<void> {
+    this.assertMayManage(actor, user);
     const byId = /^\d+$/.test(idOrName);
-    // Token names never hold a NUL (input validation refuses it), and PostgreSQL refuses one in a parameter.
-    if (idOrName.includes('\0')) throw new NotFoundError('access token does not exist [id: 0]');
-    const result = await (byId ? query.where('id', '=', Number(idOrName)) : query.where('name', '=', idOrName)).executeTakeFirst();
-    if (Number(result.numDeletedRows) === 0) throw new NotFoundError(`access token does not exist [id: ${byId ? idOrName : 0}]`);
+    // Token names never hold a NUL (input validation refuses it).
+    const deleted =
+      isStorableText(idOrName) && (await this.store.deleteOne(user.id, byId ? { id: Number(idOrName) } : { name: idOrName }));
+    if (!deleted) throw new NotFoundError(`access token does not exist [id: ${byId ? idOrName : 0}]`);
   }
 
   /** Finds the active token with this value, with its user. Null for unknown tokens or users who may not sign in. */
   async authenticate(value: string): Promise<AuthenticatedToken | null> {
-    // Tokens are issued as lower-case hex; anything else is not one of ours.
-    if (!/^[0-9a-f]{40}$/.test(value)) return null;
-    const candidates = await this.ctx.db
-      .selectFrom('access_token')
-      .selectAll()
-      .where('token_last_eight', '=', value.slice(-8))
-      .execute();
-    for (const token of candidates) {
+    if (!looksLikeToken(value)) return null;
+    for (const token of await this.store.byLastEight(value.slice(-8))) {
       const expected = Buffer.from(token.token_hash, 'hex');
       const actual = Buffer.from(hashToken(value, token.token_salt), 'hex');
       if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) continue;
@@ -122,16 +115,5 @@ export class TokensService {
       return { token, user, scopes: token.scope.split(',').filter(Boolean) };
     }
     return null;
-  }
-
-  toApi(token: AccessToken, value = ''): ApiAccessToken {
-    return {
-      id: token.id,
-      name: token.name,
-      sha1: value,
-      token_last_eight: token.token_last_eight,
-      scopes: token.scope.split(',').filter(Boolean),
-      created_at: isoTime(token.created_unix),
-    };
   }
 }

@@ -1,14 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Settings } from '../config/settings.js';
-import { isSelf, isSiteAdmin, type Actor } from '../access/actor.js';
-import { VISIBILITY_NAMES, type User } from './tables.js';
+import { isSelf, isSiteAdmin } from '../access/actor.js';
+import { isoTime, type ApiView } from '../wire.js';
+import { webUrl } from '../urls.js';
+import { visibilityName, type User } from './tables.js';
 import type { ApiUser } from './schemas.js';
-
-/** RFC 3339 time of a unix timestamp; 0 ("never") is Go's zero time, as Forgejo prints it. */
-export function isoTime(unix: number): string {
-  if (!unix) return '0001-01-01T00:00:00Z';
-  return `${new Date(unix * 1000).toISOString().slice(0, 19)}Z`;
-}
 
 /** The no-reply address shown instead of a private email, as Forgejo does. */
 export function noReplyAddress(user: User, settings: Settings): string {
@@ -17,14 +13,14 @@ export function noReplyAddress(user: User, settings: Settings): string {
 
 export function avatarUrl(user: User, settings: Settings): string {
   const hash = createHash('md5').update(user.lower_email || user.lower_name).digest('hex');
-  return `${settings.server.ROOT_URL}avatars/${hash}`;
+  return webUrl(settings, `avatars/${hash}`);
 }
 
 /**
- * The API view of a user for `viewer`. The email is shown to the user, to site administrators, and to others
+ * The API view of a user. The email is shown to the user, to site administrators, and to other signed-in users
  * unless the user keeps it private; admin-only fields are filled for site administrators and the user only.
  */
-export function toApiUser(user: User, viewer: Actor, settings: Settings): ApiUser {
+export function toApiUser(user: User, { viewer, settings }: ApiView): ApiUser {
   const privileged = isSiteAdmin(viewer) || isSelf(viewer, user);
   const showEmail = privileged || (viewer.kind !== 'anonymous' && user.keep_email_private === 0);
   return {
@@ -36,7 +32,7 @@ export function toApiUser(user: User, viewer: Actor, settings: Settings): ApiUse
     full_name: user.full_name,
     email: showEmail ? user.email : noReplyAddress(user, settings),
     avatar_url: avatarUrl(user, settings),
-    html_url: `${settings.server.ROOT_URL}${encodeURIComponent(user.name)}`,
+    html_url: webUrl(settings, encodeURIComponent(user.name)),
     language: privileged ? user.language : '',
     is_admin: privileged ? user.is_admin === 1 : false,
     last_login: isoTime(privileged ? user.last_login_unix : 0),
@@ -48,7 +44,7 @@ export function toApiUser(user: User, viewer: Actor, settings: Settings): ApiUse
     pronouns: user.pronouns,
     website: user.website,
     description: user.description,
-    visibility: VISIBILITY_NAMES[user.visibility] ?? 'public',
+    visibility: visibilityName(user),
     followers_count: user.num_followers,
     following_count: user.num_following,
     starred_repos_count: user.num_stars,

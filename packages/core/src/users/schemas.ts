@@ -1,6 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { StringEnum } from '../validation/validate.js';
 import { EMAIL_MAX_LENGTH, USERNAME_MAX_LENGTH } from './names.js';
+import { VISIBILITY_NAMES } from './tables.js';
+
+/** `public`, `limited` or `private`. */
+export const VisibilitySchema = StringEnum(VISIBILITY_NAMES);
 
 /** The API `User` record. */
 export const UserSchema = Type.Object(
@@ -26,7 +30,7 @@ export const UserSchema = Type.Object(
     pronouns: Type.String(),
     website: Type.String(),
     description: Type.String(),
-    visibility: Type.String(),
+    visibility: VisibilitySchema,
     followers_count: Type.Integer({ format: 'int64' }),
     following_count: Type.Integer({ format: 'int64' }),
     starred_repos_count: Type.Integer({ format: 'int64' }),
@@ -47,7 +51,7 @@ export const CreateUserOptionSchema = Type.Object(
     must_change_password: Type.Optional(Type.Boolean()),
     send_notify: Type.Optional(Type.Boolean()),
     restricted: Type.Optional(Type.Boolean()),
-    visibility: Type.Optional(StringEnum(['public', 'limited', 'private'])),
+    visibility: Type.Optional(VisibilitySchema),
     created_at: Type.Optional(Type.String({ format: 'date-time' })),
     /** Not in Forgejo's API option (it is a CLI flag there); accepted here so the CLI can use this schema. */
     admin: Type.Optional(Type.Boolean()),

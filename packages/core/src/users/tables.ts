@@ -1,13 +1,13 @@
 import type { Generated, Selectable } from 'kysely';
-import type { DomainMigration } from '../storage/migrations.js';
-import { createTableWithId } from '../storage/migrations.js';
 
 /** 0 individual, 1 organization: organizations share this table, as in Forgejo. */
 export const UserType = { Individual: 0, Organization: 1 } as const;
-/** Profile visibility, as Forgejo numbers it. */
-export const Visibility = { Public: 0, Limited: 1, Private: 2 } as const;
-export type VisibilityName = 'public' | 'limited' | 'private';
-export const VISIBILITY_NAMES: readonly VisibilityName[] = ['public', 'limited', 'private'];
+
+/** Profile visibility names, in the order Forgejo numbers them (public 0, limited 1, private 2). */
+export const VISIBILITY_NAMES = ['public', 'limited', 'private'] as const;
+export type VisibilityName = (typeof VISIBILITY_NAMES)[number];
+/** Profile visibility, as stored. */
+export const Visibility = { Public: 0, Limited: 1, Private: 2 } as const satisfies Record<Capitalize<VisibilityName>, number>;
 
 export interface UserTable {
   id: Generated<number>;
@@ -44,48 +44,23 @@ export interface UserTable {
   last_login_unix: Generated<number>;
 }
 
+/** The tables the users domain owns. */
 export interface UsersTables {
   user: UserTable;
 }
 
 export type User = Selectable<UserTable>;
 
-export const usersMigrations: DomainMigration[] = [
-  {
-    name: '0001_users_create',
-    async up(db, dialect) {
-      await createTableWithId(db, dialect, 'user')
-        .addColumn('lower_name', 'varchar(255)', (c) => c.notNull().unique())
-        .addColumn('name', 'varchar(255)', (c) => c.notNull())
-        .addColumn('full_name', 'varchar(255)', (c) => c.notNull().defaultTo(''))
-        .addColumn('email', 'varchar(255)', (c) => c.notNull())
-        .addColumn('lower_email', 'varchar(255)', (c) => c.notNull())
-        .addColumn('keep_email_private', 'integer', (c) => c.notNull().defaultTo(0))
-        .addColumn('passwd', 'varchar(512)', (c) => c.notNull().defaultTo(''))
-        .addColumn('must_change_password', 'integer', (c) => c.notNull().defaultTo(0))
-        .addColumn('login_source', 'bigint', (c) => c.notNull().defaultTo(0))
-        .addColumn('login_name', 'varchar(255)', (c) => c.notNull().defaultTo(''))
-        .addColumn('type', 'integer', (c) => c.notNull().defaultTo(0))
-        .addColumn('visibility', 'integer', (c) => c.notNull().defaultTo(0))
-        .addColumn('is_admin', 'integer', (c) => c.notNull().defaultTo(0))
-        .addColumn('is_active', 'integer', (c) => c.notNull().defaultTo(1))
-        .addColumn('is_restricted', 'integer', (c) => c.notNull().defaultTo(0))
-        .addColumn('prohibit_login', 'integer', (c) => c.notNull().defaultTo(0))
-        .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
-        .addColumn('website', 'varchar(2048)', (c) => c.notNull().defaultTo(''))
-        .addColumn('location', 'varchar(255)', (c) => c.notNull().defaultTo(''))
-        .addColumn('pronouns', 'varchar(255)', (c) => c.notNull().defaultTo(''))
-        .addColumn('language', 'varchar(32)', (c) => c.notNull().defaultTo(''))
-        .addColumn('num_repos', 'bigint', (c) => c.notNull().defaultTo(0))
-        .addColumn('num_followers', 'bigint', (c) => c.notNull().defaultTo(0))
-        .addColumn('num_following', 'bigint', (c) => c.notNull().defaultTo(0))
-        .addColumn('num_stars', 'bigint', (c) => c.notNull().defaultTo(0))
-        .addColumn('created_unix', 'bigint', (c) => c.notNull())
-        .addColumn('updated_unix', 'bigint', (c) => c.notNull())
-        .addColumn('last_login_unix', 'bigint', (c) => c.notNull().defaultTo(0))
-        .execute();
-      await db.schema.createIndex('user_lower_email').on('user').column('lower_email').unique().execute();
-      await db.schema.createIndex('user_is_admin').on('user').column('is_admin').execute();
-    },
-  },
-];
+export function isOrganization(user: Pick<User, 'type'>): boolean {
+  return user.type === UserType.Organization;
+}
+
+/** The API name of a stored visibility. */
+export function visibilityName(user: Pick<User, 'visibility'>): VisibilityName {
+  return VISIBILITY_NAMES[user.visibility] ?? 'public';
+}
+
+/** The stored number of a visibility name. */
+export function visibilityValue(name: VisibilityName): number {
+  return VISIBILITY_NAMES.indexOf(name);
+}

@@ -7,32 +7,145 @@ import { ValidationError } from '../errors.js';
 if (!FormatRegistry.Has('email')) FormatRegistry.Set('email', (v) => /^[^\s@]+@[^\s@]+$/.test(v));
 if (!FormatRegistry.Has('date-time')) FormatRegistry.Set('date-time', (v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(v) && !Number.isNaN(Date.parse(v)));
 
-const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
+/**
+ * How to read input for one schema, worked out once per schema: field names by exact and by lower-cased
+ * spelling, the members of a string enum, the compiled validator.
+ */
+interface Plan {
+  check: TypeCheck<TSchema>;
+  /** Object schemas: exact name → itself, lower-cased name → the schema's spelling. */
+  exact?: ReadonlyMap<string, string>;
+  folded?: ReadonlyMap<string, string>;
+  properties?: Record<string, TSchema>;
+  /** String enums: the allowed values. */
+  members?: ReadonlySet<string>;
+}
 
-function checkerFor<T extends TSchema>(schema: T): TypeCheck<T> {
-  let check = compiled.get(schema);
-  if (!check) {
-    check = TypeCompiler.Compile(schema);
-    compiled.set(schema, check);
+const plans = new WeakMap<TSchema, Plan>();
+
+function planFor(schema: TSchema): Plan {
+  let plan = plans.get(schema);
+  if (plan) return plan;
+  plan = { check: TypeCompiler.Compile(schema) };
+  if (schema[Kind] === 'Object') {
+    const properties = (schema as unknown as { properties: Record<string, TSchema> }).properties;
+    plan.properties = properties;
+    plan.exact = new Map(Object.keys(properties).map((name) => [name, name]));
+    plan.folded = new Map(Object.keys(properties).map((name) => [name.toLowerCase(), name]));
   }
-  return check as TypeCheck<T>;
+  const members = enumValues(schema);
+  if (members) plan.members = new Set(members);
+  plans.set(schema, plan);
+  return plan;
 }
 
 /**
- * Validates `input` against `schema` and returns it typed. Object field names match case-insensitively, as
- * Go's JSON decoder does (an exact match wins), and unknown fields are dropped. The first problem becomes a
- * ValidationError naming the field by its wire name.
+ * The schema's spelling of an input field name, matched as Go's JSON decoder does (exact, else
+ * case-insensitive), or undefined for a field the schema does not know. Own names only: `__proto__`,
+ * `constructor`, … are unknown fields like any other.
+ */
+export function fieldName(schema: TSchema, key: string): string | undefined {
+  const plan = planFor(schema);
+  return plan.exact?.get(key) ?? plan.folded?.get(key.toLowerCase());
+}
+
+/** Parsed input, remembered so that a core method handed it by the router does not validate it again. */
+const parsed = new WeakMap<object, TSchema>();
+
+/**
+ * Reads `input` as Forgejo's Go decoder reads a request body, then validates it against `schema` and returns it
+ * typed. The first problem becomes a ValidationError naming the field by its wire name. See {@link decodeInput}.
  */
 export function parseInput<T extends TSchema>(schema: T, input: unknown): Static<T> {
-  const value = normalizeKeys(schema, input);
-  const check = checkerFor(schema);
-  if (check.Check(value)) {
-    const nul = findNul(value, '');
-    if (nul !== undefined) throw new ValidationError(nul, 'must not contain NUL characters');
-    return value as Static<T>;
+  const plan = planFor(schema);
+  const value = decodeInput(schema, input);
+  if (!plan.check.Check(value)) throw toValidationError(plan.check.Errors(value).First());
+  const nul = findNul(value, '');
+  if (nul !== undefined) throw new ValidationError(nul, 'must not contain NUL characters');
+  if (value && typeof value === 'object') parsed.set(value, schema);
+  return value as Static<T>;
+}
+
+/**
+ * `input` as a valid `T`: returned as it is when {@link parseInput} produced it for this schema (the router
+ * already parsed it), else parsed now. Core methods that embedders and the CLI call take input through this.
+ */
+export function acceptInput<T extends TSchema>(schema: T, input: unknown): Static<T> {
+  if (input && typeof input === 'object' && parsed.get(input) === schema) return input as Static<T>;
+  return parseInput(schema, input);
+}
+
+/**
+ * Reads a JSON value the way Go's `encoding/json` fills a struct: `null` leaves a field absent; field names
+ * match exactly, else case-insensitively, and a later duplicate overwrites an earlier one; unknown fields are
+ * dropped; an empty string in an enum field means the field's default (absent). A `null` body is an empty object.
+ */
+export function decodeInput(schema: TSchema, input: unknown): unknown {
+  const kind = schema[Kind];
+  if (kind === 'Union') {
+    const members = (schema as TUnion).anyOf;
+    if (planFor(schema).members) return input;
+    // A nullable field: read the value as its non-null member.
+    const member = members.find((s) => s[Kind] === kindOf(input)) ?? members.find((s) => s[Kind] !== 'Null');
+    return member ? decodeInput(member, input) : input;
   }
-  const first = check.Errors(value).First();
-  throw toValidationError(first);
+  if (kind === 'Array' && Array.isArray(input)) {
+    const items = (schema as unknown as { items: TSchema }).items;
+    return input.map((v) => (v === null ? zeroValue(items) : decodeInput(items, v)));
+  }
+  if (kind !== 'Object') return input;
+  if (input === null) return {};
+  if (typeof input !== 'object' || Array.isArray(input)) return input;
+  const plan = planFor(schema);
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(input as Record<string, unknown>)) {
+    if (value === null) continue;
+    const name = plan.exact!.get(key) ?? plan.folded!.get(key.toLowerCase());
+    if (name === undefined) continue;
+    const property = plan.properties![name]!;
+    const members = planFor(property).members ?? enumOfNullable(property);
+    if (value === '' && members && !members.has('')) continue;
+    out[name] = decodeInput(property, value);
+  }
+  return out;
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'Null';
+  if (Array.isArray(value)) return 'Array';
+  switch (typeof value) {
+    case 'string':
+      return 'String';
+    case 'boolean':
+      return 'Boolean';
+    case 'number':
+      return Number.isInteger(value) ? 'Integer' : 'Number';
+    default:
+      return 'Object';
+  }
+}
+
+/** What Go leaves in a slice element that was `null`: the element type's zero value. */
+function zeroValue(schema: TSchema): unknown {
+  switch (schema[Kind]) {
+    case 'String':
+      return '';
+    case 'Integer':
+    case 'Number':
+      return 0;
+    case 'Boolean':
+      return false;
+    case 'Object':
+      return {};
+    default:
+      return null;
+  }
+}
+
+function enumOfNullable(schema: TSchema): ReadonlySet<string> | undefined {
+  if (schema[Kind] !== 'Union') return undefined;
+  const nonNull = (schema as TUnion).anyOf.filter((s) => s[Kind] !== 'Null');
+  return nonNull.length === 1 ? planFor(nonNull[0]!).members : undefined;
 }
 
 /** Where the first string holding a NUL character is (PostgreSQL cannot store one), or undefined. */
@@ -49,12 +162,12 @@ function findNul(value: unknown, path: string): string | undefined {
 
 /** True when `value` matches `schema` exactly (used by tests and for responses). */
 export function matchesSchema(schema: TSchema, value: unknown): boolean {
-  return checkerFor(schema).Check(value);
+  return planFor(schema).check.Check(value);
 }
 
 /** Human-readable list of mismatches, for test failure messages. */
 export function schemaErrors(schema: TSchema, value: unknown): string[] {
-  return [...checkerFor(schema).Errors(value)].slice(0, 10).map((e) => `${e.path || '/'}: ${e.message}`);
+  return [...planFor(schema).check.Errors(value)].slice(0, 10).map((e) => `${e.path || '/'}: ${e.message}`);
 }
 
 function toValidationError(error: ValueError | undefined): ValidationError {
@@ -80,37 +193,11 @@ function toValidationError(error: ValueError | undefined): ValidationError {
   }
 }
 
-function enumValues(schema: TSchema): string[] | undefined {
+/** The values of a string enum schema, or undefined for any other schema. */
+export function enumValues(schema: TSchema): string[] | undefined {
   const anyOf = (schema as Partial<TUnion>).anyOf;
-  if (!anyOf || !anyOf.every((s) => s[Kind] === 'Literal')) return undefined;
+  if (!anyOf || !anyOf.every((s) => s[Kind] === 'Literal' && typeof (s as TLiteral).const === 'string')) return undefined;
   return anyOf.map((s) => String((s as TLiteral).const));
-}
-
-/** Renames keys to the schema's spelling where they differ only in case; drops keys the schema does not know. */
-export function normalizeKeys(schema: TSchema, input: unknown): unknown {
-  if (input === null || typeof input !== 'object') return input;
-  const kind = schema[Kind];
-  if (kind === 'Array' && Array.isArray(input)) {
-    const items = (schema as unknown as { items: TSchema }).items;
-    return input.map((v) => normalizeKeys(items, v));
-  }
-  if (kind === 'Union') {
-    const member = (schema as TUnion).anyOf.find((s) => s[Kind] === (Array.isArray(input) ? 'Array' : 'Object'));
-    return member ? normalizeKeys(member, input) : input;
-  }
-  if (kind !== 'Object' || Array.isArray(input)) return input;
-  const properties = (schema as unknown as { properties: Record<string, TSchema> }).properties;
-  const byLower = new Map<string, string>();
-  for (const name of Object.keys(properties)) byLower.set(name.toLowerCase(), name);
-  const out: Record<string, unknown> = {};
-  const source = input as Record<string, unknown>;
-  for (const [key, value] of Object.entries(source)) {
-    // Own properties only: `__proto__`, `constructor`, … are unknown fields like any other.
-    const name = Object.hasOwn(properties, key) ? key : byLower.get(key.toLowerCase());
-    if (!name || (name !== key && Object.hasOwn(source, name))) continue;
-    out[name] = normalizeKeys(properties[name]!, value);
-  }
-  return out;
 }
 
 /** A string enum: validated as a union of literals, emitted as `enum` in the OpenAPI document. */

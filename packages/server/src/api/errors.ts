@@ -1,23 +1,21 @@
-import { isRepoHostError } from '@repohost/core';
+import { isRepoHostError, type RepoHostErrorKind } from '@repohost/core';
+
+/**
+ * The error taxonomy, in one place: each kind core throws, the HTTP status it becomes, and the named response
+ * that documents it in the OpenAPI document (Forgejo's names).
+ */
+export const ERROR_KINDS = {
+  bad_request: { status: 400, response: 'error', description: 'APIError is error format response' },
+  unauthorized: { status: 401, response: 'unauthorized', description: 'APIUnauthorizedError is a unauthorized error response' },
+  forbidden: { status: 403, response: 'forbidden', description: 'APIForbiddenError is a forbidden error response' },
+  not_found: { status: 404, response: 'notFound', description: 'APINotFound is a not found error response' },
+  conflict: { status: 409, response: 'conflict', description: 'APIConflict is a conflict empty response' },
+  validation: { status: 422, response: 'validationError', description: 'APIValidationError is error format response related to input validation' },
+} as const satisfies Record<RepoHostErrorKind, { status: number; response: string; description: string }>;
 
 /** Status and message for an error thrown anywhere below a route. */
 export function errorStatus(error: unknown): { status: number; message: string } {
-  if (isRepoHostError(error)) {
-    switch (error.kind) {
-      case 'not_found':
-        return { status: 404, message: error.message };
-      case 'forbidden':
-        return { status: 403, message: error.message };
-      case 'unauthorized':
-        return { status: 401, message: error.message };
-      case 'validation':
-        return { status: 422, message: error.message };
-      case 'conflict':
-        return { status: 409, message: error.message };
-      case 'bad_request':
-        return { status: 400, message: error.message };
-    }
-  }
+  if (isRepoHostError(error)) return { status: ERROR_KINDS[error.kind].status, message: error.message };
   if (error instanceof HttpError) return { status: error.status, message: error.message };
   return { status: 500, message: 'Internal Server Error' };
 }
@@ -31,4 +29,3 @@ export class HttpError extends Error {
     super(message);
   }
 }
-

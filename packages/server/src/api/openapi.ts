@@ -1,17 +1,11 @@
 import type { TSchema } from '@sinclair/typebox';
-import type { AnyRoute, ErrorResponseName } from './route.js';
+import { API_PREFIX } from '@repohost/core';
+import type { RegisteredRoute } from './contract.js';
+import { ERROR_KINDS } from './errors.js';
+import { PagingQuery } from './router.js';
 import { ApiErrorSchema } from './schemas.js';
 
 type Json = Record<string, unknown>;
-
-const ERROR_RESPONSES: Record<ErrorResponseName, string> = {
-  validationError: 'APIValidationError is error format response related to input validation',
-  error: 'APIError is error format response',
-  forbidden: 'APIForbiddenError is a forbidden error response',
-  notFound: 'APINotFound is a not found error response',
-  unauthorized: 'APIUnauthorizedError is a unauthorized error response',
-  conflict: 'APIConflict is a conflict empty response',
-};
 
 const COPIED_KEYWORDS = ['type', 'format', 'description', 'maxLength', 'minLength', 'minimum', 'maximum', 'default', 'enum', 'pattern'];
 
@@ -19,7 +13,7 @@ const COPIED_KEYWORDS = ['type', 'format', 'description', 'maxLength', 'minLengt
  * Builds the swagger 2.0 document (the format Forgejo publishes) from the registered routes. Every schema with
  * an `$id` becomes a definition referenced by name.
  */
-export function buildOpenApiDocument(routes: readonly AnyRoute[], options: { version: string; basePath?: string }): Json {
+export function buildOpenApiDocument(routes: readonly RegisteredRoute[], options: { version: string }): Json {
   const definitions: Record<string, Json> = {};
 
   const convert = (input: TSchema | Json, asDefinition = false): Json => {
@@ -49,36 +43,36 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], options: { ver
   };
 
   const paths: Record<string, Record<string, Json>> = {};
-  for (const route of routes) {
+  for (const { spec, path } of routes) {
     const parameters: Json[] = [];
-    for (const [, name] of route.path.matchAll(/\{(\w+)\}/g)) parameters.push({ type: 'string', name, in: 'path', required: true });
-    if (route.query) {
-      for (const [name, prop] of Object.entries(route.query.properties)) {
-        parameters.push({ name, in: 'query', ...pick(prop as Json, ['type', 'format', 'description', 'enum']) });
-      }
+    for (const [, name] of path.matchAll(/\{(\w+)\}/g)) parameters.push({ type: 'string', name, in: 'path', required: true });
+    const list = 'list' in spec.reply;
+    const query = { ...(list ? PagingQuery.properties : {}), ...spec.query?.properties };
+    for (const [name, prop] of Object.entries(query)) {
+      const described = convert(prop as Json);
+      parameters.push({ name, in: 'query', ...pick(described, ['type', 'format', 'description', 'enum']) });
     }
-    if (route.body) parameters.push({ name: 'body', in: 'body', schema: convert(route.body) });
-    const { status, response } = route.success;
-    const success: Json = { description: response.description };
-    if (response.schema) success.schema = convert(response.schema);
-    if (response.paginated) {
+    if (spec.body) parameters.push({ name: 'body', in: 'body', schema: convert(spec.body) });
+    const success: Json = { description: spec.reply.description };
+    if ('list' in spec.reply) {
+      success.schema = { type: 'array', items: convert(spec.reply.list) };
       success.headers = {
         'X-Total-Count': { type: 'integer', format: 'int64', description: 'The total number of items' },
         Link: { type: 'string', description: 'Pagination links: next, last, first, prev' },
       };
-    }
-    const responses: Json = { [String(status)]: success };
-    for (const name of route.errors ?? []) responses[statusOf(name)] = { $ref: `#/responses/${name}` };
+    } else if ('schema' in spec.reply) success.schema = convert(spec.reply.schema);
+    const responses: Json = { [String(spec.reply.status)]: success };
+    for (const kind of spec.errors ?? []) responses[String(ERROR_KINDS[kind].status)] = { $ref: `#/responses/${ERROR_KINDS[kind].response}` };
     const operation: Json = {
       produces: ['application/json'],
-      tags: [route.tag],
-      summary: route.summary,
-      operationId: route.operationId,
+      tags: [spec.tag],
+      summary: spec.summary,
+      operationId: spec.operationId,
       parameters,
       responses,
     };
-    if (route.body) operation.consumes = ['application/json'];
-    (paths[route.path] ??= {})[route.method.toLowerCase()] = operation;
+    if (spec.body) operation.consumes = ['application/json'];
+    (paths[path] ??= {})[spec.method.toLowerCase()] = operation;
   }
 
   const errorRef = convert(ApiErrorSchema);
@@ -90,14 +84,14 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], options: { ver
       version: options.version,
       license: { name: 'MIT', url: 'http://opensource.org/licenses/MIT' },
     },
-    basePath: options.basePath ?? '/api/v1',
+    basePath: API_PREFIX,
     schemes: ['https', 'http'],
     consumes: ['application/json', 'text/plain'],
     produces: ['application/json', 'text/html'],
     paths,
     definitions,
     responses: Object.fromEntries(
-      Object.entries(ERROR_RESPONSES).map(([name, description]) => [name, { description, schema: errorRef }]),
+      Object.values(ERROR_KINDS).map(({ response, description }) => [response, { description, schema: errorRef }]),
     ),
     securityDefinitions: {
       AuthorizationHeaderToken: {
@@ -121,10 +115,6 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], options: { ver
       { AccessToken: [] },
     ],
   };
-}
-
-function statusOf(name: ErrorResponseName): string {
-  return { validationError: '422', error: '400', forbidden: '403', notFound: '404', unauthorized: '401', conflict: '409' }[name];
 }
 
 function pick(node: Json, keys: readonly string[]): Json {

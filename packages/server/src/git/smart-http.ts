@@ -5,10 +5,14 @@ import { getRouterParams } from 'h3';
 import { FastResponse } from 'srvx';
 import { ForbiddenError, NotFoundError, scopesGrant, type GitService, type RepoHost } from '@repohost/core';
 import { authenticate, type Authentication } from '../auth.js';
-import { errorResponse, missingScopeError, requestCredentials, type ResponseHeaders } from '../api/route.js';
+import { errorResponse, missingScopeError, requestCredentials, type ResponseHeaders } from '../api/router.js';
 import { HttpError } from '../api/errors.js';
 
-const SERVICES: Record<string, GitService> = { 'git-upload-pack': 'upload-pack', 'git-receive-pack': 'receive-pack' };
+/** The smart-protocol services by the name clients ask for: a Map, so a client's name can only pick one of these. */
+const SERVICES: ReadonlyMap<string, GitService> = new Map([
+  ['git-upload-pack', 'upload-pack'],
+  ['git-receive-pack', 'receive-pack'],
+]);
 
 /** pkt-line framing of the `# service=…` preamble smart-HTTP v0/v1 puts before the advertisement. */
 function servicePreamble(service: string): Buffer {
@@ -23,7 +27,7 @@ function servicePreamble(service: string): Buffer {
 export function registerSmartHttp(app: H3, host: RepoHost): void {
   app.get('/:owner/:repo/info/refs', (event) => handle(host, event, async (auth, owner, repo) => {
     const serviceName = event.url.searchParams.get('service') ?? '';
-    const service = SERVICES[serviceName];
+    const service = SERVICES.get(serviceName);
     if (!service) throw new HttpError(403, 'dumb HTTP transport is not supported; use a git client with smart HTTP');
     checkGitScope(auth, service);
     const protocol = event.req.headers.get('git-protocol') ?? undefined;
@@ -33,9 +37,8 @@ export function registerSmartHttp(app: H3, host: RepoHost): void {
     return new FastResponse(body, { status: 200, headers: noCache(`application/x-${serviceName}-advertisement`) });
   }));
 
-  for (const serviceName of Object.keys(SERVICES)) {
+  for (const [serviceName, service] of SERVICES) {
     app.post(`/:owner/:repo/${serviceName}`, (event) => handle(host, event, async (auth, owner, repo) => {
-      const service = SERVICES[serviceName]!;
       checkGitScope(auth, service);
       if (event.req.headers.get('content-type') !== `application/x-${serviceName}-request`) {
         throw new HttpError(415, `expected content type application/x-${serviceName}-request`);

@@ -5,7 +5,7 @@ import {
   GeneralUISettingsSchema,
   ServerVersionSchema,
 } from '@repohost/core';
-import type { ApiRouter } from '../route.js';
+import type { ApiRouter } from '../router.js';
 
 /** `/version` and the public `/settings/*` reads: no authentication, no scope. */
 export function registerMiscRoutes(router: ApiRouter): void {
@@ -15,24 +15,43 @@ export function registerMiscRoutes(router: ApiRouter): void {
     operationId: 'getVersion',
     summary: 'Returns the version of the running application',
     tag: 'miscellaneous',
-    success: { status: 200, response: { description: 'ServerVersion', schema: ServerVersionSchema } },
+    reply: { status: 200, description: 'ServerVersion', schema: ServerVersionSchema },
     handler: async ({ host }) => host.publicSettings.version(),
   });
-  const settings = [
-    ['api', 'getGeneralAPISettings', 'Get instance\'s global settings for api', GeneralAPISettingsSchema],
-    ['repository', 'getGeneralRepositorySettings', 'Get instance\'s global settings for repositories', GeneralRepoSettingsSchema],
-    ['ui', 'getGeneralUISettings', 'Get instance\'s global settings for ui', GeneralUISettingsSchema],
-    ['attachment', 'getGeneralAttachmentSettings', 'Get instance\'s global settings for Attachment', GeneralAttachmentSettingsSchema],
-  ] as const;
-  for (const [name, operationId, summary, schema] of settings) {
-    router.add({
-      method: 'GET',
-      path: `/settings/${name}`,
-      operationId,
-      summary,
-      tag: 'settings',
-      success: { status: 200, response: { description: schema.$id!, schema } },
-      handler: async ({ host }) => host.publicSettings[name](),
-    });
-  }
+  router.add({
+    method: 'GET',
+    path: '/settings/api',
+    operationId: 'getGeneralAPISettings',
+    summary: 'Get instance\'s global settings for api',
+    tag: 'settings',
+    reply: { status: 200, description: 'GeneralAPISettings', schema: GeneralAPISettingsSchema },
+    handler: async ({ host }) => host.publicSettings.api(),
+  });
+  router.add({
+    method: 'GET',
+    path: '/settings/repository',
+    operationId: 'getGeneralRepositorySettings',
+    summary: 'Get instance\'s global settings for repositories',
+    tag: 'settings',
+    reply: { status: 200, description: 'GeneralRepoSettings', schema: GeneralRepoSettingsSchema },
+    handler: async ({ host }) => host.publicSettings.repository(),
+  });
+  router.add({
+    method: 'GET',
+    path: '/settings/ui',
+    operationId: 'getGeneralUISettings',
+    summary: 'Get instance\'s global settings for ui',
+    tag: 'settings',
+    reply: { status: 200, description: 'GeneralUISettings', schema: GeneralUISettingsSchema },
+    handler: async ({ host }) => host.publicSettings.ui(),
+  });
+  router.add({
+    method: 'GET',
+    path: '/settings/attachment',
+    operationId: 'getGeneralAttachmentSettings',
+    summary: 'Get instance\'s global settings for Attachment',
+    tag: 'settings',
+    reply: { status: 200, description: 'GeneralAttachmentSettings', schema: GeneralAttachmentSettingsSchema },
+    handler: async ({ host }) => host.publicSettings.attachment(),
+  });
 }

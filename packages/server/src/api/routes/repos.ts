@@ -1,73 +1,63 @@
 import { Type } from '@sinclair/typebox';
-import { CreateRepoOptionSchema, REPO_ORDER_BY_VALUES, RepositorySchema, clampPage, type ScopeCategory } from '@repohost/core';
-import type { ApiRouter } from '../route.js';
-import { PagingQuery } from '../schemas.js';
+import { CreateRepoOptionSchema, RepoOrderBySchema, RepositorySchema, isOrganization, toApiRepository } from '@repohost/core';
+import type { ApiRouter } from '../router.js';
+import type { Groups } from '../groups.js';
 
 /** `/user/repos` and `/repos/{owner}/{repo}`. */
-export function registerRepoRoutes(router: ApiRouter): void {
-  router.add({
+export function registerRepoRoutes(_router: ApiRouter, { me, repo }: Groups): void {
+  me.add({
     method: 'GET',
-    path: '/user/repos',
+    path: '/repos',
     operationId: 'userCurrentListRepos',
     summary: 'List the repos that the authenticated user owns',
     tag: 'user',
-    auth: 'token',
     scopes: ['user', 'repository'],
-    query: Type.Object({
-      ...PagingQuery.properties,
-      order_by: Type.Optional(Type.String({ description: `order the repositories by: ${REPO_ORDER_BY_VALUES.join(', ')}` })),
-    }),
-    success: { status: 200, response: { description: 'RepositoryList', schema: Type.Array(RepositorySchema), paginated: true } },
-    errors: ['unauthorized', 'forbidden', 'validationError'],
-    handler: async ({ host, actor, query, paginate }) => {
-      const page = clampPage(host.settings, query.page, query.limit);
+    query: Type.Object({ order_by: Type.Optional(RepoOrderBySchema) }),
+    reply: { status: 200, description: 'RepositoryList', list: RepositorySchema },
+    errors: ['unauthorized', 'forbidden', 'validation'],
+    handler: async ({ host, actor, query, page, view }) => {
       const result = await host.repos.listMine(actor, { ...page, orderBy: query.order_by });
-      paginate(page, result.total);
-      return result.items.map((r) => host.repos.toApi(r, actor));
+      return { items: result.items.map((r) => toApiRepository(r, view)), total: result.total };
     },
   });
 
-  router.add({
+  me.add({
     method: 'POST',
-    path: '/user/repos',
+    path: '/repos',
     operationId: 'createCurrentUserRepo',
     summary: 'Create a repository',
     tag: 'repository',
-    auth: 'token',
     scopes: ['user', 'repository'],
     body: CreateRepoOptionSchema,
-    success: { status: 201, response: { description: 'Repository', schema: RepositorySchema } },
-    errors: ['error', 'unauthorized', 'forbidden', 'conflict', 'validationError'],
-    handler: async ({ host, actor, body }) => host.repos.toApi(await host.repos.create(actor, body), actor),
+    reply: { status: 201, description: 'Repository', schema: RepositorySchema },
+    errors: ['bad_request', 'unauthorized', 'forbidden', 'conflict', 'validation'],
+    handler: async ({ host, actor, body, view }) => toApiRepository(await host.repos.create(actor, body), view),
   });
 
-  router.add({
+  repo.add({
     method: 'GET',
-    path: '/repos/{owner}/{repo}',
+    path: '',
     operationId: 'repoGet',
     summary: 'Get a repository',
     tag: 'repository',
     scopes: ['repository'],
-    success: { status: 200, response: { description: 'Repository', schema: RepositorySchema } },
-    errors: ['notFound'],
-    handler: async ({ host, actor, params }) => host.repos.toApi(await host.repos.get(actor, params.owner!, params.repo!), actor),
+    reply: { status: 200, description: 'Repository', schema: RepositorySchema },
+    errors: ['not_found'],
+    handler: async ({ repo, view }) => toApiRepository(repo, view),
   });
 
-  router.add({
+  repo.add({
     method: 'DELETE',
-    path: '/repos/{owner}/{repo}',
+    path: '',
     operationId: 'repoDelete',
     summary: 'Delete a repository',
     tag: 'repository',
-    // Deleting is an act on the owner's account: `write:user` for a user's repository (organizations: `write:organization`).
-    scopes: async ({ host, actor, params }): Promise<ScopeCategory[]> => {
-      const { owner } = await host.repos.get(actor, params.owner!, params.repo!);
-      return [owner.type === 1 ? 'organization' : 'user'];
-    },
-    success: { status: 204, response: { description: 'APIEmpty is an empty response' } },
-    errors: ['forbidden', 'notFound'],
-    handler: async ({ host, actor, params }) => {
-      await host.repos.delete(actor, params.owner!, params.repo!);
+    // Deleting is an act on the owner's account: `write:user` for a user's repository, `write:organization` for an organization's.
+    scopes: ({ repo }) => [isOrganization(repo.owner) ? 'organization' : 'user'],
+    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    errors: ['forbidden', 'not_found'],
+    handler: async ({ host, actor, repo }) => {
+      await host.repos.delete(actor, repo);
     },
   });
 }

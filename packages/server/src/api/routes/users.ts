@@ -1,53 +1,45 @@
-import { Type } from '@sinclair/typebox';
-import { clampPage, RepositorySchema, UserSchema, toApiUser } from '@repohost/core';
-import type { ApiRouter } from '../route.js';
-import { PagingQuery } from '../schemas.js';
+import { RepositorySchema, UserSchema, toApiRepository, toApiUser } from '@repohost/core';
+import type { ApiRouter } from '../router.js';
+import type { Groups } from '../groups.js';
 
 /** `/user` and `/users/{username}`. */
-export function registerUserRoutes(router: ApiRouter): void {
-  router.add({
+export function registerUserRoutes(_router: ApiRouter, { me, user }: Groups): void {
+  me.add({
     method: 'GET',
-    path: '/user',
+    path: '',
     operationId: 'userGetCurrent',
     summary: 'Get the authenticated user',
     tag: 'user',
-    auth: 'token',
     scopes: ['user'],
-    success: { status: 200, response: { description: 'User', schema: UserSchema } },
+    reply: { status: 200, description: 'User', schema: UserSchema },
     errors: ['unauthorized', 'forbidden'],
-    handler: async ({ host, actor }) => {
-      if (actor.kind !== 'user') throw new Error('unreachable: token auth guarantees a user');
-      return toApiUser(actor.user, actor, host.settings);
-    },
+    handler: async ({ me, view }) => toApiUser(me, view),
   });
 
-  router.add({
+  user.add({
     method: 'GET',
-    path: '/users/{username}',
+    path: '',
     operationId: 'userGet',
     summary: 'Get a user',
     tag: 'user',
     scopes: ['user'],
-    success: { status: 200, response: { description: 'User', schema: UserSchema } },
-    errors: ['notFound'],
-    handler: async ({ host, actor, params }) => toApiUser(await host.users.get(actor, params.username!), actor, host.settings),
+    reply: { status: 200, description: 'User', schema: UserSchema },
+    errors: ['not_found'],
+    handler: async ({ user, view }) => toApiUser(user, view),
   });
 
-  router.add({
+  user.add({
     method: 'GET',
-    path: '/users/{username}/repos',
+    path: '/repos',
     operationId: 'userListRepos',
     summary: 'List the repos owned by the given user',
     tag: 'user',
     scopes: ['user', 'repository'],
-    query: PagingQuery,
-    success: { status: 200, response: { description: 'RepositoryList', schema: Type.Array(RepositorySchema), paginated: true } },
-    errors: ['notFound'],
-    handler: async ({ host, actor, params, query, paginate }) => {
-      const page = clampPage(host.settings, query.page, query.limit);
-      const result = await host.repos.listOwnedBy(actor, params.username!, page);
-      paginate(page, result.total);
-      return result.items.map((r) => host.repos.toApi(r, actor));
+    reply: { status: 200, description: 'RepositoryList', list: RepositorySchema },
+    errors: ['not_found'],
+    handler: async ({ host, actor, user, page, view }) => {
+      const result = await host.repos.listOwnedBy(actor, user, page);
+      return { items: result.items.map((r) => toApiRepository(r, view)), total: result.total };
     },
   });
 }

@@ -1,0 +1,74 @@
+import type { Insertable, Updateable } from 'kysely';
+import { Store } from '../storage/store.js';
+import { isStorableText } from '../storage/database.js';
+import { offsetOf, type Page, type PageRequest } from '../paging.js';
+import type { RepoOrderBy } from './schemas.js';
+import type { Repository, RepositoryTable, ReposTables } from './tables.js';
+
+type SortColumn = 'lower_name' | 'id' | 'created_unix' | 'updated_unix' | 'size' | 'num_stars' | 'num_forks';
+type Ordering = readonly (readonly [SortColumn, 'asc' | 'desc'])[];
+
+const ORDERINGS: Record<RepoOrderBy, Ordering> = {
+  name: [['lower_name', 'asc']],
+  id: [['id', 'asc']],
+  alphabetically: [['lower_name', 'asc']],
+  reversealphabetically: [['lower_name', 'desc']],
+  newest: [['created_unix', 'desc'], ['id', 'desc']],
+  oldest: [['created_unix', 'asc'], ['id', 'asc']],
+  recentupdate: [['updated_unix', 'desc'], ['id', 'desc']],
+  leastupdate: [['updated_unix', 'asc'], ['id', 'asc']],
+  size: [['size', 'asc'], ['id', 'asc']],
+  reversesize: [['size', 'desc'], ['id', 'desc']],
+  moststars: [['num_stars', 'desc'], ['id', 'desc']],
+  feweststars: [['num_stars', 'asc'], ['id', 'asc']],
+  mostforks: [['num_forks', 'desc'], ['id', 'desc']],
+  fewestforks: [['num_forks', 'asc'], ['id', 'asc']],
+};
+
+/** The orderings a repository list accepts, by their API name (`order_by`): a Map, so input names no prototype member. */
+export const REPO_ORDERINGS: ReadonlyMap<string, Ordering> = new Map(Object.entries(ORDERINGS));
+
+/** The `repository` table. */
+export class ReposStore extends Store<ReposTables> {
+  /** Repository by owner and name, compiled once: the hottest read, where building the SQL cost more than running it. */
+  private readonly byOwnerAndName = this.precompiled<Repository, 'owner' | 'name'>('byOwnerAndName', (db, param) =>
+    db.selectFrom('repository').selectAll().where('owner_id', '=', param('owner')).where('lower_name', '=', param('name')),
+  );
+
+  async findByOwnerAndName(ownerId: number, name: string): Promise<Repository | undefined> {
+    if (!isStorableText(name)) return undefined;
+    return (await this.byOwnerAndName({ owner: ownerId, name: name.toLowerCase() }))[0];
+  }
+
+  insert(row: Insertable<RepositoryTable>): Promise<Repository> {
+    return this.db.insertInto('repository').values(row).returningAll().executeTakeFirstOrThrow();
+  }
+
+  update(id: number, patch: Updateable<RepositoryTable>): Promise<Repository | undefined> {
+    return this.db.updateTable('repository').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
+  }
+
+  /** True when the row existed. */
+  async delete(id: number): Promise<boolean> {
+    const result = await this.db.deleteFrom('repository').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** Every repository of an owner, unpaged (for deleting an account). */
+  allOf(ownerId: number): Promise<Repository[]> {
+    return this.db.selectFrom('repository').selectAll().where('owner_id', '=', ownerId).orderBy('id').execute();
+  }
+
+  /** A page of an owner's repositories; private ones only when `includePrivate`. */
+  async listOf(ownerId: number, options: { includePrivate: boolean; ordering: Ordering; page: PageRequest }): Promise<Page<Repository>> {
+    let base = this.db.selectFrom('repository').where('owner_id', '=', ownerId);
+    if (!options.includePrivate) base = base.where('is_private', '=', 0);
+    let query = base.selectAll();
+    for (const [column, direction] of options.ordering) query = query.orderBy(column, direction);
+    const [items, count] = await Promise.all([
+      query.limit(options.page.limit).offset(offsetOf(options.page)).execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
+    ]);
+    return { items, total: Store.count(count) };
+  }
+}

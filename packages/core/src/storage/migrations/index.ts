@@ -1,0 +1,10 @@
+/**
+ * Every migration, in the order it runs. Append only: this list is the one place that knows the order, and a
+ * released migration is never edited or removed (add a new one instead).
+ */
+import type { Migration } from './kit.js';
+import { m0001_users_create } from './0001_users_create.js';
+import { m0002_tokens_create } from './0002_tokens_create.js';
+import { m0003_repos_create } from './0003_repos_create.js';
+
+export const MIGRATIONS: readonly Migration[] = [m0001_users_create, m0002_tokens_create, m0003_repos_create];

@@ -1,0 +1,15 @@
+import { isoTime } from '../wire.js';
+import type { ApiAccessToken } from './schemas.js';
+import type { AccessToken } from './tables.js';
+
+/** The API view of a token; `secret` (the token itself) only in the response that created it. */
+export function toApiAccessToken(token: AccessToken, secret = ''): ApiAccessToken {
+  return {
+    id: token.id,
+    name: token.name,
+    sha1: secret,
+    token_last_eight: token.token_last_eight,
+    scopes: token.scope.split(',').filter(Boolean),
+    created_at: isoTime(token.created_unix),
+  };
+}

@@ -1,0 +1,88 @@
+import { sql, type Insertable } from 'kysely';
+import { Store } from '../storage/store.js';
+import { isStorableText } from '../storage/database.js';
+import { offsetOf, type Page, type PageRequest } from '../paging.js';
+import { UserType, type User, type UserTable, type UsersTables } from './tables.js';
+
+/** The `user` table. Names and emails are looked up lower-cased; a NUL can be in neither. */
+export class UsersStore extends Store<UsersTables> {
+  /** Compiled once: names are looked up on every repository read, ids on every token-authenticated request. */
+  private readonly byLowerName = this.precompiled<User, 'name'>('byLowerName', (db, param) =>
+    db.selectFrom('user').selectAll().where('lower_name', '=', param('name')),
+  );
+  private readonly byIdQuery = this.precompiled<User, 'id'>('byId', (db, param) => db.selectFrom('user').selectAll().where('id', '=', param('id')));
+
+  async findByName(name: string): Promise<User | undefined> {
+    if (!isStorableText(name)) return undefined;
+    return (await this.byLowerName({ name: name.toLowerCase() }))[0];
+  }
+
+  async findById(id: number): Promise<User | undefined> {
+    return (await this.byIdQuery({ id }))[0];
+  }
+
+  /** An individual account by its email (organizations have no sign-in email). */
+  findByEmail(email: string): Promise<User | undefined> {
+    if (!isStorableText(email)) return Promise.resolve(undefined);
+    return this.db
+      .selectFrom('user')
+      .selectAll()
+      .where('type', '=', UserType.Individual)
+      .where('lower_email', '=', email.toLowerCase())
+      .executeTakeFirst();
+  }
+
+  /** What stands in the way of a new account: an existing name or email (lower-cased), if any. */
+  findClash(lowerName: string, lowerEmail: string): Promise<{ lower_name: string; lower_email: string } | undefined> {
+    return this.db
+      .selectFrom('user')
+      .select(['lower_name', 'lower_email'])
+      .where((eb) => eb.or([eb('lower_name', '=', lowerName), eb('lower_email', '=', lowerEmail)]))
+      .executeTakeFirst();
+  }
+
+  insert(row: Insertable<UserTable>): Promise<User> {
+    return this.db.insertInto('user').values(row).returningAll().executeTakeFirstOrThrow();
+  }
+
+  setPassword(id: number, passwd: string, updatedUnix: number, mustChangePassword?: boolean): Promise<User> {
+    return this.db
+      .updateTable('user')
+      .set({ passwd, updated_unix: updatedUnix, ...(mustChangePassword === undefined ? {} : { must_change_password: mustChangePassword ? 1 : 0 }) })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  /** Moves the owned-repository counter by `delta` (inside the transaction that adds or removes them). */
+  async adjustRepoCount(id: number, delta: number): Promise<void> {
+    await this.db.updateTable('user').set({ num_repos: sql`num_repos + ${delta}` }).where('id', '=', id).execute();
+  }
+
+  async countAdmins(): Promise<number> {
+    const row = await this.db.selectFrom('user').select((eb) => eb.fn.countAll<number>().as('n')).where('is_admin', '=', 1).executeTakeFirst();
+    return Store.count(row);
+  }
+
+  async countIndividuals(): Promise<number> {
+    const row = await this.db
+      .selectFrom('user')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('type', '=', UserType.Individual)
+      .executeTakeFirst();
+    return Store.count(row);
+  }
+
+  /** Individual accounts, oldest first. */
+  async listIndividuals(page: PageRequest): Promise<Page<User>> {
+    const [items, total] = await Promise.all([
+      this.db.selectFrom('user').selectAll().where('type', '=', UserType.Individual).orderBy('id').limit(page.limit).offset(offsetOf(page)).execute(),
+      this.countIndividuals(),
+    ]);
+    return { items, total };
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.db.deleteFrom('user').where('id', '=', id).execute();
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * The types a route is declared with. A route's path gives its `params`, its `query` and `body` schemas give
+ * typed input, and its `reply` gives the type its handler must return, so the compiler checks each route
+ * against its own declaration.
+ */
+import type { H3Event } from 'h3';
+import type { Static, TObject, TSchema } from '@sinclair/typebox';
+import type { Actor, ApiView, Page, PageRequest, RepoHost, RepoHostErrorKind, ScopeCategory } from '@repohost/core';
+import type { Authentication } from '../auth.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+type ParamsOf<P extends string> = P extends `${string}{${infer Name}}${infer Rest}` ? { readonly [K in Name]: string } & ParamsOf<Rest> : unknown;
+/** `'/repos/{owner}/{repo}'` → `{ owner: string; repo: string }`. */
+export type PathParams<P extends string> = { readonly [K in keyof ParamsOf<P>]: ParamsOf<P>[K] };
+
+/** What a route answers with on success. */
+export type Reply =
+  /** One JSON document of `schema`. */
+  | { readonly status: 200 | 201; readonly description: string; readonly schema: TSchema }
+  /** No body. */
+  | { readonly status: 204; readonly description: string }
+  /** A page of a list of `list` items: the router reads `page`/`limit`, sends `X-Total-Count` and `Link`. */
+  | { readonly status: 200; readonly description: string; readonly list: TSchema };
+
+/** What a handler returns for a reply: the schema's type, a page of items, or nothing. */
+export type ReplyValue<R extends Reply> = R extends { list: infer S extends TSchema }
+  ? Page<Static<S>>
+  : R extends { schema: infer S extends TSchema }
+    ? Static<S>
+    : void;
+
+/** What every stage of a request sees: who asks, the path parameters, and how responses are shaped for them. */
+export interface RequestBase<Params> {
+  readonly event: H3Event;
+  readonly host: RepoHost;
+  readonly auth: Authentication;
+  readonly actor: Actor;
+  readonly params: Params;
+  /** The viewer and settings that converters (`toApiX`) take. */
+  readonly view: ApiView;
+}
+
+/** What a handler sees: the request, what its groups loaded, and its parsed input. */
+export type HandlerContext<Params, Loaded, Q, B, R extends Reply> = RequestBase<Params> &
+  Loaded & {
+    readonly query: Q extends TObject ? Static<Q> : Record<string, never>;
+    readonly body: B extends TSchema ? Static<B> : undefined;
+  } & (R extends { list: TSchema } ? { readonly page: PageRequest } : unknown);
+
+export interface RouteSpec<Path extends string, Params, Loaded, Q extends TObject | undefined, B extends TSchema | undefined, R extends Reply> {
+  method: HttpMethod;
+  /** Path under its group, in OpenAPI form: `/tokens/{token}`; `''` for the group's own path. */
+  path: Path;
+  operationId: string;
+  summary: string;
+  tag: string;
+  /** `token`: a signed-in actor; `basic`: password basic auth (or reverse proxy); default: anonymous allowed. */
+  auth?: 'token' | 'basic';
+  /**
+   * Token scope categories the route needs, all of them; the level follows the method (GET reads, others write).
+   * A function decides per request, from what the groups loaded. Omitted: no scope needed.
+   */
+  scopes?: readonly ScopeCategory[] | ((ctx: RequestBase<Params> & Loaded) => readonly ScopeCategory[]);
+  query?: Q;
+  body?: B;
+  reply: R;
+  /** Error responses to document, besides the success. */
+  errors?: readonly RepoHostErrorKind[];
+  handler(ctx: HandlerContext<Params, Loaded, Q, B, R>): Promise<ReplyValue<R>>;
+}
+
+/** A route with its types erased, as the router and the OpenAPI builder keep it. */
+export type AnyRouteSpec = RouteSpec<string, any, any, TObject | undefined, TSchema | undefined, Reply>;
+
+/** A registered route: its declaration, its full path under the API prefix, and the loaders of its groups. */
+export interface RegisteredRoute {
+  readonly spec: AnyRouteSpec;
+  /** OpenAPI form, without the API prefix: `/users/{username}/tokens/{token}`. */
+  readonly path: string;
+  readonly loaders: readonly Loader[];
+}
+
+/** A group's loader: resolves what the group's path names (and checks the caller may see it). */
+export type Loader = (ctx: RequestBase<any> & Record<string, unknown>) => Promise<object>;
