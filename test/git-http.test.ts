@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DomainEvent } from '@repohost/core';
 import { PASSWORD, basic, createToken, createUser, jsonInit, startTestServer, tokenHeader, type TestServer } from '@repohost/test-support';
 
 interface GitResult {
@@ -355,6 +356,50 @@ describe('git smart HTTP with the real git client', () => {
     const refs = await gitOk(['ls-remote', '--symref', cloneUrl('alice/blank.git', 'alice', aliceToken), 'HEAD']);
     expect(refs.stdout).toContain('ref: refs/heads/main\tHEAD');
     expect(refs.stdout).toContain(`${id}\tHEAD`);
+  });
+
+  it('reports each push as repo.pushed with the ref changes that took effect, and records the size git counts', async () => {
+    await createRepo(aliceToken, { name: 'events', auto_init: true });
+    const seen: DomainEvent<'repo.pushed'>[] = [];
+    const off = ts.host.events.on('repo.pushed', (event) => {
+      seen.push(event);
+    });
+    try {
+      const work = freshDir('events');
+      await gitOk(['clone', '-q', cloneUrl('alice/events.git', 'alice', aliceToken), work]);
+      const base = (await gitOk(['rev-parse', 'HEAD'], { cwd: work })).stdout.trim();
+      const id = await commitFile(work, 'blob.bin', randomBytes(8 * 1024), 'Add blob');
+      await gitOk(['push', 'origin', 'main', 'HEAD:refs/heads/feature'], { cwd: work });
+      await ts.host.events.idle();
+      expect(seen).toHaveLength(1);
+      const { payload } = seen[0]!;
+      expect(payload.repo.name).toBe('events');
+      expect(payload.actor.kind === 'user' && payload.actor.user.name).toBe('alice');
+      const zero = '0'.repeat(40);
+      expect([...payload.updates].sort((a, b) => a.ref.localeCompare(b.ref))).toEqual([
+        { ref: 'refs/heads/feature', oldId: zero, newId: id },
+        { ref: 'refs/heads/main', oldId: base, newId: id },
+      ]);
+
+      // Size is what `git count-objects` says the objects take (KiB in the API).
+      const bare = path.join(ts.host.settings.repository.ROOT, 'alice', 'events.git');
+      const counted = (await gitOk(['--git-dir', bare, 'count-objects', '-v'])).stdout;
+      const kib = [...counted.matchAll(/^(?:size|size-pack|size-garbage): (\d+)$/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
+      expect(kib).toBeGreaterThan(0);
+      expect(payload.repo.size).toBe(kib * 1024);
+      expect((await getRepo('alice/events')).size).toBe(kib);
+
+      // A deletion is reported as a change to the all-zero id; a rejected push reports nothing.
+      await gitOk(['push', 'origin', ':feature'], { cwd: work });
+      await gitOk(['reset', '-q', '--hard', base], { cwd: work });
+      await commitFile(work, 'other.txt', 'diverged\n', 'Diverge');
+      expect((await git(['push', 'origin', 'main'], { cwd: work })).code).not.toBe(0);
+      await ts.host.events.idle();
+      expect(seen).toHaveLength(2);
+      expect(seen[1]!.payload.updates).toEqual([{ ref: 'refs/heads/feature', oldId: id, newId: zero }]);
+    } finally {
+      off();
+    }
   });
 
   it('makes the only pushed branch the default when the default branch does not exist', async () => {

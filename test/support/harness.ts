@@ -10,7 +10,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { toNodeHandler } from 'h3/node';
 import { RepoHost, SYSTEM, loadSettings, type SettingsOverrides, type User } from '@repohost/core';
-import { createApp } from '@repohost/server';
+import { createApp, type RegisteredRoute } from '@repohost/server';
 
 export const TEST_DB = (process.env.REPOHOST_TEST_DB ?? 'sqlite') as 'sqlite' | 'postgres';
 
@@ -76,6 +76,8 @@ export interface TestServer extends TestHost {
   /** Base URL with trailing slash, e.g. `http://127.0.0.1:41234/`. */
   url: string;
   server: Server;
+  /** The API routes the server registered. */
+  routes: readonly RegisteredRoute[];
   /** fetch relative to the server: `api('/api/v1/version')`. */
   fetch(pathname: string, init?: RequestInit): Promise<Response>;
 }
@@ -87,11 +89,13 @@ export async function startTestServer(overrides: SettingsOverrides = {}): Promis
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}/`;
   const testHost = await openTestHost({ ...overrides, server: { ROOT_URL: url, HTTP_PORT: port, ...overrides.server } });
-  server.on('request', toNodeHandler(createApp(testHost.host).app));
+  const app = createApp(testHost.host);
+  server.on('request', toNodeHandler(app.app));
   return {
     ...testHost,
     url,
     server,
+    routes: app.routes,
     fetch: (pathname, init) => fetch(new URL(pathname.replace(/^\//, ''), url), init),
     cleanup: async () => {
       await new Promise<void>((resolve) => {

@@ -2,7 +2,7 @@ import type { Settings } from './config/settings.js';
 import type { Storage, DialectName } from './storage/database.js';
 import { StoreScope, type StoreClass } from './storage/store.js';
 import type { GitBackend } from './git/backend.js';
-import { DomainEvents, type DomainEvent, type DomainEventMap, type DomainEventType } from './events/bus.js';
+import { DomainEvents, type AnyDomainEvent, type DomainEventMap, type DomainEventType } from './events/bus.js';
 import { nowUnix } from './storage/database.js';
 
 /** A service class: built once per host, from the context, the first time anything asks for it. */
@@ -62,20 +62,20 @@ export class CoreContext {
 
   /** Runs `work` in one database transaction; its events go out after commit. */
   async transaction<T>(work: (tx: CoreTransaction) => Promise<T>): Promise<T> {
-    const events: DomainEvent[] = [];
+    const events: AnyDomainEvent[] = [];
     const result = await this.storage.db.transaction().execute(async (trx) => {
       const scope = new StoreScope(this.storage, trx);
       const tx: CoreTransaction = {
         store: (cls) => scope.store(cls),
         emit: (type, payload) => {
-          events.push({ type, payload, occurredUnix: nowUnix() } as DomainEvent);
+          events.push({ type, payload, occurredUnix: nowUnix() } as AnyDomainEvent);
         },
       };
       const value = await work(tx);
-      await this.events.beforeCommit(events as never, tx);
+      await this.events.beforeCommit(events, tx);
       return value;
     });
-    this.events.afterCommit(events as never);
+    this.events.afterCommit(events);
     return result;
   }
 }

@@ -164,25 +164,12 @@ describe('GET /swagger.v1.json', () => {
     );
   });
 
-  test('has a path and operation for every registered route', () => {
-    const expected: Record<string, string[]> = {
-      '/version': ['get'],
-      '/settings/api': ['get'],
-      '/settings/repository': ['get'],
-      '/settings/ui': ['get'],
-      '/settings/attachment': ['get'],
-      '/user': ['get'],
-      '/users/{username}': ['get'],
-      '/users/{username}/repos': ['get'],
-      '/users/{username}/tokens': ['get', 'post'],
-      '/users/{username}/tokens/{token}': ['delete'],
-      '/user/repos': ['get', 'post'],
-      '/repos/{owner}/{repo}': ['get', 'delete'],
-    };
-    for (const [path, methods] of Object.entries(expected)) {
-      expect(doc.paths, path).toHaveProperty([path]);
-      expect(Object.keys(doc.paths[path]).sort(), path).toEqual([...methods].sort());
-    }
+  test('has a path and operation for every registered route, and nothing else', () => {
+    const expected = new Map<string, string[]>();
+    for (const { spec, path } of s.routes) expected.set(path, [...(expected.get(path) ?? []), spec.method.toLowerCase()]);
+    expect(s.routes.length).toBeGreaterThanOrEqual(15);
+    expect(Object.keys(doc.paths).sort()).toEqual([...expected.keys()].sort());
+    for (const [path, methods] of expected) expect(Object.keys(doc.paths[path]).sort(), path).toEqual([...methods].sort());
     // Every operation is named once, and each path parameter is declared.
     const ids: string[] = [];
     for (const [path, ops] of Object.entries<any>(doc.paths)) {
@@ -194,6 +181,19 @@ describe('GET /swagger.v1.json', () => {
       }
     }
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  test('documents page and limit on every list, and the enum of order_by', () => {
+    for (const { spec, path } of s.routes) {
+      if (!('list' in spec.reply)) continue;
+      const op = doc.paths[path][spec.method.toLowerCase()];
+      const query = op.parameters.filter((p: any) => p.in === 'query').map((p: any) => p.name);
+      expect(query, path).toEqual(expect.arrayContaining(['page', 'limit']));
+      expect(op.responses['200'].headers, path).toHaveProperty(['X-Total-Count']);
+    }
+    const orderBy = doc.paths['/user/repos'].get.parameters.find((p: any) => p.name === 'order_by');
+    expect(orderBy).toMatchObject({ in: 'query', type: 'string' });
+    expect(orderBy.enum).toEqual(expect.arrayContaining(['name', 'newest', 'reversesize']));
   });
 
   test('describes the token and repository operations with their bodies and responses', () => {
@@ -315,6 +315,30 @@ describe('errors and request bodies', () => {
     // The repositories really exist under those names.
     expect((await s.fetch(`/api/v1/repos/${a.name}/x`, { headers: tokenHeader(a.token) })).status).toBe(200);
     expect((await s.fetch(`/api/v1/repos/${b.name}/x`, { headers: tokenHeader(b.token) })).status).toBe(200);
+  });
+
+  test('takes the official Go SDK\'s bodies as sent: "" in an enum is its default, null is absent', async () => {
+    const { name, token } = await userWithToken('sdk');
+    // Byte for byte what code.gitea.io/sdk/gitea sends for CreateRepo(CreateRepoOption{Name: …}).
+    const sdkBody = (repo: string, extra = '') =>
+      `{"name":"${repo}","description":"","private":false,"issue_labels":"","auto_init":false,"template":false,"gitignores":"","license":"","readme":"","default_branch":"","trust_model":"","object_format_name":""${extra}}`;
+    const res = await s.fetch('/api/v1/user/repos', jsonInit('POST', sdkBody('from-sdk'), tokenHeader(token)));
+    expect(res.status, await res.clone().text()).toBe(201);
+    const repo = await json(res);
+    expect(repo).toMatchObject({ name: 'from-sdk', object_format_name: 'sha1', default_branch: 'main', private: false, empty: true });
+    expect(matchesSchema(RepositorySchema, repo), schemaErrors(RepositorySchema, repo).join('\n')).toBe(true);
+    // With auto_init and an explicit object format, as TestCreateRepoSha256 sends it.
+    const sha256 = await s.fetch('/api/v1/user/repos', jsonInit('POST', sdkBody('sdk-sha256').replace('"auto_init":false', '"auto_init":true').replace('"object_format_name":""', '"object_format_name":"sha256"'), tokenHeader(token)));
+    expect(sha256.status).toBe(201);
+    expect(await json(sha256)).toMatchObject({ object_format_name: 'sha256', empty: false });
+    // null in any field, as clients built on pointer fields send it.
+    const nulls = await s.fetch('/api/v1/user/repos', jsonInit('POST', '{"name":"nulls","description":null,"private":null,"auto_init":null,"trust_model":null,"object_format_name":null,"default_branch":null}', tokenHeader(token)));
+    expect(nulls.status).toBe(201);
+    expect(await json(nulls)).toMatchObject({ name: 'nulls', description: '', private: false, empty: true });
+    expect(await repoCount(name)).toBe(3);
+    // A value outside the enum is still refused, naming the field.
+    const bad = await s.fetch('/api/v1/user/repos', jsonInit('POST', sdkBody('bad', '').replace('"trust_model":""', '"trust_model":"anyone"'), tokenHeader(token)));
+    expect(await expectApiError(bad, 422, s.url)).toContain('[trust_model]');
   });
 
   test('an exact field-name match wins over a case-insensitive one', async () => {

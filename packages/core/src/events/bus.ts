@@ -15,7 +15,9 @@ export interface DomainEvent<K extends DomainEventType = DomainEventType> {
   readonly occurredUnix: number;
 }
 
-type AnyEvent = { [K in DomainEventType]: DomainEvent<K> }[DomainEventType];
+/** Any one event, discriminated by `type`. */
+export type AnyDomainEvent = { [K in DomainEventType]: DomainEvent<K> }[DomainEventType];
+type AnyEvent = AnyDomainEvent;
 type Handler<E> = (event: E) => void | Promise<void>;
 type TransactionHandler<E, Tx> = (event: E, tx: Tx) => Promise<void>;
 

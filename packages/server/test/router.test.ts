@@ -1,0 +1,247 @@
+/**
+ * The router's contract: groups load their resource once, before any handler, and hide what the caller may not
+ * see; routes are typed from their declaration; no input that names an Object.prototype member reaches past a
+ * closed set.
+ */
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { H3 } from 'h3';
+import { Type } from '@sinclair/typebox';
+import { RepositorySchema, SYSTEM, UserSchema, toApiRepository, toApiUser, userActor, type RepoHost } from '@repohost/core';
+import { ApiRouter, defineGroups, type Groups } from '@repohost/server';
+import { PASSWORD, basic, createToken, createUser, jsonInit, openTestHost, startTestServer, tokenHeader, type TestHost, type TestServer } from '@repohost/test-support';
+import { expectApiError, json, uniq } from './helpers';
+
+describe('route groups', () => {
+  let t: TestHost;
+  let app: H3;
+  let handled: string[];
+  const root = 'http://forge.test';
+
+  beforeAll(async () => {
+    t = await openTestHost();
+    const alice = await createUser(t.host, 'alice');
+    await createUser(t.host, 'bob');
+    await t.host.repos.create(userActor(alice), { name: 'secret', private: true });
+    await t.host.repos.create(userActor(alice), { name: 'open' });
+    app = new H3();
+    const router = new ApiRouter(app, t.host);
+    const { repo, user } = defineGroups(router);
+    handled = [];
+    repo.add({
+      method: 'GET',
+      path: '/probe',
+      operationId: 'probe',
+      summary: 'probe',
+      tag: 'test',
+      reply: { status: 200, description: 'Repository', schema: RepositorySchema },
+      handler: async ({ repo, view }) => {
+        handled.push(repo.repo.name);
+        return toApiRepository(repo, view);
+      },
+    });
+    user.nest('/items/{item}', async ({ user, params }) => ({ item: `${user.name}:${params.item}` })).add({
+      method: 'GET',
+      path: '',
+      operationId: 'nested',
+      summary: 'nested',
+      tag: 'test',
+      reply: { status: 200, description: 'echo', schema: Type.Object({ item: Type.String() }) },
+      handler: async ({ item }) => ({ item }),
+    });
+  });
+  afterAll(async () => t?.cleanup());
+
+  const get = (path: string, user?: string) =>
+    app.fetch(new Request(`${root}/api/v1${path}`, { headers: user ? { Authorization: basic(user, PASSWORD) } : {} }));
+
+  test('a repository the caller may not see is a 404 before the handler runs', async () => {
+    handled.length = 0;
+    for (const who of [undefined, 'bob']) {
+      const res = await get('/repos/alice/secret/probe', who);
+      expect(res.status, String(who)).toBe(404);
+      expect((await json(res)).message).toBe('The target couldn\'t be found.');
+    }
+    expect((await get('/repos/alice/nothing/probe', 'alice')).status).toBe(404);
+    expect((await get('/repos/nobody/open/probe', 'alice')).status).toBe(404);
+    expect(handled).toEqual([]);
+  });
+
+  test('the handler receives what the group loaded, with the caller\'s permission', async () => {
+    handled.length = 0;
+    const res = await get('/repos/alice/secret/probe', 'alice');
+    expect(res.status).toBe(200);
+    expect((await json(res)).permissions).toEqual({ admin: true, push: true, pull: true });
+    const anon = await get('/repos/ALICE/OPEN/probe');
+    expect(anon.status).toBe(200);
+    expect((await json(anon)).permissions).toEqual({ admin: false, push: false, pull: true });
+    expect(handled).toEqual(['secret', 'open']);
+  });
+
+  test('nested groups load in order and see what the outer group loaded', async () => {
+    const res = await get('/users/alice/items/x%20y');
+    expect(res.status).toBe(200);
+    expect(await json(res)).toEqual({ item: 'alice:x y' });
+    expect((await get('/users/nobody/items/x')).status).toBe(404);
+  });
+
+  test('resolves the repository once per request, however many stages need it', async () => {
+    const s = await startTestServer();
+    try {
+      const owner = uniq('o');
+      await createUser(s.host, owner);
+      await s.host.repos.create(userActor(await s.host.users.resolve(SYSTEM, owner)), { name: 'r' });
+      const token = await createToken(s.host, owner);
+      const resolve = vi.spyOn(s.host.repos, 'resolve');
+      expect((await s.fetch(`/api/v1/repos/${owner}/r`, { headers: tokenHeader(token) })).status).toBe(200);
+      expect(resolve).toHaveBeenCalledTimes(1);
+      // DELETE decides its token scope from the loaded owner, checks ownership and deletes: still one lookup.
+      expect((await s.fetch(`/api/v1/repos/${owner}/r`, { method: 'DELETE', headers: tokenHeader(token) })).status).toBe(204);
+      expect(resolve).toHaveBeenCalledTimes(2);
+    } finally {
+      await s.cleanup();
+    }
+  });
+});
+
+/**
+ * Compile-time checks (the test command type-checks test files): each `@ts-expect-error` fails the build when
+ * the line below it stops being an error.
+ */
+export function typedRouteContracts(router: ApiRouter, { repo, user }: Groups, host: RepoHost): void {
+  repo.add({
+    method: 'GET',
+    path: '/typed/{name}/params',
+    operationId: 'typedParams',
+    summary: 'typed',
+    tag: 'test',
+    reply: { status: 200, description: 'User', schema: UserSchema },
+    handler: async ({ params, repo, view }) => {
+      const fromPath: { owner: string; repo: string; name: string } = params;
+      void fromPath;
+      // @ts-expect-error a parameter the path does not have
+      void params.nope;
+      return toApiUser(repo.owner, view);
+    },
+  });
+  repo.add({
+    method: 'GET',
+    path: '/typed-reply',
+    operationId: 'typedReply',
+    summary: 'typed',
+    tag: 'test',
+    reply: { status: 200, description: 'User', schema: UserSchema },
+    // @ts-expect-error a repository is not the User the route declares
+    handler: async ({ repo, view }) => toApiRepository(repo, view),
+  });
+  user.add({
+    method: 'GET',
+    path: '/list',
+    operationId: 'list',
+    summary: 'list',
+    tag: 'test',
+    reply: { status: 200, description: 'UserList', list: UserSchema },
+    // @ts-expect-error a list route returns a page ({ items, total }), not an array
+    handler: async ({ user, page, view }) => (page.limit > 0 ? [toApiUser(user, view)] : []),
+  });
+  router.add({
+    method: 'DELETE',
+    path: '/nothing',
+    operationId: 'nothing',
+    summary: 'nothing',
+    tag: 'test',
+    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    // @ts-expect-error a 204 route returns nothing
+    handler: async () => host.publicSettings.version(),
+  });
+  router.add({
+    method: 'POST',
+    path: '/typed-body',
+    operationId: 'typedBody',
+    summary: 'typedBody',
+    tag: 'test',
+    body: Type.Object({ count: Type.Integer() }),
+    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    handler: async ({ body }) => {
+      const count: number = body.count;
+      void count;
+      // @ts-expect-error the body has no such field
+      void body.other;
+    },
+  });
+}
+
+describe('closed sets and Object.prototype names', () => {
+  const PROTO_NAMES = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'];
+  let s: TestServer;
+  let admin: string;
+  let auth: Record<string, string>;
+
+  beforeAll(async () => {
+    s = await startTestServer();
+    admin = uniq('proto');
+    await createUser(s.host, admin, { admin: true });
+    await s.host.repos.create(userActor(await s.host.users.resolve(SYSTEM, admin)), { name: 'subject' });
+    auth = { Authorization: basic(admin, PASSWORD) };
+  });
+  afterAll(async () => s?.cleanup());
+
+  const concrete = (path: string, value?: string) =>
+    path.replace(/\{(\w+)\}/g, (_, name: string) => value ?? ({ username: admin, owner: admin, repo: 'subject', token: '0' } as Record<string, string>)[name]!);
+
+  test('no route answers 500 to a prototype name in a path parameter, a query parameter or a string field', async () => {
+    const failures: string[] = [];
+    const check = async (label: string, res: Response) => {
+      if (res.status >= 500) failures.push(`${label} → ${res.status} ${await res.text()}`);
+    };
+    for (const { spec, path } of s.routes) {
+      for (const name of PROTO_NAMES) {
+        // Path parameters: never a real resource, so even DELETE is harmless.
+        if (path.includes('{')) {
+          const url = `/api/v1${concrete(path, name)}`;
+          await check(`${spec.method} ${url}`, await s.fetch(url, { method: spec.method, headers: auth }));
+        }
+        if (spec.method === 'DELETE') continue;
+        const query = { ...spec.query?.properties, ...('list' in spec.reply ? { page: {}, limit: {} } : {}) };
+        for (const param of Object.keys(query)) {
+          const url = `/api/v1${concrete(path)}?${param}=${encodeURIComponent(name)}`;
+          await check(`${spec.method} ${url}`, await s.fetch(url, { method: spec.method, headers: auth }));
+        }
+        if (!spec.body) continue;
+        const fields = Object.entries((spec.body as { properties?: Record<string, { type?: string; anyOf?: unknown }> }).properties ?? {});
+        for (const [field, schema] of fields) {
+          if (schema.type !== 'string' && !schema.anyOf) continue;
+          const body = { name: uniq('p'), scopes: ['all'], auto_init: true, [field]: name };
+          await check(`${spec.method} ${path} ${field}=${name}`, await s.fetch(`/api/v1${concrete(path)}`, jsonInit(spec.method, body, auth)));
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  test('order_by, readme, trust_model and object_format_name refuse them as unknown members', async () => {
+    const owner = uniq('closed');
+    await createUser(s.host, owner);
+    await s.host.repos.create(userActor(await s.host.users.resolve(SYSTEM, owner)), { name: 'subject' });
+    const token = await createToken(s.host, owner);
+    for (const name of PROTO_NAMES) {
+      await expectApiError(await s.fetch(`/api/v1/user/repos?order_by=${encodeURIComponent(name)}`, { headers: tokenHeader(token) }), 422, s.url);
+      const readme = await s.fetch('/api/v1/user/repos', jsonInit('POST', { name: uniq('r'), auto_init: true, readme: name }, tokenHeader(token)));
+      expect(await expectApiError(readme, 400, s.url)).toMatch(/readme template does not exist/);
+      for (const field of ['trust_model', 'object_format_name']) {
+        const res = await s.fetch('/api/v1/user/repos', jsonInit('POST', { name: uniq('r'), [field]: name }, tokenHeader(token)));
+        expect(await expectApiError(res, 422, s.url)).toContain(`[${field}]`);
+      }
+    }
+    // Nothing was created by any of them.
+    const list = await json(await s.fetch('/api/v1/user/repos?limit=50', { headers: tokenHeader(token) }));
+    expect(list.map((r: { name: string }) => r.name)).toEqual(['subject']);
+  });
+
+  test('git\'s info/refs refuses a service named after a prototype member', async () => {
+    for (const name of PROTO_NAMES) {
+      const res = await s.fetch(`/${admin}/subject.git/info/refs?service=${encodeURIComponent(name)}`, { headers: auth });
+      expect(res.status, name).toBe(403);
+    }
+    expect((await s.fetch(`/${admin}/subject.git/info/refs?service=git-upload-pack`, { headers: auth })).status).toBe(200);
+  });
+});
