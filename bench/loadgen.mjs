@@ -1,7 +1,7 @@
 /**
  * Closed-loop HTTP load generator, run as a child process of bench/run.mjs (so it never shares an event loop
  * with the server it measures). It receives one job over IPC:
- *   { url, connections, warmupMs, durationMs }
+ *   { url, connections, warmupMs, durationMs, headers? }
  * keeps `connections` keep-alive connections busy (each sends its next request as soon as the previous answer
  * has been read completely), and sends back throughput and latency figures for the measured window.
  */
@@ -14,7 +14,7 @@ function percentile(sorted, p) {
   return sorted[rank];
 }
 
-async function run({ url, connections, warmupMs, durationMs }) {
+async function run({ url, connections, warmupMs, durationMs, headers = {} }) {
   const target = new URL(url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections, maxFreeSockets: connections });
   const options = {
@@ -23,7 +23,7 @@ async function run({ url, connections, warmupMs, durationMs }) {
     port: Number(target.port),
     path: target.pathname + target.search,
     method: 'GET',
-    headers: { accept: 'application/json' },
+    headers: { accept: 'application/json', ...headers },
   };
   let latencies = new Float64Array(1 << 16);
   let measured = 0;

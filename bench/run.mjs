@@ -1,8 +1,9 @@
 /**
  * RepoHost benchmark (`npm run bench`, which builds first; this file imports the BUILT packages).
  *
- * 1. Throughput and p99 latency of GET /api/v1/version and GET /api/v1/repos/{owner}/{repo} (public repository,
- *    anonymous, SQLite on disk), next to a bare node:http hello-world server measured the same way.
+ * 1. Throughput and p99 latency of GET /api/v1/version, GET /api/v1/repos/{owner}/{repo} (public repository,
+ *    anonymous, SQLite on disk), and the authenticated path (GET /api/v1/user and the same repository read with
+ *    an access token), next to a bare node:http hello-world server measured the same way.
  * 2. Cold start: spawn a fresh `repohost web` (the built CLI binary) over a database holding 1,000 repositories
  *    and time until GET /api/v1/version first answers 200 (5 runs: median and max).
  * 3. Idle RSS (VmRSS) of that server process after start and a few requests.
@@ -51,7 +52,7 @@ const median = (values) => {
 const verdict = (ok) => (ok ? 'PASS' : 'MISS');
 
 /** Runs one load job in a fresh loadgen child process and returns its figures. */
-function measure(url) {
+function measure(url, headers = {}) {
   return new Promise((resolve, reject) => {
     const child = fork(LOADGEN, [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     let settled = false;
@@ -76,14 +77,14 @@ function measure(url) {
       if (!settled) reject(new Error(`load generator exited with ${code} before reporting`));
       settled = true;
     });
-    child.send({ url, connections: CONNECTIONS, warmupMs: WARMUP_MS, durationMs: DURATION_MS });
+    child.send({ url, connections: CONNECTIONS, warmupMs: WARMUP_MS, durationMs: DURATION_MS, headers });
   });
 }
 
 /** One GET; resolves with { status, body } or rejects on a transport error. */
-function get(url, timeoutMs = 2000) {
+function get(url, timeoutMs = 2000, headers = {}) {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { agent: false, timeout: timeoutMs }, (res) => {
+    const req = httpRequest(url, { agent: false, timeout: timeoutMs, headers }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8') }));
@@ -124,7 +125,10 @@ async function startHelloWorld() {
   };
 }
 
-/** Creates the bench user, its public repository and `count` more (empty) repositories through the core API. */
+/**
+ * Creates the bench user, its public repository and `count` more (empty) repositories through the core API;
+ * returns the setup time and an access token of the bench user.
+ */
 async function populate(host, count) {
   const user = await host.users.create(SYSTEM, {
     username: OWNER,
@@ -146,7 +150,8 @@ async function populate(host, count) {
     }
   };
   await Promise.all(Array.from({ length: CREATE_CONCURRENCY }, worker));
-  return performance.now() - started;
+  const { value: token } = await host.tokens.create(SYSTEM, user, { name: 'bench', scopes: ['read:user', 'read:repository'] });
+  return { setupMs: performance.now() - started, token };
 }
 
 /** Reads VmRSS of a process, in MiB. */
@@ -234,7 +239,8 @@ async function main() {
     progress(`setting up ${REPO_COUNT} repositories through host.repos.create …`);
     const settings = loadSettings({ workPath, overrides: { server: { HTTP_ADDR: '127.0.0.1', HTTP_PORT: 0 } } });
     const host = await RepoHost.open({ settings });
-    const setupMs = await populate(host, REPO_COUNT);
+    const { setupMs, token } = await populate(host, REPO_COUNT);
+    const withToken = { authorization: `token ${token}` };
     progress(`setup done in ${(setupMs / 1000).toFixed(1)} s`);
 
     // ---- 1. throughput ------------------------------------------------------------------------------------
@@ -259,6 +265,15 @@ async function main() {
     const versionResult = await measure(`${running.url}api/v1/version`);
     progress(`measuring GET /${repoPath} …`);
     const repoResult = await measure(`${running.url}${repoPath}`);
+    const me = await get(`${running.url}api/v1/user`, 2000, withToken);
+    const privateView = await get(`${running.url}${repoPath}`, 2000, withToken);
+    if (me.status !== 200 || JSON.parse(me.body).login !== OWNER || privateView.status !== 200 || !JSON.parse(privateView.body).permissions.admin) {
+      throw new Error(`token-authenticated reads do not answer as the owner: ${me.status} ${privateView.status}`);
+    }
+    progress('measuring GET /api/v1/user with a token …');
+    const meResult = await measure(`${running.url}api/v1/user`, withToken);
+    progress(`measuring GET /${repoPath} with a token …`);
+    const repoAuthResult = await measure(`${running.url}${repoPath}`, withToken);
     await running.close();
     await host.close();
     const helloAfter = await measureHello();
@@ -274,13 +289,15 @@ async function main() {
     for (let i = 0; i < COLD_RUNS; i++) baseline.push(await coldStart(COLD_START_HELLO, (port) => [String(port)], { repoHost: false }));
 
     // ---- report -----------------------------------------------------------------------------------------
-    const widths = [40, 10, 9, 9, 9, 9];
+    const widths = [48, 10, 9, 9, 9, 9];
     log(row(['endpoint', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'non-200'], widths));
-    log(row(['-'.repeat(40), '-'.repeat(10), '-'.repeat(9), '-'.repeat(9), '-'.repeat(9), '-'.repeat(9)], widths));
+    log(row(['-'.repeat(48), '-'.repeat(10), '-'.repeat(9), '-'.repeat(9), '-'.repeat(9), '-'.repeat(9)], widths));
     for (const [label, r] of [
       ['node:http hello world (best of 2 runs)', helloResult],
       ['RepoHost GET /api/v1/version', versionResult],
       [`RepoHost GET /${repoPath}`, repoResult],
+      ['RepoHost GET /api/v1/user (token)', meResult],
+      [`RepoHost GET /${repoPath} (token)`, repoAuthResult],
     ]) {
       log(row([label, r.rps.toFixed(0), ms(r.p50Ms), ms(r.p90Ms), ms(r.p99Ms), r.errors], widths));
     }
@@ -289,6 +306,7 @@ async function main() {
     log();
     log(`version rate   = ${versionPct.toFixed(1)} % of hello world`);
     log(`repo-read rate = ${repoPct.toFixed(1)} % of hello world`);
+    log(`token reads    = ${((meResult.rps / helloResult.rps) * 100).toFixed(1)} % (GET /user), ${((repoAuthResult.rps / helloResult.rps) * 100).toFixed(1)} % (repo read) of hello world; the token repo read runs at ${((repoAuthResult.rps / repoResult.rps) * 100).toFixed(1)} % of the anonymous one`);
     log();
 
     const coldTimes = cold.map((c) => c.elapsedMs);
@@ -307,7 +325,7 @@ async function main() {
     log(`${verdict(repoPct >= TARGET_REPO_VS_HELLO)}  repo read ≥ ${TARGET_REPO_VS_HELLO} % of hello world: ${repoPct.toFixed(1)} % (${repoResult.rps.toFixed(0)} vs ${helloResult.rps.toFixed(0)} req/s)`);
     log(`${verdict(coldMedian < TARGET_COLD_START_MS)}  cold start median < ${TARGET_COLD_START_MS} ms: ${coldMedian.toFixed(0)} ms (max ${Math.max(...coldTimes).toFixed(0)} ms)`);
     log(`${verdict(rssMax < TARGET_RSS_MB)}  idle RSS < ${TARGET_RSS_MB} MB: ${rssMax.toFixed(1)} MiB (worst of ${rss.length})`);
-    const failed = [helloResult, versionResult, repoResult].filter((r) => r.errors > 0);
+    const failed = [helloResult, versionResult, repoResult, meResult, repoAuthResult].filter((r) => r.errors > 0);
     if (failed.length) log(`NOTE  non-200 answers during load: ${failed.map((r) => `${r.url} ${JSON.stringify(r.statuses)}`).join('; ')}`);
     log();
     log(`total bench time ${((performance.now() - t0) / 1000).toFixed(1)} s`);
