@@ -1,6 +1,6 @@
 /**
- * Typed errors thrown by core services. Core knows nothing of HTTP; the server maps each kind to a status
- * (NotFound → 404, Forbidden → 403, Validation → 422, Conflict → 409, Unauthorized → 401, BadRequest → 400).
+ * Typed errors thrown by core services. Core knows nothing of HTTP; the server maps each kind to a status in one
+ * table (`ERROR_KINDS` in the server's api/errors.ts).
  */
 export type RepoHostErrorKind = 'not_found' | 'forbidden' | 'validation' | 'conflict' | 'unauthorized' | 'bad_request';
 

@@ -24,7 +24,7 @@ export { UsersStore } from './users/store.js';
 export { toApiUser } from './users/convert.js';
 export { randomPassword } from './users/password.js';
 export { UserSchema, CreateUserOptionSchema, VisibilitySchema, type ApiUser, type CreateUserOption } from './users/schemas.js';
-export { UserType, Visibility, VISIBILITY_NAMES, isOrganization, type User, type UsersTables, type VisibilityName } from './users/tables.js';
+export { UserType, Visibility, VISIBILITY_NAMES, canSignIn, isOrganization, type User, type UsersTables, type VisibilityName } from './users/tables.js';
 export { TokensService, TOKEN_PATTERN, looksLikeToken, type CreatedToken, type AuthenticatedToken } from './tokens/service.js';
 export { TokensStore } from './tokens/store.js';
 export { toApiAccessToken } from './tokens/convert.js';

@@ -1,5 +1,5 @@
 import { BlockList, isIP } from 'node:net';
-import { ANONYMOUS, ForbiddenError, NotFoundError, UnauthorizedError, isPublicOnly, isSiteAdmin, looksLikeToken, userActor, type Actor, type RepoHost } from '@repohost/core';
+import { ANONYMOUS, canSignIn, ForbiddenError, NotFoundError, UnauthorizedError, isPublicOnly, isSiteAdmin, looksLikeToken, userActor, type Actor, type RepoHost } from '@repohost/core';
 
 /** How a request proved who it is. Token management needs `basic_password` (or reverse-proxy) auth. */
 export type AuthMethod = 'anonymous' | 'token' | 'basic_password' | 'reverse_proxy';
@@ -45,7 +45,7 @@ export async function authenticate(host: RepoHost, source: CredentialSource, opt
     const name = source.header(settings.security.REVERSE_PROXY_AUTHENTICATION_USER);
     if (name && isTrustedProxy(source.remoteAddress, settings.security.REVERSE_PROXY_TRUSTED_PROXIES)) {
       const user = await host.users.findByName(name);
-      if (user && user.is_active === 1 && user.prohibit_login === 0) {
+      if (user && canSignIn(user)) {
         return { actor: userActor(user), method: 'reverse_proxy', scopes: null };
       }
     }

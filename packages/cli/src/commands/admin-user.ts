@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { SYSTEM, randomPassword, type User } from '@repohost/core';
+import { SYSTEM, randomPassword, toApiUser, type User } from '@repohost/core';
 import { withHost, type GlobalOptions } from '../config.js';
 import { UsageError, type CliIo } from '../io.js';
 
@@ -138,9 +138,10 @@ async function list(args: string[], global: GlobalOptions, io: CliIo): Promise<n
       if (users.length >= result.total || result.items.length === 0) break;
     }
     const rows = [['ID', 'Username', 'Email', 'IsActive', 'IsAdmin', '2FA']];
-    for (const u of users) {
-      if (v.admin && u.is_admin !== 1) continue;
-      rows.push([String(u.id), u.name, u.email, String(u.is_active === 1), String(u.is_admin === 1), 'false']);
+    const view = { viewer: SYSTEM, settings: host.settings };
+    for (const u of users.map((user) => toApiUser(user, view))) {
+      if (v.admin && !u.is_admin) continue;
+      rows.push([String(u.id), u.login, u.email, String(u.active), String(u.is_admin), 'false']);
     }
     io.stdout(table(rows));
     return 0;

@@ -9,6 +9,7 @@ export interface RepoKey {
 /** Git object formats (hash functions), in Forgejo's order: the first is the default. */
 export const OBJECT_FORMATS = ['sha1', 'sha256'] as const;
 export type ObjectFormat = (typeof OBJECT_FORMATS)[number];
+export const DEFAULT_OBJECT_FORMAT: ObjectFormat = OBJECT_FORMATS[0];
 
 export function isObjectFormat(value: string): value is ObjectFormat {
   return (OBJECT_FORMATS as readonly string[]).includes(value);

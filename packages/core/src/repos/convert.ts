@@ -4,7 +4,7 @@ import { isoTime, type ApiView } from '../wire.js';
 import { apiUrl, webUrl } from '../urls.js';
 import { toApiUser } from '../users/convert.js';
 import type { User } from '../users/tables.js';
-import { isObjectFormat } from '../git/backend.js';
+import { DEFAULT_OBJECT_FORMAT, isObjectFormat } from '../git/backend.js';
 import type { Repository } from './tables.js';
 import type { ApiRepository } from './schemas.js';
 import type { RepoAccess } from './service.js';
@@ -86,7 +86,7 @@ export function toApiRepository({ repo, owner, mode }: RepoAccess, view: ApiView
     avatar_url: '',
     internal: false,
     mirror_interval: '',
-    object_format_name: isObjectFormat(repo.object_format_name) ? repo.object_format_name : 'sha1',
+    object_format_name: isObjectFormat(repo.object_format_name) ? repo.object_format_name : DEFAULT_OBJECT_FORMAT,
     mirror_updated: isoTime(0),
     topics: [],
   };

@@ -6,7 +6,7 @@ import { actorUser, isSiteAdmin, type Actor } from '../access/actor.js';
 import { AccessMode, repoAccessMode, type AccessModeValue } from '../access/permissions.js';
 import { isUniqueViolation, nowUnix } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
-import { RepositoryExistsError, type ParkedRepository, type RefUpdate, type RepoKey } from '../git/backend.js';
+import { DEFAULT_OBJECT_FORMAT, RepositoryExistsError, type ParkedRepository, type RefUpdate, type RepoKey } from '../git/backend.js';
 import { UsersStore } from '../users/store.js';
 import { noReplyAddress } from '../users/convert.js';
 import { isOrganization, type User } from '../users/tables.js';
@@ -68,8 +68,9 @@ export class ReposService {
     if (await this.store.findByOwnerAndName(owner.id, opts.name)) throw new ConflictError('The repository with the same name already exists.');
 
     const key: RepoKey = { owner: owner.lower_name, name: opts.name.toLowerCase() };
+    const objectFormat = opts.object_format_name ?? DEFAULT_OBJECT_FORMAT;
     try {
-      await this.ctx.git.create(key, { objectFormat: opts.object_format_name ?? 'sha1', defaultBranch });
+      await this.ctx.git.create(key, { objectFormat, defaultBranch });
     } catch (error) {
       if (error instanceof RepositoryExistsError) throw new ConflictError('The repository files already exist; ask a site administrator to adopt or delete them.');
       throw error;
@@ -96,7 +97,7 @@ export class ReposService {
           name: opts.name,
           description: opts.description ?? '',
           default_branch: defaultBranch,
-          object_format_name: opts.object_format_name ?? 'sha1',
+          object_format_name: objectFormat,
           is_private: opts.private ? 1 : 0,
           is_empty: readme ? 0 : 1,
           is_template: opts.template ? 1 : 0,

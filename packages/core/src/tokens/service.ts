@@ -5,7 +5,7 @@ import { clampPage, type Page, type Paging } from '../paging.js';
 import { isSelf, isSiteAdmin, type Actor } from '../access/actor.js';
 import { isStorableText, isUniqueViolation, nowUnix } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
-import type { User } from '../users/tables.js';
+import { canSignIn, type User } from '../users/tables.js';
 import { UsersStore } from '../users/store.js';
 import { grantsAnything, InvalidScopeError, normalizeScopes } from './scopes.js';
 import { CreateAccessTokenOptionSchema, type CreateAccessTokenOption } from './schemas.js';
@@ -111,7 +111,7 @@ export class TokensService {
       const actual = Buffer.from(hashToken(value, token.token_salt), 'hex');
       if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) continue;
       const user = await this.users.findById(token.uid);
-      if (!user || user.is_active !== 1 || user.prohibit_login === 1) return null;
+      if (!user || !canSignIn(user)) return null;
       return { token, user, scopes: token.scope.split(',').filter(Boolean) };
     }
     return null;

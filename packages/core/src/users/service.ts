@@ -11,7 +11,7 @@ import { ReposService } from '../repos/service.js';
 import { assertValidEmail, assertValidUsername } from './names.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { CreateUserOptionSchema, type CreateUserOption } from './schemas.js';
-import { UserType, visibilityValue, type User } from './tables.js';
+import { UserType, canSignIn, visibilityValue, type User } from './tables.js';
 import { UsersStore } from './store.js';
 
 export interface DeleteUserOptions {
@@ -122,7 +122,7 @@ export class UsersService {
   async authenticate(login: string, password: string): Promise<User | null> {
     const user = login.includes('@') ? await this.store.findByEmail(login) : await this.store.findByName(login);
     if (!user || user.type !== UserType.Individual) return null;
-    if (!user.passwd || user.is_active !== 1 || user.prohibit_login === 1) return null;
+    if (!user.passwd || !canSignIn(user)) return null;
     return (await verifyPassword(password, user.passwd)) ? user : null;
   }
 

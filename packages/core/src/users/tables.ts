@@ -51,6 +51,11 @@ export interface UsersTables {
 
 export type User = Selectable<UserTable>;
 
+/** May this account sign in at all (any method)? Inactive and login-prohibited accounts may not. */
+export function canSignIn(user: Pick<User, 'is_active' | 'prohibit_login'>): boolean {
+  return user.is_active === 1 && user.prohibit_login === 0;
+}
+
 export function isOrganization(user: Pick<User, 'type'>): boolean {
   return user.type === UserType.Organization;
 }
