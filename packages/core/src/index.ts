@@ -18,6 +18,7 @@ export { openStorage, type Storage, type DialectName } from './storage/database.
 export { Store, StoreScope, type StoreClass } from './storage/store.js';
 export { migrateToLatest, migrationNames } from './storage/migrator.js';
 export * from './git/backend.js';
+export { pktLine, FLUSH_PKT } from './git/pkt-line.js';
 export { NativeGitBackend, type NativeGitOptions } from './git/native.js';
 export { UsersService, type DeleteUserOptions } from './users/service.js';
 export { UsersStore } from './users/store.js';

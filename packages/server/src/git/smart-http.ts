@@ -3,7 +3,7 @@ import { createGunzip } from 'node:zlib';
 import type { H3, H3Event } from 'h3';
 import { getRouterParams } from 'h3';
 import { FastResponse } from 'srvx';
-import { ForbiddenError, NotFoundError, scopesGrant, type GitService, type RepoHost } from '@repohost/core';
+import { FLUSH_PKT, ForbiddenError, NotFoundError, pktLine, scopesGrant, type GitService, type RepoHost } from '@repohost/core';
 import { authenticate, type Authentication } from '../auth.js';
 import { errorResponse, missingScopeError, requestCredentials, type ResponseHeaders } from '../api/router.js';
 import { HttpError } from '../api/errors.js';
@@ -14,10 +14,9 @@ const SERVICES: ReadonlyMap<string, GitService> = new Map([
   ['git-receive-pack', 'receive-pack'],
 ]);
 
-/** pkt-line framing of the `# service=…` preamble smart-HTTP v0/v1 puts before the advertisement. */
+/** The `# service=…` preamble smart-HTTP v0/v1 puts before the advertisement, as a pkt-line and a flush. */
 function servicePreamble(service: string): Buffer {
-  const line = `# service=${service}\n`;
-  return Buffer.concat([Buffer.from((line.length + 4).toString(16).padStart(4, '0') + line), Buffer.from('0000')]);
+  return Buffer.concat([pktLine(`# service=${service}\n`), FLUSH_PKT]);
 }
 
 /**
