@@ -45,7 +45,10 @@ function planFor(schema: TSchema): Plan {
  * `constructor`, … are unknown fields like any other.
  */
 export function fieldName(schema: TSchema, key: string): string | undefined {
-  const plan = planFor(schema);
+  return nameIn(planFor(schema), key);
+}
+
+function nameIn(plan: Plan, key: string): string | undefined {
   return plan.exact?.get(key) ?? plan.folded?.get(key.toLowerCase());
 }
 
@@ -100,10 +103,10 @@ export function decodeInput(schema: TSchema, input: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input as Record<string, unknown>)) {
     if (value === null) continue;
-    const name = plan.exact!.get(key) ?? plan.folded!.get(key.toLowerCase());
+    const name = nameIn(plan, key);
     if (name === undefined) continue;
     const property = plan.properties![name]!;
-    const members = planFor(property).members ?? enumOfNullable(property);
+    const members = planFor(property).members;
     if (value === '' && members && !members.has('')) continue;
     out[name] = decodeInput(property, value);
   }
@@ -140,12 +143,6 @@ function zeroValue(schema: TSchema): unknown {
     default:
       return null;
   }
-}
-
-function enumOfNullable(schema: TSchema): ReadonlySet<string> | undefined {
-  if (schema[Kind] !== 'Union') return undefined;
-  const nonNull = (schema as TUnion).anyOf.filter((s) => s[Kind] !== 'Null');
-  return nonNull.length === 1 ? planFor(nonNull[0]!).members : undefined;
 }
 
 /** Where the first string holding a NUL character is (PostgreSQL cannot store one), or undefined. */
