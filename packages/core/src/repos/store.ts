@@ -60,15 +60,14 @@ export class ReposStore extends Store<ReposTables> {
   }
 
   /** A page of an owner's repositories; private ones only when `includePrivate`. */
-  async listOf(ownerId: number, options: { includePrivate: boolean; ordering: Ordering; page: PageRequest }): Promise<Page<Repository>> {
+  listOf(ownerId: number, options: { includePrivate: boolean; ordering: Ordering; page: PageRequest }): Promise<Page<Repository>> {
     let base = this.db.selectFrom('repository').where('owner_id', '=', ownerId);
     if (!options.includePrivate) base = base.where('is_private', '=', 0);
     let query = base.selectAll();
     for (const [column, direction] of options.ordering) query = query.orderBy(column, direction);
-    const [items, count] = await Promise.all([
+    return Store.page(
       query.limit(options.page.limit).offset(offsetOf(options.page)).execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
-    ]);
-    return { items, total: Store.count(count) };
+    );
   }
 }

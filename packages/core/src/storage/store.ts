@@ -1,5 +1,6 @@
 import { CompiledQuery, type Compilable, type Kysely } from 'kysely';
 import type { Storage } from './database.js';
+import type { Page } from '../paging.js';
 
 /** A store class: constructed by a scope, which hands it the executor (the database or an open transaction). */
 export type StoreClass<S> = new (scope: StoreScope) => S;
@@ -98,5 +99,11 @@ export abstract class Store<Tables> {
   /** `count(*)` of a query's rows as a number (PostgreSQL returns it as a string). */
   protected static count(row: { n: number | string | bigint } | undefined): number {
     return Number(row?.n ?? 0);
+  }
+
+  /** A page of rows and the count of the whole list, queried side by side. */
+  protected static async page<Row>(rows: Promise<Row[]>, count: Promise<{ n: number | string | bigint } | undefined>): Promise<Page<Row>> {
+    const [items, total] = await Promise.all([rows, count]);
+    return { items, total: Store.count(total) };
   }
 }

@@ -19,13 +19,12 @@ export class TokensStore extends Store<TokensTables> {
   }
 
   /** A user's tokens, newest first. */
-  async listOf(uid: number, page: PageRequest): Promise<Page<AccessToken>> {
+  listOf(uid: number, page: PageRequest): Promise<Page<AccessToken>> {
     const base = this.db.selectFrom('access_token').where('uid', '=', uid);
-    const [items, count] = await Promise.all([
+    return Store.page(
       base.selectAll().orderBy('id', 'desc').limit(page.limit).offset(offsetOf(page)).execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
-    ]);
-    return { items, total: Store.count(count) };
+    );
   }
 
   /** Deletes one of a user's tokens by id or by name; true when it existed. */

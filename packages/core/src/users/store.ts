@@ -24,12 +24,7 @@ export class UsersStore extends Store<UsersTables> {
   /** An individual account by its email (organizations have no sign-in email). */
   findByEmail(email: string): Promise<User | undefined> {
     if (!isStorableText(email)) return Promise.resolve(undefined);
-    return this.db
-      .selectFrom('user')
-      .selectAll()
-      .where('type', '=', UserType.Individual)
-      .where('lower_email', '=', email.toLowerCase())
-      .executeTakeFirst();
+    return this.individuals().selectAll().where('lower_email', '=', email.toLowerCase()).executeTakeFirst();
   }
 
   /** What stands in the way of a new account: an existing name or email (lower-cased), if any. */
@@ -65,21 +60,20 @@ export class UsersStore extends Store<UsersTables> {
   }
 
   async countIndividuals(): Promise<number> {
-    const row = await this.db
-      .selectFrom('user')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('type', '=', UserType.Individual)
-      .executeTakeFirst();
-    return Store.count(row);
+    return Store.count(await this.individuals().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst());
   }
 
   /** Individual accounts, oldest first. */
-  async listIndividuals(page: PageRequest): Promise<Page<User>> {
-    const [items, total] = await Promise.all([
-      this.db.selectFrom('user').selectAll().where('type', '=', UserType.Individual).orderBy('id').limit(page.limit).offset(offsetOf(page)).execute(),
-      this.countIndividuals(),
-    ]);
-    return { items, total };
+  listIndividuals(page: PageRequest): Promise<Page<User>> {
+    const base = this.individuals();
+    return Store.page(
+      base.selectAll().orderBy('id').limit(page.limit).offset(offsetOf(page)).execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
+    );
+  }
+
+  private individuals() {
+    return this.db.selectFrom('user').where('type', '=', UserType.Individual);
   }
 
   async delete(id: number): Promise<void> {
