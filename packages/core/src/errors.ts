@@ -2,7 +2,15 @@
  * Typed errors thrown by core services. Core knows nothing of HTTP; the server maps each kind to a status in one
  * table (`ERROR_KINDS` in the server's api/errors.ts).
  */
-export type RepoHostErrorKind = 'not_found' | 'forbidden' | 'validation' | 'conflict' | 'unauthorized' | 'bad_request';
+export type RepoHostErrorKind =
+  | 'not_found'
+  | 'forbidden'
+  | 'validation'
+  | 'conflict'
+  | 'unauthorized'
+  | 'bad_request'
+  | 'too_many_requests'
+  | 'unavailable';
 
 export abstract class RepoHostError extends Error {
   abstract readonly kind: RepoHostErrorKind;
@@ -62,6 +70,30 @@ export class BadRequestError extends RepoHostError {
   constructor(message: string) {
     super(message);
     this.name = 'BadRequestError';
+  }
+}
+
+/** The caller has failed too often (sign-in attempts): told to come back after `retryAfterSeconds`. */
+export class TooManyRequestsError extends RepoHostError {
+  readonly kind = 'too_many_requests' as const;
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+    this.name = 'TooManyRequestsError';
+  }
+}
+
+/** A bounded resource (git processes, …) is busy; the request may be repeated after `retryAfterSeconds`. */
+export class UnavailableError extends RepoHostError {
+  readonly kind = 'unavailable' as const;
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+    this.name = 'UnavailableError';
   }
 }
 

@@ -11,11 +11,16 @@ export const ERROR_KINDS = {
   not_found: { status: 404, response: 'notFound', description: 'APINotFound is a not found error response' },
   conflict: { status: 409, response: 'conflict', description: 'APIConflict is a conflict empty response' },
   validation: { status: 422, response: 'validationError', description: 'APIValidationError is error format response related to input validation' },
+  too_many_requests: { status: 429, response: 'tooManyRequests', description: 'Too many failed attempts; retry after the number of seconds in Retry-After' },
+  unavailable: { status: 503, response: 'serviceUnavailable', description: 'The server is busy; retry after the number of seconds in Retry-After' },
 } as const satisfies Record<RepoHostErrorKind, { status: number; response: string; description: string }>;
 
 /** Status and message for an error thrown anywhere below a route. */
-export function errorStatus(error: unknown): { status: number; message: string } {
-  if (isRepoHostError(error)) return { status: ERROR_KINDS[error.kind].status, message: error.message };
+export function errorStatus(error: unknown): { status: number; message: string; retryAfterSeconds?: number } {
+  if (isRepoHostError(error)) {
+    const retry = (error as { retryAfterSeconds?: number }).retryAfterSeconds;
+    return { status: ERROR_KINDS[error.kind].status, message: error.message, ...(retry === undefined ? {} : { retryAfterSeconds: retry }) };
+  }
   if (error instanceof HttpError) return { status: error.status, message: error.message };
   return { status: 500, message: 'Internal Server Error' };
 }

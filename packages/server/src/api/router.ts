@@ -203,9 +203,10 @@ export type ResponseHeaders = Record<string, string>;
 
 /** The `{"message","url"}` error body. `challenge` adds `WWW-Authenticate` to a 401 (git clients need it). */
 export function errorResponse(host: RepoHost, error: unknown, headers: ResponseHeaders = {}, options: { challenge?: boolean } = {}): Response {
-  const { status, message } = errorStatus(error);
+  const { status, message, retryAfterSeconds } = errorStatus(error);
   if (status === 500) console.error('[repohost] internal error:', error);
   headers['content-type'] = 'application/json;charset=utf-8';
+  if (retryAfterSeconds !== undefined) headers['retry-after'] = String(Math.max(1, Math.ceil(retryAfterSeconds)));
   if (status === 401 && options.challenge) headers['www-authenticate'] = 'Basic realm="Gitea"';
   return jsonResponse(status, JSON.stringify({ message, url: apiDocsUrl(host.settings) }), headers);
 }

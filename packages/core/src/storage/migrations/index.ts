@@ -6,5 +6,11 @@ import type { Migration } from './kit.js';
 import { m0001_users_create } from './0001_users_create.js';
 import { m0002_tokens_create } from './0002_tokens_create.js';
 import { m0003_repos_create } from './0003_repos_create.js';
+import { m0004_repos_git_intents } from './0004_repos_git_intents.js';
 
-export const MIGRATIONS: readonly Migration[] = [m0001_users_create, m0002_tokens_create, m0003_repos_create];
+export const MIGRATIONS: readonly Migration[] = [
+  m0001_users_create,
+  m0002_tokens_create,
+  m0003_repos_create,
+  m0004_repos_git_intents,
+];
