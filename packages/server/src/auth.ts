@@ -34,7 +34,7 @@ export async function authenticate(host: RepoHost, source: CredentialSource, opt
     const scheme = (space < 0 ? authorization : authorization.slice(0, space)).toLowerCase();
     const value = space < 0 ? '' : authorization.slice(space + 1).trim();
     if (scheme === 'token' || scheme === 'bearer') return byToken(host, value);
-    if (scheme === 'basic') return byBasic(host, value);
+    if (scheme === 'basic') return byBasic(host, value, source);
     // Other schemes are not ours to judge (Forgejo ignores them too): carry on as if there were none.
   }
   if (queryToken) {
@@ -63,7 +63,7 @@ async function byToken(host: RepoHost, value: string): Promise<Authentication> {
   };
 }
 
-async function byBasic(host: RepoHost, encoded: string): Promise<Authentication> {
+async function byBasic(host: RepoHost, encoded: string, source: CredentialSource): Promise<Authentication> {
   const decoded = Buffer.from(encoded, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) throw new UnauthorizedError('invalid basic authentication');
@@ -77,7 +77,7 @@ async function byBasic(host: RepoHost, encoded: string): Promise<Authentication>
       return { actor: userActor(found.user, { publicOnly: isPublicOnly(found.scopes) }), method: 'token', scopes: found.scopes };
     }
   }
-  const user = login ? await host.users.authenticate(login, password) : null;
+  const user = login ? await host.users.authenticate(login, password, { address: source.remoteAddress }) : null;
   if (!user) throw new UnauthorizedError('invalid username, password or token');
   return { actor: userActor(user), method: 'basic_password', scopes: null };
 }

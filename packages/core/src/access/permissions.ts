@@ -19,21 +19,39 @@ export function canSeeUser(actor: Actor, user: User): boolean {
   return user.visibility === Visibility.Limited;
 }
 
+/** Which of an owner's repositories an actor may see: none, the public ones, or all of them. */
+export type OwnedRepoVisibility = 'none' | 'public' | 'all';
+
+/**
+ * What `actor` may do to each of `owner`'s repositories, and to which of them, by who the actor is. Both answers
+ * below come from here, so a list (`ownedRepoVisibility`) cannot disagree with a single read (`repoAccessMode`).
+ */
+function ownerAccess(actor: Actor, owner: User): { mode: AccessModeValue; repos: OwnedRepoVisibility } {
+  const none = { mode: AccessMode.None, repos: 'none' } as const;
+  if (actor.kind === 'system') return { mode: AccessMode.Owner, repos: 'all' };
+  if (actor.kind === 'user') {
+    const { user } = actor;
+    // A public-only token sees only public repositories of public owners, even the user's own.
+    if (actor.publicOnly && owner.visibility !== Visibility.Public) return none;
+    const mode = user.id === owner.id ? AccessMode.Owner : user.is_admin === 1 ? AccessMode.Admin : undefined;
+    if (mode !== undefined) return { mode, repos: actor.publicOnly ? 'public' : 'all' };
+    // Restricted accounts see only what they were explicitly given.
+    if (user.is_restricted === 1) return none;
+  }
+  return canSeeUser(actor, owner) ? { mode: AccessMode.Read, repos: 'public' } : none;
+}
+
 /**
  * The one question every entry point asks (API, git over HTTP, later SSH): what may `actor` do to `repo`?
- * Collaborators and teams will add their grants here.
+ * Collaborators and teams will add their grants here (and to `ownedRepoVisibility`'s query).
  */
 export function repoAccessMode(actor: Actor, repo: Repository, owner: User): AccessModeValue {
-  if (actor.kind === 'system') return AccessMode.Owner;
-  if (actor.kind === 'user') {
-    const isOwner = actor.user.id === owner.id;
-    // A public-only token sees only public repositories of public owners, even the user's own.
-    if (actor.publicOnly && (repo.is_private === 1 || owner.visibility !== Visibility.Public)) return AccessMode.None;
-    if (isOwner) return AccessMode.Owner;
-    if (actor.user.is_admin === 1) return AccessMode.Admin;
-    // Restricted accounts see only what they were explicitly given.
-    if (actor.user.is_restricted === 1) return AccessMode.None;
-  }
-  if (repo.is_private === 1) return AccessMode.None;
-  return canSeeUser(actor, owner) ? AccessMode.Read : AccessMode.None;
+  const { mode, repos } = ownerAccess(actor, owner);
+  if (repos === 'none' || (repos === 'public' && repo.is_private === 1)) return AccessMode.None;
+  return mode;
+}
+
+/** Which of `owner`'s repositories `actor` may list: exactly those `repoAccessMode` does not answer None for. */
+export function ownedRepoVisibility(actor: Actor, owner: User): OwnedRepoVisibility {
+  return ownerAccess(actor, owner).repos;
 }

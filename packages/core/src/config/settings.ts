@@ -91,6 +91,15 @@ const SPEC = {
     REVERSE_PROXY_AUTHENTICATION_USER: str('X-WEBAUTH-USER'),
     REVERSE_PROXY_TRUSTED_PROXIES: list(['127.0.0.0/8', '::1/128']),
     MIN_PASSWORD_LENGTH: int(8),
+    // Sign-in throttling: RepoHost's own keys (Forgejo and Gitea have none; they leave it to fail2ban). Failed
+    // password checks are counted per login name and per client address; at the limit that name or address is
+    // refused until its window ends, even with the right password.
+    /** Failures one login name may have per window; 0 disables. */
+    LOGIN_MAX_FAILURES_PER_ACCOUNT: int(10),
+    /** Failures one client address may have per window, whatever names it tries; 0 disables. */
+    LOGIN_MAX_FAILURES_PER_ADDRESS: int(50),
+    /** Seconds a window lasts, from its first failure; 0 disables both limits. */
+    LOGIN_FAILURE_WINDOW: int(300),
   },
   service: {
     ENABLE_REVERSE_PROXY_AUTHENTICATION_API: bool(false),

@@ -189,15 +189,11 @@ export class ReposService {
   private async listOwned(actor: Actor, owner: User, paging: Paging | undefined, orderBy: string): Promise<Page<RepoAccess>> {
     const ordering = REPO_ORDERINGS.get(orderBy);
     if (!ordering) throw new ValidationError('order_by', 'invalid order_by');
-    // Private repositories are listed only to those who can read them (the owner and site admins, for now).
-    const probe = { is_private: 1 } as Repository;
-    const includePrivate = repoAccessMode(actor, probe, owner) !== AccessMode.None;
+    // The query filters by the same rule `repoAccessMode` applies, so the page and its count agree.
+    const visible = ownedRepoVisibility(actor, owner);
     const page = clampPage(this.ctx.settings, paging);
-    const { items, total } = await this.store.listOf(owner.id, { includePrivate, ordering, page });
-    return {
-      items: items.map((repo) => ({ repo, owner, mode: repoAccessMode(actor, repo, owner) })).filter((r) => r.mode !== AccessMode.None),
-      total,
-    };
+    const { items, total } = await this.store.listOf(owner.id, { visible, ordering, page });
+    return { items: items.map((repo) => ({ repo, owner, mode: repoAccessMode(actor, repo, owner) })), total };
   }
 
   /**

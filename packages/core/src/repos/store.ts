@@ -2,6 +2,7 @@ import type { Insertable, Updateable } from 'kysely';
 import { Store } from '../storage/store.js';
 import { isStorableText } from '../storage/database.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
+import type { OwnedRepoVisibility } from '../access/permissions.js';
 import type { RepoOrderBy } from './schemas.js';
 import type { Repository, RepositoryTable, ReposTables } from './tables.js';
 
@@ -59,10 +60,11 @@ export class ReposStore extends Store<ReposTables> {
     return this.db.selectFrom('repository').selectAll().where('owner_id', '=', ownerId).orderBy('id').execute();
   }
 
-  /** A page of an owner's repositories; private ones only when `includePrivate`. */
-  listOf(ownerId: number, options: { includePrivate: boolean; ordering: Ordering; page: PageRequest }): Promise<Page<Repository>> {
+  /** A page of the owner's repositories that `visible` names, and their count: both from the same filter. */
+  async listOf(ownerId: number, options: { visible: OwnedRepoVisibility; ordering: Ordering; page: PageRequest }): Promise<Page<Repository>> {
+    if (options.visible === 'none') return { items: [], total: 0 };
     let base = this.db.selectFrom('repository').where('owner_id', '=', ownerId);
-    if (!options.includePrivate) base = base.where('is_private', '=', 0);
+    if (options.visible === 'public') base = base.where('is_private', '=', 0);
     let query = base.selectAll();
     for (const [column, direction] of options.ordering) query = query.orderBy(column, direction);
     return Store.page(

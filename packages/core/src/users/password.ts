@@ -33,6 +33,17 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
+let dummyHash: Promise<string> | undefined;
+
+/**
+ * A hash of a random password, made on first use with the same parameters as real hashes: checking a password
+ * against it costs what checking a real account's costs, so an unknown name answers no faster than a wrong password.
+ */
+export function dummyPasswordHash(): Promise<string> {
+  dummyHash ??= hashPassword(randomBytes(32).toString('base64'));
+  return dummyHash;
+}
+
 /** A random password of `length` characters from an unambiguous alphabet (for `--random-password`). */
 export function randomPassword(length: number): string {
   const alphabet = 'abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';

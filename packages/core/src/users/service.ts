@@ -8,8 +8,9 @@ import { isUniqueViolation, nowUnix } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
 import { TokensStore } from '../tokens/store.js';
 import { ReposService } from '../repos/service.js';
+import { SecurityService } from '../security/service.js';
 import { assertValidEmail, assertValidUsername } from './names.js';
-import { hashPassword, verifyPassword } from './password.js';
+import { dummyPasswordHash, hashPassword, verifyPassword } from './password.js';
 import { CreateUserOptionSchema, type CreateUserOption } from './schemas.js';
 import { UserType, canSignIn, visibilityValue, type User } from './tables.js';
 import { UsersStore } from './store.js';
@@ -117,13 +118,24 @@ export class UsersService {
 
   /**
    * Checks a sign-in by username or email and password. Returns the user, or null when the name is unknown,
-   * the password is wrong, or the account may not sign in.
+   * the password is wrong, or the account may not sign in. Throws TooManyRequestsError while the name or the
+   * client `address` has too many recent failures (`[security] LOGIN_*`); embedders without an address are
+   * limited per name only.
    */
-  async authenticate(login: string, password: string): Promise<User | null> {
+  authenticate(login: string, password: string, options: { address?: string } = {}): Promise<User | null> {
+    return this.security.throttleSignIn({ login, address: options.address }, () => this.checkPassword(login, password));
+  }
+
+  private get security(): SecurityService {
+    return this.ctx.service(SecurityService);
+  }
+
+  /** Every outcome costs one password verification, so how long it takes tells nothing about which names exist. */
+  private async checkPassword(login: string, password: string): Promise<User | null> {
     const user = login.includes('@') ? await this.store.findByEmail(login) : await this.store.findByName(login);
-    if (!user || user.type !== UserType.Individual) return null;
-    if (!user.passwd || !canSignIn(user)) return null;
-    return (await verifyPassword(password, user.passwd)) ? user : null;
+    const usable = user && user.type === UserType.Individual && user.passwd && canSignIn(user) ? user : undefined;
+    const matches = await verifyPassword(password, usable?.passwd || (await dummyPasswordHash()));
+    return usable && matches ? usable : null;
   }
 
   /** Sets a new password. The user themself or a site administrator may. */

@@ -7,10 +7,12 @@ import { m0001_users_create } from './0001_users_create.js';
 import { m0002_tokens_create } from './0002_tokens_create.js';
 import { m0003_repos_create } from './0003_repos_create.js';
 import { m0004_repos_git_intents } from './0004_repos_git_intents.js';
+import { m0005_security_sign_in_failures } from './0005_security_sign_in_failures.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001_users_create,
   m0002_tokens_create,
   m0003_repos_create,
   m0004_repos_git_intents,
+  m0005_security_sign_in_failures,
 ];
