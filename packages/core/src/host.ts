@@ -9,6 +9,7 @@ import { UsersService } from './users/service.js';
 import { TokensService } from './tokens/service.js';
 import { ReposService } from './repos/service.js';
 import { GitTransferService } from './repos/transfer.js';
+import { RepoStorageService, type ReconcileReport } from './repos/storage.js';
 import { PublicSettingsService } from './settings/service.js';
 
 export interface RepoHostOptions {
@@ -20,6 +21,11 @@ export interface RepoHostOptions {
   git?: GitBackend;
   /** Run pending database migrations on open (default true). */
   migrate?: boolean;
+  /**
+   * Finish or undo, on open, the git-and-database changes a crash interrupted (default: when migrating). Only one process
+   * may do this for a given database and storage: leave it off in a second process sharing them.
+   */
+  reconcile?: boolean;
 }
 
 /**
@@ -29,6 +35,8 @@ export interface RepoHostOptions {
  */
 export class RepoHost {
   private readonly ctx: CoreContext;
+  /** What opening found and repaired of interrupted changes (empty lists when nothing was, or `reconcile: false`). */
+  reconciled: ReconcileReport = { abandonedCreates: [], finishedRemovals: [], resynced: [] };
 
   private constructor(
     readonly settings: Settings,
@@ -51,6 +59,10 @@ export class RepoHost {
   get transfer(): GitTransferService {
     return this.ctx.service(GitTransferService);
   }
+  /** Agreement between git storage and the database: start-up repair, unadopted repositories. */
+  get repoStorage(): RepoStorageService {
+    return this.ctx.service(RepoStorageService);
+  }
   /** `/version` and `/settings/*`. */
   get publicSettings(): PublicSettingsService {
     return this.ctx.service(PublicSettingsService);
@@ -72,7 +84,10 @@ export class RepoHost {
       if (options.migrate !== false) await migrateToLatest(storage.db, storage.dialect);
       const git =
         options.git ?? new NativeGitBackend({ root: settings.repository.ROOT, gitPath: settings.repohost.GIT_PATH });
-      return new RepoHost(settings, storage, git);
+      const host = new RepoHost(settings, storage, git);
+      // Without migrations the schema may predate the intents table: reconcile only when asked then.
+      if (options.reconcile ?? options.migrate !== false) host.reconciled = await host.repoStorage.reconcile();
+      return host;
     } catch (error) {
       await storage.close();
       throw error;

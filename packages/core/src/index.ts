@@ -4,10 +4,10 @@
  */
 export { RepoHost, type RepoHostOptions } from './host.js';
 export * from './errors.js';
-export { loadSettings, ConfigError, DEFAULT_REPORTED_VERSION, type Settings, type SettingsOverrides, type LoadSettingsOptions } from './config/settings.js';
+export { loadSettings, derivedRootUrl, ConfigError, DEFAULT_REPORTED_VERSION, type Settings, type SettingsOverrides, type LoadSettingsOptions } from './config/settings.js';
 export { parseIni, iniFromEnv } from './config/ini.js';
 export { ANONYMOUS, SYSTEM, userActor, actorUser, isSiteAdmin, isSelf, type Actor } from './access/actor.js';
-export { AccessMode, canSeeUser, repoAccessMode, type AccessModeValue } from './access/permissions.js';
+export { AccessMode, canSeeUser, repoAccessMode, ownedRepoVisibility, type AccessModeValue, type OwnedRepoVisibility } from './access/permissions.js';
 export { CoreContext, type CoreTransaction, type ServiceClass } from './context.js';
 export { DomainEvents, type DomainEvent, type AnyDomainEvent, type DomainEventMap, type DomainEventType } from './events/bus.js';
 export { clampPage, type Page, type PageRequest, type Paging } from './paging.js';
@@ -36,7 +36,10 @@ export { ReposService, type RepoAccess } from './repos/service.js';
 export { ReposStore, REPO_ORDERINGS } from './repos/store.js';
 export { toApiRepository } from './repos/convert.js';
 export { GitTransferService, type TransferRequest } from './repos/transfer.js';
+export { RepoStorageService, type ReconcileReport, type StorageCheck } from './repos/storage.js';
+export { GitIntentStore, type GitIntentOp } from './repos/intents.js';
 export { RepositorySchema, CreateRepoOptionSchema, PermissionSchema, ObjectFormatSchema, RepoOrderBySchema, REPO_ORDER_BY, type RepoOrderBy, type ApiRepository, type CreateRepoOption } from './repos/schemas.js';
-export type { Repository, ReposTables } from './repos/tables.js';
+export type { Repository, ReposTables, RepoGitIntent } from './repos/tables.js';
 export { PublicSettingsService } from './settings/service.js';
+export { SecurityService, type SignInAttempt } from './security/service.js';
 export * from './settings/schemas.js';

@@ -13,6 +13,25 @@ Starts the server: API at /api/v1, git over HTTP, swagger document at /swagger.v
   --quiet, -q       print nothing once started
 `;
 
+/**
+ * Says what start-up repaired, then compares storage with the database in the background (it reads every
+ * owner's folder: not worth delaying the first request for) and warns of what an administrator must decide.
+ */
+function reportStorage(host: RepoHost, io: CliIo): void {
+  const { abandonedCreates, finishedRemovals, resynced } = host.reconciled;
+  const names = (keys: { owner: string; name: string }[]) => keys.map((k) => `${k.owner}/${k.name}`).join(', ');
+  if (abandonedCreates.length) io.stderr(`repaired: removed the storage of ${abandonedCreates.length} interrupted creation(s): ${names(abandonedCreates)}\n`);
+  if (finishedRemovals.length) io.stderr(`repaired: finished ${finishedRemovals.length} interrupted deletion(s): ${names(finishedRemovals)}\n`);
+  if (resynced.length) io.stderr(`repaired: updated ${resynced.length} repositories after interrupted pushes: ${names(resynced)}\n`);
+  host.repoStorage.check().then(
+    ({ unadopted, missing }) => {
+      if (missing.length) io.stderr(`warning: ${missing.length} repositories have no git storage (their git operations answer 404): ${names(missing)}\n`);
+      if (unadopted.length) io.stderr(`warning: ${unadopted.length} unadopted repositories in storage (see /api/v1/admin/unadopted): ${names(unadopted)}\n`);
+    },
+    (error: unknown) => io.stderr(`warning: comparing storage with the database failed: ${(error as Error).message}\n`),
+  );
+}
+
 export async function web(args: string[], global: GlobalOptions, io: CliIo): Promise<number> {
   if (args.includes('--help') || args.includes('-h')) {
     io.stdout(WEB_HELP);
@@ -40,6 +59,7 @@ export async function web(args: string[], global: GlobalOptions, io: CliIo): Pro
   if (v.pid) await writeFile(v.pid, `${process.pid}\n`);
   if (!v.quiet) io.stdout(`RepoHost listening on ${server.url} (ROOT_URL ${settings.server.ROOT_URL}, database ${settings.database.DB_TYPE})\n`);
   io.onListening?.(server.url);
+  reportStorage(host, io);
 
   await new Promise<void>((resolve) => {
     const stop = () => resolve();

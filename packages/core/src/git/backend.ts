@@ -69,10 +69,12 @@ export interface ServiceSession {
   done: Promise<RefUpdate[]>;
 }
 
-/** A repository moved out of the way, to be put back (the surrounding write failed) or removed for good. */
-export interface ParkedRepository {
-  restore(): Promise<void>;
-  discard(): Promise<void>;
+/** What an existing repository's storage says about itself (for adopting files the database does not know). */
+export interface StoredRepository {
+  objectFormat: ObjectFormat;
+  /** The branch HEAD names, whether or not it exists yet. */
+  headBranch: string;
+  isEmpty: boolean;
 }
 
 /** Raised by `create` when the repository's storage already exists. */
@@ -91,8 +93,17 @@ export interface GitBackend {
   /** Creates an empty bare repository; fails with RepositoryExistsError if it exists. */
   create(key: RepoKey, options: { objectFormat: ObjectFormat; defaultBranch: string }): Promise<void>;
   exists(key: RepoKey): Promise<boolean>;
-  /** Moves a repository aside so that it can be restored or discarded. */
-  park(key: RepoKey): Promise<ParkedRepository>;
+  /**
+   * Removes a repository's storage, if present. It disappears from its place at once (never half-deleted there),
+   * so a crash midway leaves only garbage that `collectGarbage` removes.
+   */
+  remove(key: RepoKey): Promise<void>;
+  /** Every repository present in storage, whether or not the database knows it. */
+  list(): Promise<RepoKey[]>;
+  /** Object format, HEAD branch and emptiness of a stored repository. */
+  describe(key: RepoKey): Promise<StoredRepository>;
+  /** Removes what interrupted removals left behind; run at start-up, before anything else uses storage. */
+  collectGarbage(): Promise<void>;
   /** Writes the given files as one commit on `branch` and returns the commit id. */
   commitFiles(key: RepoKey, options: CommitFilesOptions): Promise<string>;
   /** Points HEAD at `refs/heads/<branch>`. */
@@ -101,6 +112,8 @@ export interface GitBackend {
   readRefs(key: RepoKey, refs: readonly string[]): Promise<Map<string, string>>;
   /** True when the repository has no branches. */
   isEmpty(key: RepoKey): Promise<boolean>;
+  /** The first branch by name, if there is any. */
+  firstBranch(key: RepoKey): Promise<string | undefined>;
   /** Bytes of git objects (loose and packed) the repository holds. */
   size(key: RepoKey): Promise<number>;
   /** The ref advertisement a smart-HTTP client fetches from `info/refs` (without the `# service` preamble). */

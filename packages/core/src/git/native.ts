@@ -1,5 +1,6 @@
-import { spawn } from 'node:child_process';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { spawn, type ChildProcessWithoutNullStreams, type SpawnOptionsWithoutStdio } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
@@ -8,8 +9,9 @@ import {
   type CommitFilesOptions,
   type GitBackend,
   type GitService,
+  isObjectFormat,
   type ObjectFormat,
-  type ParkedRepository,
+  type StoredRepository,
   type RefUpdate,
   type RepoKey,
   type RunServiceOptions,
@@ -33,6 +35,12 @@ interface GitResult {
 }
 
 const HEX_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+
+/**
+ * util-linux's `setpriv`, when present: git is started through it with a parent-death signal, so a git process
+ * dies with the server (kill -9 included) instead of finishing a push nobody will record.
+ */
+const SETPRIV = process.platform === 'linux' && existsSync('/usr/bin/setpriv') ? '/usr/bin/setpriv' : undefined;
 
 /** Git storage on disk, driven through the `git` binary. */
 export class NativeGitBackend implements GitBackend {
@@ -65,9 +73,16 @@ export class NativeGitBackend implements GitBackend {
     };
   }
 
+  /** Starts git; every git process of the server is started here, tied to the server's life. */
+  private spawnGit(args: string[], env: Record<string, string> = {}): ChildProcessWithoutNullStreams {
+    const options: SpawnOptionsWithoutStdio = { env: this.env(env), stdio: 'pipe' };
+    if (SETPRIV) return spawn(SETPRIV, ['--pdeathsig', 'KILL', '--', this.gitPath, ...args], options);
+    return spawn(this.gitPath, args, options);
+  }
+
   private run(args: string[], options: { input?: Buffer | string; env?: Record<string, string> } = {}): Promise<GitResult> {
     return new Promise((resolve, reject) => {
-      const child = spawn(this.gitPath, args, { env: this.env(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = this.spawnGit(args, options.env);
       const out: Buffer[] = [];
       const err: Buffer[] = [];
       child.stdout.on('data', (c: Buffer) => out.push(c));
@@ -89,10 +104,11 @@ export class NativeGitBackend implements GitBackend {
 
   async create(key: RepoKey, options: { objectFormat: ObjectFormat; defaultBranch: string }): Promise<void> {
     const dir = this.pathOf(key);
-    await mkdir(path.dirname(dir), { recursive: true });
+    // Readable by the server's account only: private repositories' contents live here.
+    await mkdir(path.dirname(dir), { recursive: true, mode: 0o700 });
     try {
       // Not recursive: fails if the folder exists, which is what keeps two creators apart.
-      await mkdir(dir);
+      await mkdir(dir, { mode: 0o700 });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new RepositoryExistsError(key);
       throw error;
@@ -102,17 +118,19 @@ export class NativeGitBackend implements GitBackend {
         'init',
         '--bare',
         '--quiet',
+        // Files git writes (now and on every push) get mode 0600, folders 0700, whatever the process umask.
+        '--shared=0600',
         `--object-format=${options.objectFormat}`,
         `--initial-branch=${options.defaultBranch}`,
         dir,
       ]);
       if (init.code !== 0) throw new Error(`git init failed: ${init.stderr.trim()}`);
-      // Pushes may be large and arrive in one HTTP body; let clients ask for partial clones.
+      // Let clients ask for partial clones, and advertise push options.
       await this.git(key, ['config', 'uploadpack.allowFilter', 'true']);
       await this.git(key, ['config', 'uploadpack.allowAnySHA1InWant', 'true']);
       await this.git(key, ['config', 'receive.advertisePushOptions', 'true']);
     } catch (error) {
-      await rm(dir, { recursive: true, force: true });
+      await this.remove(key);
       throw error;
     }
   }
@@ -125,23 +143,49 @@ export class NativeGitBackend implements GitBackend {
     }
   }
 
-  async park(key: RepoKey): Promise<ParkedRepository> {
+  private get trash(): string {
+    return path.join(this.root, '.trash');
+  }
+
+  async remove(key: RepoKey): Promise<void> {
     const dir = this.pathOf(key);
-    const parkedDir = path.join(this.root, '.trash', `${key.owner}-${key.name}-${randomBytes(6).toString('hex')}`);
-    let moved = false;
-    if (await this.exists(key)) {
-      await mkdir(path.dirname(parkedDir), { recursive: true });
-      await rename(dir, parkedDir);
-      moved = true;
+    const doomed = path.join(this.trash, `${key.owner}-${key.name}-${randomBytes(6).toString('hex')}`);
+    await mkdir(this.trash, { recursive: true, mode: 0o700 });
+    try {
+      await rename(dir, doomed);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
     }
+    await rm(doomed, { recursive: true, force: true });
+  }
+
+  async list(): Promise<RepoKey[]> {
+    const keys: RepoKey[] = [];
+    for (const owner of await readdirOrEmpty(this.root)) {
+      // `.trash` and other dot-folders are ours, not owners (no owner name starts with a dot).
+      if (!owner.isDirectory() || owner.name.startsWith('.')) continue;
+      for (const entry of await readdirOrEmpty(path.join(this.root, owner.name))) {
+        if (entry.isDirectory() && entry.name.endsWith('.git') && entry.name.length > 4) {
+          keys.push({ owner: owner.name, name: entry.name.slice(0, -4) });
+        }
+      }
+    }
+    return keys;
+  }
+
+  async describe(key: RepoKey): Promise<StoredRepository> {
+    const format = (await this.git(key, ['rev-parse', '--show-object-format'])).toString().trim();
+    const head = await this.run(['--git-dir', this.pathOf(key), 'symbolic-ref', '--short', 'HEAD']);
     return {
-      restore: async () => {
-        if (moved) await rename(parkedDir, dir);
-      },
-      discard: async () => {
-        if (moved) await rm(parkedDir, { recursive: true, force: true });
-      },
+      objectFormat: isObjectFormat(format) ? format : 'sha1',
+      headBranch: head.code === 0 ? head.stdout.toString().trim() : '',
+      isEmpty: await this.isEmpty(key),
     };
+  }
+
+  async collectGarbage(): Promise<void> {
+    await rm(this.trash, { recursive: true, force: true });
   }
 
   async commitFiles(key: RepoKey, options: CommitFilesOptions): Promise<string> {
@@ -210,8 +254,12 @@ export class NativeGitBackend implements GitBackend {
   }
 
   async isEmpty(key: RepoKey): Promise<boolean> {
-    const out = await this.git(key, ['for-each-ref', '--count=1', '--format=%(refname)', 'refs/heads/']);
-    return out.toString().trim() === '';
+    return (await this.firstBranch(key)) === undefined;
+  }
+
+  async firstBranch(key: RepoKey): Promise<string | undefined> {
+    const out = (await this.git(key, ['for-each-ref', '--count=1', '--format=%(refname)', 'refs/heads/'])).toString().trim();
+    return out ? out.slice('refs/heads/'.length) : undefined;
   }
 
   /**
@@ -238,7 +286,7 @@ export class NativeGitBackend implements GitBackend {
 
   runService(key: RepoKey, service: GitService, options: RunServiceOptions): ServiceSession {
     const args = [...serviceConfig(service), service, ...(options.stateless ? ['--stateless-rpc'] : []), this.pathOf(key)];
-    const child = spawn(this.gitPath, args, { env: this.env(protocolEnv(options.protocol)), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = this.spawnGit(args, protocolEnv(options.protocol));
     const output = new PassThrough();
     const stderr: Buffer[] = [];
     child.stderr.on('data', (c: Buffer) => stderr.push(c));
@@ -277,6 +325,15 @@ export class NativeGitBackend implements GitBackend {
       const now = current.get(c.ref);
       return /^0+$/.test(c.newId) ? now === undefined : now === c.newId;
     });
+  }
+}
+
+async function readdirOrEmpty(dir: string) {
+  try {
+    return await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
   }
 }
 

@@ -3,16 +3,17 @@ import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, Validati
 import type { CoreContext, CoreTransaction } from '../context.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
 import { actorUser, isSiteAdmin, type Actor } from '../access/actor.js';
-import { AccessMode, repoAccessMode, type AccessModeValue } from '../access/permissions.js';
+import { AccessMode, ownedRepoVisibility, repoAccessMode, type AccessModeValue } from '../access/permissions.js';
 import { isUniqueViolation, nowUnix } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
-import { DEFAULT_OBJECT_FORMAT, RepositoryExistsError, type ParkedRepository, type RefUpdate, type RepoKey } from '../git/backend.js';
+import { DEFAULT_OBJECT_FORMAT, RepositoryExistsError, type RefUpdate, type RepoKey } from '../git/backend.js';
 import { UsersStore } from '../users/store.js';
 import { noReplyAddress } from '../users/convert.js';
 import { isOrganization, type User } from '../users/tables.js';
 import { assertValidBranchName, assertValidRepoName } from './names.js';
 import { CreateRepoOptionSchema, type CreateRepoOption } from './schemas.js';
 import { REPO_ORDERINGS, ReposStore } from './store.js';
+import { GitIntentStore } from './intents.js';
 import type { Repository } from './tables.js';
 
 /** A repository with its owner and what the asking actor may do to it: what `/repos/{owner}/{repo}/…` loads. */
@@ -26,6 +27,9 @@ export interface RepoAccess {
 const README_TEMPLATES: ReadonlyMap<string, (vars: { name: string; description: string }) => string> = new Map([
   ['Default', ({ name, description }) => `# ${name}\n\n${description}\n`],
 ]);
+
+/** Refused: files exist where the repository would go, and no row claims them (see `/admin/unadopted`). */
+const FILES_EXIST = 'The repository files already exist; ask a site administrator to adopt or delete them.';
 
 export function repoKey(owner: Pick<User, 'lower_name'>, repo: Pick<Repository, 'lower_name'>): RepoKey {
   return { owner: owner.lower_name, name: repo.lower_name };
@@ -69,13 +73,20 @@ export class ReposService {
 
     const key: RepoKey = { owner: owner.lower_name, name: opts.name.toLowerCase() };
     const objectFormat = opts.object_format_name ?? DEFAULT_OBJECT_FORMAT;
+    if (await this.ctx.git.exists(key)) throw new ConflictError(FILES_EXIST);
+    // The intent is committed before the storage exists and deleted by the transaction that inserts the row: a
+    // crash in between leaves it, and start-up removes the storage it names.
+    const intents = this.ctx.store(GitIntentStore);
+    const intent = await intents.insert('create', key);
+    let created = false;
     try {
-      await this.ctx.git.create(key, { objectFormat, defaultBranch });
-    } catch (error) {
-      if (error instanceof RepositoryExistsError) throw new ConflictError('The repository files already exist; ask a site administrator to adopt or delete them.');
-      throw error;
-    }
-    try {
+      try {
+        await this.ctx.git.create(key, { objectFormat, defaultBranch });
+      } catch (error) {
+        if (error instanceof RepositoryExistsError) throw new ConflictError(FILES_EXIST);
+        throw error;
+      }
+      created = true;
       if (readme) {
         const author = doer ?? owner;
         await this.ctx.git.commitFiles(key, {
@@ -106,12 +117,15 @@ export class ReposService {
           updated_unix: now,
         });
         await tx.store(UsersStore).adjustRepoCount(owner.id, 1);
+        await tx.store(GitIntentStore).delete(intent);
         tx.emit('repo.created', { repo: row, owner, actor });
         return row;
       });
       return { repo, owner, mode: repoAccessMode(actor, repo, owner) };
     } catch (error) {
-      await (await this.ctx.git.park(key)).discard();
+      // Only storage this call made is removed: files that were there before belong to someone else.
+      if (created) await this.ctx.git.remove(key);
+      await intents.delete(intent);
       if (isUniqueViolation(error)) throw new ConflictError('The repository with the same name already exists.');
       throw error;
     }
@@ -136,42 +150,53 @@ export class ReposService {
   async delete(actor: Actor, access: RepoAccess): Promise<void> {
     const { repo, owner, mode } = access;
     if (mode < AccessMode.Owner && !isSiteAdmin(actor)) throw new ForbiddenError('user should be the owner of the repo');
-    await this.withGitParked([repo], owner, async (tx) => {
-      if (!(await tx.store(ReposStore).delete(repo.id))) throw new NotFoundError();
-      await tx.store(UsersStore).adjustRepoCount(owner.id, -1);
-      tx.emit('repo.deleted', { repo, owner, actor });
-    });
+    await this.removeWithStorage([repo], owner, actor, async () => {});
   }
 
   /**
-   * Runs `work` in a transaction that first deletes every repository `owner` owns (their git storage goes only
-   * once it commits). Refused with a conflict when there are some and `allowAny` is false. For deleting accounts.
+   * Runs `work` in a transaction that first deletes every repository `owner` owns (their git storage goes once
+   * it commits). Refused with a conflict when there are some and `allowAny` is false. For deleting accounts.
    */
   async withOwnedRepositoriesRemoved(owner: User, options: { allowAny: boolean; actor: Actor }, work: (tx: CoreTransaction) => Promise<void>): Promise<void> {
     const repos = await this.store.allOf(owner.id);
     if (repos.length > 0 && !options.allowAny) throw new ConflictError(`user still has ownership of repositories [uid: ${owner.id}]`);
-    await this.withGitParked(repos, owner, async (tx) => {
+    await this.removeWithStorage(repos, owner, options.actor, work);
+  }
+
+  /**
+   * Deletes the rows in one transaction that also records a `remove` intent per repository, then removes the
+   * storage and each intent. The database decides: if the transaction fails, no file was touched; if the process
+   * dies after it commits, start-up finishes the removal.
+   */
+  private async removeWithStorage(repos: Repository[], owner: User, actor: Actor, work: (tx: CoreTransaction) => Promise<void>): Promise<void> {
+    const removals = await this.ctx.transaction(async (tx) => {
       const store = tx.store(ReposStore);
+      const intents = tx.store(GitIntentStore);
+      const recorded: { key: RepoKey; intent: number }[] = [];
       for (const repo of repos) {
-        await store.delete(repo.id);
-        tx.emit('repo.deleted', { repo, owner, actor: options.actor });
+        if (!(await store.delete(repo.id))) throw new NotFoundError();
+        const key = repoKey(owner, repo);
+        recorded.push({ key, intent: await intents.insert('remove', key, repo.id) });
+        tx.emit('repo.deleted', { repo, owner, actor });
       }
       if (repos.length > 0) await tx.store(UsersStore).adjustRepoCount(owner.id, -repos.length);
       await work(tx);
+      return recorded;
     });
+    await this.finishRemovals(removals);
   }
 
-  /** Moves the repositories' git storage aside, runs `work` in a transaction, then discards it (or puts it back). */
-  private async withGitParked(repos: Repository[], owner: User, work: (tx: CoreTransaction) => Promise<void>): Promise<void> {
-    const parked: ParkedRepository[] = [];
-    try {
-      for (const repo of repos) parked.push(await this.ctx.git.park(repoKey(owner, repo)));
-      await this.ctx.transaction(work);
-    } catch (error) {
-      for (const p of parked) await p.restore();
-      throw error;
+  /** Removes storage whose rows are gone and drops the intents; what fails stays recorded for the next start. */
+  private async finishRemovals(removals: { key: RepoKey; intent: number }[]): Promise<void> {
+    const intents = this.ctx.store(GitIntentStore);
+    for (const { key, intent } of removals) {
+      try {
+        await this.ctx.git.remove(key);
+        await intents.delete(intent);
+      } catch (error) {
+        console.error(`[repohost] removing the storage of ${key.owner}/${key.name} failed; it is retried at the next start:`, error);
+      }
     }
-    for (const p of parked) await p.discard();
   }
 
   /** Repositories owned by `owner` that `actor` may see, oldest first. */
@@ -197,29 +222,50 @@ export class ReposService {
   }
 
   /**
-   * Brings the database in line with git after a push by `actor`: emptiness, size, update time; and, when the
-   * default branch does not exist but another branch was pushed, makes the first pushed branch the default (as
-   * Forgejo does for a first push). Costs a few git commands whatever the repository's size.
+   * Records that a push into `access` is starting: until `recordPush` commits, an intent says the repository's
+   * bookkeeping may lag its refs, so a crash in between is healed at the next start. Returns the intent's id.
    */
-  async recordPush(actor: Actor, access: RepoAccess, updates: RefUpdate[]): Promise<void> {
-    if (updates.length === 0) return;
+  beginPush(access: RepoAccess): Promise<number> {
+    return this.ctx.store(GitIntentStore).insert('sync', repoKey(access.owner, access.repo), access.repo.id);
+  }
+
+  /**
+   * Brings the database in line with git after a push by `actor` and clears the push's intent (if given):
+   * emptiness, size, update time, and the default branch (see `deriveFromRefs`). Everything is read from the
+   * refs, not from the push, so any later push or start-up repairs what an interrupted one left.
+   */
+  async recordPush(actor: Actor, access: RepoAccess, updates: RefUpdate[], intent?: number): Promise<void> {
     const { repo, owner } = access;
-    const key = repoKey(owner, repo);
-    const defaultRef = `refs/heads/${repo.default_branch}`;
-    let defaultBranch = repo.default_branch;
-    const present = await this.ctx.git.readRefs(key, [defaultRef]);
-    if (!present.has(defaultRef)) {
-      const pushed = updates.find((u) => u.ref.startsWith('refs/heads/') && !/^0+$/.test(u.newId));
-      if (pushed) {
-        defaultBranch = pushed.ref.slice('refs/heads/'.length);
+    if (updates.length === 0) {
+      if (intent !== undefined) await this.ctx.store(GitIntentStore).delete(intent);
+      return;
+    }
+    const pushed = updates.find((u) => u.ref.startsWith('refs/heads/') && !/^0+$/.test(u.newId))?.ref.slice('refs/heads/'.length);
+    const derived = await this.deriveFromRefs(repoKey(owner, repo), repo.default_branch, pushed);
+    await this.ctx.transaction(async (tx) => {
+      const updated = await tx.store(ReposStore).update(repo.id, { ...derived, updated_unix: nowUnix() });
+      if (intent !== undefined) await tx.store(GitIntentStore).delete(intent);
+      // Deleted while the push ran: nothing left to record.
+      if (updated) tx.emit('repo.pushed', { repo: updated, owner, actor, updates });
+    });
+  }
+
+  /**
+   * What the database says of a repository's git state, read from git: emptiness, size, and the default branch.
+   * When the default branch does not exist but others do, the first pushed one (else the first by name) becomes
+   * the default, as Forgejo does on a first push. A few git commands whatever the repository's size.
+   */
+  async deriveFromRefs(key: RepoKey, currentDefault: string, preferredBranch?: string): Promise<{ is_empty: number; size: number; default_branch: string }> {
+    let defaultBranch = currentDefault;
+    const defaultRef = `refs/heads/${defaultBranch}`;
+    if (!(await this.ctx.git.readRefs(key, [defaultRef])).has(defaultRef) && !(await this.ctx.git.isEmpty(key))) {
+      const fallback = preferredBranch ?? (await this.ctx.git.firstBranch(key));
+      if (fallback) {
+        defaultBranch = fallback;
         await this.ctx.git.setDefaultBranch(key, defaultBranch);
       }
     }
     const [isEmpty, size] = await Promise.all([this.ctx.git.isEmpty(key), this.ctx.git.size(key)]);
-    await this.ctx.transaction(async (tx) => {
-      const updated = await tx.store(ReposStore).update(repo.id, { is_empty: isEmpty ? 1 : 0, size, default_branch: defaultBranch, updated_unix: nowUnix() });
-      // Deleted while the push ran: nothing left to record.
-      if (updated) tx.emit('repo.pushed', { repo: updated, owner, actor, updates });
-    });
+    return { is_empty: isEmpty ? 1 : 0, size, default_branch: defaultBranch };
   }
 }

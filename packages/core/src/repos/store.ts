@@ -55,6 +55,15 @@ export class ReposStore extends Store<ReposTables> {
     return Number(result.numDeletedRows) > 0;
   }
 
+  findById(id: number): Promise<Repository | undefined> {
+    return this.db.selectFrom('repository').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Every row's owner and storage name (for comparing the database with storage). */
+  allNames(): Promise<{ id: number; owner_id: number; lower_name: string }[]> {
+    return this.db.selectFrom('repository').select(['id', 'owner_id', 'lower_name']).orderBy('id').execute();
+  }
+
   /** Every repository of an owner, unpaged (for deleting an account). */
   allOf(ownerId: number): Promise<Repository[]> {
     return this.db.selectFrom('repository').selectAll().where('owner_id', '=', ownerId).orderBy('id').execute();

@@ -32,9 +32,27 @@ export interface RepositoryTable {
   updated_unix: number;
 }
 
+/**
+ * What a git-and-database change was about to do, recorded before its git work and deleted by the transaction
+ * that completes it; a row still here at start-up names an interrupted change (see repos/intents.ts).
+ */
+export interface RepoGitIntentTable {
+  id: Generated<number>;
+  op: string;
+  /** The storage key: lower-cased owner and repository names. */
+  owner_name: string;
+  repo_name: string;
+  /** The repository row the change concerns, when it has one (0 otherwise). */
+  repo_id: Generated<number>;
+  created_unix: number;
+}
+
 /** The tables the repositories domain owns. */
 export interface ReposTables {
   repository: RepositoryTable;
+  repo_git_intent: RepoGitIntentTable;
 }
+
+export type RepoGitIntent = Selectable<RepoGitIntentTable>;
 
 export type Repository = Selectable<RepositoryTable>;

@@ -46,8 +46,11 @@ export class GitTransferService {
     }
     if (access.mode < needed) throw new ForbiddenError('User permission denied');
     if (request.service === 'receive-pack' && access.repo.is_archived === 1) throw new ForbiddenError('repository is archived');
+    const key = repoKey(access.owner, access.repo);
+    // A row whose storage is missing (lost, or not restored from a backup) is reported by the storage check.
+    if (!(await this.ctx.git.exists(key))) throw new NotFoundError('Repository not found');
     const protocol = request.protocol && SAFE_PROTOCOL.test(request.protocol) ? request.protocol : undefined;
-    return { access, key: repoKey(access.owner, access.repo), protocol };
+    return { access, key, protocol };
   }
 
   /** The ref advertisement for `info/refs`. */

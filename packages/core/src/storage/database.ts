@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
 import type { Settings } from '../config/settings.js';
@@ -28,7 +28,12 @@ export async function openStorage(settings: Settings['database']): Promise<Stora
 
 async function openSqlite(settings: Settings['database']): Promise<Storage> {
   const { default: SqliteDatabase } = await import('better-sqlite3');
-  if (settings.PATH !== ':memory:') mkdirSync(path.dirname(settings.PATH), { recursive: true });
+  if (settings.PATH !== ':memory:') {
+    // The database holds password and token hashes: folder and file readable by the server's account only.
+    // SQLite gives its -wal and -shm files the main file's mode.
+    mkdirSync(path.dirname(settings.PATH), { recursive: true, mode: 0o700 });
+    closeSync(openSync(settings.PATH, 'a', 0o600));
+  }
   const sqlite = new SqliteDatabase(settings.PATH, { timeout: Math.max(settings.SQLITE_TIMEOUT, 5000) });
   if (settings.PATH !== ':memory:') sqlite.pragma(`journal_mode = ${settings.SQLITE_JOURNAL_MODE || 'WAL'}`);
   sqlite.pragma('foreign_keys = ON');

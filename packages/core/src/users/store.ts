@@ -21,6 +21,17 @@ export class UsersStore extends Store<UsersTables> {
     return (await this.byIdQuery({ id }))[0];
   }
 
+  /** Lower-cased names of the given accounts, by id. */
+  async lowerNames(ids: readonly number[]): Promise<Map<number, string>> {
+    const names = new Map<number, string>();
+    // Chunked: SQLite and PostgreSQL both cap the number of bound parameters.
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await this.db.selectFrom('user').select(['id', 'lower_name']).where('id', 'in', ids.slice(i, i + 500)).execute();
+      for (const row of rows) names.set(row.id, row.lower_name);
+    }
+    return names;
+  }
+
   /** An individual account by its email (organizations have no sign-in email). */
   findByEmail(email: string): Promise<User | undefined> {
     if (!isStorableText(email)) return Promise.resolve(undefined);

@@ -30,7 +30,14 @@ export function defineGroups(router: ApiRouter) {
     repo: await host.repos.resolve(actor, params.owner, params.repo),
   }));
 
-  return { me, user, userTokens, repo };
+  /** `/admin/…`: site administrators only (Forgejo's reqToken + reqSiteAdmin). */
+  const admin = router.group('/admin', async ({ actor }) => {
+    if (actor.kind === 'anonymous') throw new UnauthorizedError('token is required');
+    if (!isSiteAdmin(actor)) throw new ForbiddenError('reqSiteAdmin');
+    return {};
+  });
+
+  return { me, user, userTokens, repo, admin };
 }
 
 export type Groups = ReturnType<typeof defineGroups>;

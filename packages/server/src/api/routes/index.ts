@@ -7,12 +7,14 @@ import { registerMiscRoutes } from './misc.js';
 import { registerUserRoutes } from './users.js';
 import { registerTokenRoutes } from './tokens.js';
 import { registerRepoRoutes } from './repos.js';
+import { registerAdminRoutes } from './admin.js';
 
 const ROUTE_MODULES: readonly ((router: ApiRouter, groups: Groups) => void)[] = [
   registerMiscRoutes,
   registerUserRoutes,
   registerTokenRoutes,
   registerRepoRoutes,
+  registerAdminRoutes,
 ];
 
 export function registerRoutes(router: ApiRouter): void {

@@ -1,0 +1,37 @@
+import { Store } from '../storage/store.js';
+import { nowUnix } from '../storage/database.js';
+import type { RepoKey } from '../git/backend.js';
+import type { RepoGitIntent, ReposTables } from './tables.js';
+
+/**
+ * The kinds of change that touch git storage and the database together, as recorded before they start:
+ * - `create`: storage is being made for a repository whose row does not exist yet; the transaction inserting the
+ *   row deletes the intent. Left over: the row never committed, so the storage goes.
+ * - `remove`: written in the transaction that deletes the row(s), deleted once the storage is gone. Left over:
+ *   the storage goes (unless a row of that name exists again).
+ * - `sync`: a push is running; deleted after its bookkeeping committed. Left over: the bookkeeping (emptiness,
+ *   size, default branch) is derived again from the refs.
+ * Later kinds (rename, transfer, fork, mirror sync, merge) add their op here with their reconciliation.
+ */
+export type GitIntentOp = 'create' | 'remove' | 'sync';
+
+/** The `repo_git_intent` table. */
+export class GitIntentStore extends Store<ReposTables> {
+  async insert(op: GitIntentOp, key: RepoKey, repoId = 0): Promise<number> {
+    const row = await this.db
+      .insertInto('repo_git_intent')
+      .values({ op, owner_name: key.owner, repo_name: key.name, repo_id: repoId, created_unix: nowUnix() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.db.deleteFrom('repo_git_intent').where('id', '=', id).execute();
+  }
+
+  /** Every intent left, oldest first. */
+  all(): Promise<RepoGitIntent[]> {
+    return this.db.selectFrom('repo_git_intent').selectAll().orderBy('id').execute();
+  }
+}

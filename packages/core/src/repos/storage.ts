@@ -1,0 +1,193 @@
+import { ForbiddenError, NotFoundError } from '../errors.js';
+import type { CoreContext } from '../context.js';
+import { clampPage, offsetOf, type Page, type Paging } from '../paging.js';
+import { isSiteAdmin, type Actor } from '../access/actor.js';
+import { nowUnix } from '../storage/database.js';
+import type { RepoKey } from '../git/backend.js';
+import { UsersStore } from '../users/store.js';
+import { isOrganization } from '../users/tables.js';
+import { GitIntentStore } from './intents.js';
+import { ReposService } from './service.js';
+import { ReposStore } from './store.js';
+import { assertValidRepoName } from './names.js';
+import type { RepoGitIntent } from './tables.js';
+
+/** What start-up found and repaired of changes a crash interrupted. */
+export interface ReconcileReport {
+  /** Storage of creations whose row never committed: removed. */
+  abandonedCreates: RepoKey[];
+  /** Storage of deleted repositories that was still there: removed. */
+  finishedRemovals: RepoKey[];
+  /** Repositories whose bookkeeping was derived again from their refs after an interrupted push. */
+  resynced: RepoKey[];
+}
+
+/** Where the database and storage disagree, for administrators to act on. */
+export interface StorageCheck {
+  /** Storage no row claims (adopt or delete them through `/admin/unadopted`). */
+  unadopted: RepoKey[];
+  /** Rows whose storage is missing: their git operations answer 404 until it is restored. */
+  missing: RepoKey[];
+}
+
+const key = (owner: string, name: string): RepoKey => ({ owner: owner.toLowerCase(), name: name.toLowerCase() });
+const keyText = (k: RepoKey) => `${k.owner}/${k.name}`;
+
+/**
+ * Keeps git storage and the database in agreement: finishes or undoes at start-up what the intents of
+ * interrupted changes say, and serves Forgejo's unadopted-repositories administration.
+ */
+export class RepoStorageService {
+  constructor(private readonly ctx: CoreContext) {}
+
+  private get repos(): ReposService {
+    return this.ctx.service(ReposService);
+  }
+
+  /** The row stored under `k`, if any. */
+  private async rowAt(k: RepoKey) {
+    const owner = await this.ctx.store(UsersStore).findByName(k.owner);
+    const repo = owner && (await this.ctx.store(ReposStore).findByOwnerAndName(owner.id, k.name));
+    return owner && repo ? { owner, repo } : undefined;
+  }
+
+  /**
+   * Replays what interrupted changes left: run once when the host opens, before it serves anything (another
+   * process's changes in flight would look interrupted too, so a single process owns a storage for now).
+   */
+  async reconcile(): Promise<ReconcileReport> {
+    const report: ReconcileReport = { abandonedCreates: [], finishedRemovals: [], resynced: [] };
+    await this.ctx.git.collectGarbage();
+    const intents = this.ctx.store(GitIntentStore);
+    for (const intent of await intents.all()) {
+      const k = { owner: intent.owner_name, name: intent.repo_name };
+      if (intent.op === 'create' || intent.op === 'remove') {
+        // A row under that name owns the storage: a create that did commit, or a later create after a removal.
+        if (!(await this.rowAt(k)) && (await this.ctx.git.exists(k))) {
+          await this.ctx.git.remove(k);
+          (intent.op === 'create' ? report.abandonedCreates : report.finishedRemovals).push(k);
+        }
+      } else if (intent.op === 'sync') {
+        const repo = await this.ctx.store(ReposStore).findById(intent.repo_id);
+        if (repo && (await this.ctx.git.exists(k))) {
+          const derived = await this.repos.deriveFromRefs(k, repo.default_branch);
+          await this.ctx.store(ReposStore).update(repo.id, { ...derived, updated_unix: nowUnix() });
+          report.resynced.push(k);
+        }
+      }
+      await intents.delete(intent.id);
+    }
+    return report;
+  }
+
+  /** Intents not yet completed: changes in flight, or (before `reconcile`) interrupted ones. */
+  pending(): Promise<RepoGitIntent[]> {
+    return this.ctx.store(GitIntentStore).all();
+  }
+
+  /** Compares every row with storage: what no row claims, and rows without storage. */
+  async check(): Promise<StorageCheck> {
+    const rows = await this.ctx.store(ReposStore).allNames();
+    const owners = await this.ctx.store(UsersStore).lowerNames([...new Set(rows.map((r) => r.owner_id))]);
+    const known = new Set(rows.map((r) => `${owners.get(r.owner_id)}/${r.lower_name}`));
+    const stored = await this.ctx.git.list();
+    const present = new Set(stored.map(keyText));
+    return {
+      unadopted: stored.filter((k) => !known.has(keyText(k))).sort((a, b) => keyText(a).localeCompare(keyText(b))),
+      missing: [...known].filter((k) => !present.has(k)).map((k) => {
+        const [owner, name] = k.split('/') as [string, string];
+        return { owner, name };
+      }),
+    };
+  }
+
+  /**
+   * `owner/name` of storage that no row claims, for owners that exist (as Forgejo lists them), sorted.
+   * `pattern` narrows the list: `owner/name` globs (`*`, `?`), or without a slash, text the name contains.
+   */
+  async listUnadopted(actor: Actor, options: Paging & { pattern?: string } = {}): Promise<Page<string>> {
+    this.assertAdmin(actor);
+    const { unadopted } = await this.check();
+    const owners = new Map<string, boolean>();
+    const users = this.ctx.store(UsersStore);
+    const matches = patternMatcher(options.pattern ?? '');
+    const names: string[] = [];
+    for (const k of unadopted) {
+      let exists = owners.get(k.owner);
+      if (exists === undefined) owners.set(k.owner, (exists = (await users.findByName(k.owner)) !== undefined));
+      if (exists && matches(k)) names.push(keyText(k));
+    }
+    const page = clampPage(this.ctx.settings, options);
+    return { items: names.slice(offsetOf(page), offsetOf(page) + page.limit), total: names.length };
+  }
+
+  /** Makes unclaimed storage a (private) repository of `ownerName`, as Forgejo's adoption does. */
+  async adopt(actor: Actor, ownerName: string, name: string): Promise<void> {
+    this.assertAdmin(actor);
+    const { owner, k } = await this.unadopted(ownerName, name);
+    if (isOrganization(owner)) throw new ForbiddenError('organizations cannot adopt repositories yet');
+    const stored = await this.ctx.git.describe(k);
+    const derived = await this.repos.deriveFromRefs(k, stored.headBranch || this.ctx.settings.repository.DEFAULT_BRANCH);
+    const now = nowUnix();
+    try {
+      await this.ctx.transaction(async (tx) => {
+        const row = await tx.store(ReposStore).insert({
+          owner_id: owner.id,
+          lower_name: k.name,
+          name: k.name,
+          object_format_name: stored.objectFormat,
+          is_private: 1,
+          ...derived,
+          created_unix: now,
+          updated_unix: now,
+        });
+        await tx.store(UsersStore).adjustRepoCount(owner.id, 1);
+        tx.emit('repo.created', { repo: row, owner, actor });
+      });
+    } catch (error) {
+      // Adopted (or created) by someone else meanwhile.
+      if (await this.rowAt(k)) throw new NotFoundError();
+      throw error;
+    }
+  }
+
+  /** Deletes storage that no row claims. */
+  async deleteUnadopted(actor: Actor, ownerName: string, name: string): Promise<void> {
+    this.assertAdmin(actor);
+    const { k } = await this.unadopted(ownerName, name);
+    await this.ctx.git.remove(k);
+  }
+
+  /** The owner and storage key of unclaimed storage, else NotFound (unknown owner, a row exists, no storage). */
+  private async unadopted(ownerName: string, name: string) {
+    const owner = await this.ctx.store(UsersStore).findByName(ownerName);
+    if (!owner) throw new NotFoundError();
+    try {
+      assertValidRepoName(name);
+    } catch {
+      throw new NotFoundError();
+    }
+    const k = key(owner.lower_name, name);
+    if ((await this.ctx.store(ReposStore).findByOwnerAndName(owner.id, k.name)) || !(await this.ctx.git.exists(k))) throw new NotFoundError();
+    return { owner, k };
+  }
+
+  private assertAdmin(actor: Actor): void {
+    if (!isSiteAdmin(actor)) throw new ForbiddenError('reqSiteAdmin');
+  }
+}
+
+/** Forgejo's unadopted search: `owner/repo` with glob wildcards, or a substring of `owner/repo`. */
+function patternMatcher(pattern: string): (k: RepoKey) => boolean {
+  const text = pattern.trim().toLowerCase();
+  if (!text) return () => true;
+  if (!text.includes('/')) return (k) => keyText(k).includes(text);
+  const [ownerGlob, repoGlob] = text.split('/', 2) as [string, string];
+  const compile = (glob: string) => {
+    const source = [...glob].map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[\\^$.|+()[\]{}]/g, '\\$&'))).join('');
+    return new RegExp(`^${source}$`);
+  };
+  const ownerRe = compile(ownerGlob || '*');
+  const repoRe = compile(repoGlob || '*');
+  return (k) => ownerRe.test(k.owner) && repoRe.test(k.name);
+}

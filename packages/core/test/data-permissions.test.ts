@@ -1,0 +1,44 @@
+/** The data folder holds password and token hashes and private code: only the server's account may read it. */
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { RepoHost, loadSettings, userActor } from '@repohost/core';
+import { TEST_DB, createUser } from '@repohost/test-support';
+
+async function walk(dir: string): Promise<string[]> {
+  const out = [dir];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await walk(full)));
+    else out.push(full);
+  }
+  return out;
+}
+
+describe.runIf(TEST_DB === 'sqlite')('data files', () => {
+  it('are created readable and writable by the owner only: database, folders, repositories, pushes', async () => {
+    const workPath = await mkdtemp(path.join(tmpdir(), 'repohost-perm-'));
+    // A permissive umask, as a careless service manager might set: the modes must not depend on it.
+    const umask = process.umask(0o022);
+    try {
+      const host = await RepoHost.open({ settings: loadSettings({ workPath }) });
+      const alice = await createUser(host, 'alice');
+      await host.repos.create(userActor(alice), { name: 'demo', auto_init: true });
+      await host.git.commitFiles({ owner: 'alice', name: 'demo' }, { branch: 'more', message: 'm', author: { name: 'a', email: 'a@b.c' }, files: [{ path: 'x', content: 'y' }] });
+      await host.close();
+      const data = host.settings.server.APP_DATA_PATH;
+      const entries = await walk(data);
+      expect(entries.some((e) => e.endsWith('forgejo.db'))).toBe(true);
+      expect(entries.some((e) => e.includes(path.join('alice', 'demo.git', 'objects')))).toBe(true);
+      for (const entry of entries) {
+        const mode = (await stat(entry)).mode & 0o777;
+        expect({ entry, others: mode & 0o077 }).toEqual({ entry, others: 0 });
+      }
+    } finally {
+      process.umask(umask);
+      await rm(workPath, { recursive: true, force: true });
+    }
+  });
+});
