@@ -2,7 +2,7 @@
  * Embedding RepoHost in another Node program: a forge in-process, driven through core's typed methods, with its
  * HTTP API served on a port of your choosing.
  *
- * Run after `npm run build`: `node --experimental-strip-types examples/embedded.ts` (Node ≥ 22.6), or compile it.
+ * Run it with `npm run example -- embedded` (builds the packages first if they are stale).
  */
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

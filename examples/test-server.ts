@@ -1,6 +1,8 @@
 /**
  * A real forge for a test suite: in-memory SQLite, repositories in a temporary folder, a server on a free
  * loopback port. Each call gives an independent instance, so tests can run side by side.
+ *
+ * `npm run example -- test-server-demo` runs examples/test-server-demo.ts, which uses it the way a test would.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -19,7 +21,8 @@ export interface ForgeForTests {
 export async function startForgeForTests(): Promise<ForgeForTests> {
   const workPath = await mkdtemp(path.join(tmpdir(), 'repohost-tests-'));
   const host = await RepoHost.open({ config: { workPath, overrides: { database: { PATH: ':memory:' } } } });
-  const admin = await host.users.create(SYSTEM, { username: 'admin', email: 'admin@example.com', password: 'admin-password', admin: true });
+  // Not 'admin': Forgejo reserves that name (it is a web route), and so does RepoHost.
+  const admin = await host.users.create(SYSTEM, { username: 'site-admin', email: 'admin@example.com', password: 'admin-password', admin: true });
   const { value: adminToken } = await host.tokens.create(SYSTEM, admin, { name: 'tests', scopes: ['all'] });
   const server = await startServer(host, { port: 0, hostname: '127.0.0.1' });
   return {
