@@ -7,19 +7,37 @@
  * 2. Cold start: spawn a fresh `repohost web` (the built CLI binary) over a database holding 1,000 repositories
  *    and time until GET /api/v1/version first answers 200 (5 runs: median and max).
  * 3. Idle RSS (VmRSS) of that server process after start and a few requests.
+ * 4. Git-service concurrency: clones per second of the small public repository bench/hello (a handful of files
+ *    in a few commits, pushed during setup) by 32 parallel `git clone` clients in a closed loop, 1 s warm-up +
+ *    10 s measured; p50/p99 clone time and failures (non-zero git exits, by reason, with the first error text;
+ *    an HTTP 503 from a full git pool is a failure like any other).
+ * 5. RSS under a 60 s mixed soak: API reads (anonymous and with a token), repository creates and deletes, git
+ *    clones and git pushes at once, while the server's VmRSS is sampled every second; start, min, max, end, the
+ *    least-squares slope after the first 10 s, and growth from the first-10 s to the last-10 s average, which must
+ *    stay under 15 MiB; counts and failures per kind of operation. The same mix runs first as a warm-up until the
+ *    server's first full GC shows as a fall in RSS (20-45 s).
+ *
+ * Parts 4 and 5 run against a fresh `repohost web` child process (the built CLI binary, as in 2) and the real
+ * `git` binary; git's own config, prompts and proxies are kept out (bench/git-client.mjs). Settings such as the
+ * git pool size reach that child through FORGEJO__SECTION__KEY environment variables, as in production.
  *
  * Load comes from bench/loadgen.mjs in its own process: N keep-alive connections in a closed loop, 1 s warm-up,
- * then a measured window. Everything runs on loopback and is bounded in time. Numbers are reported, not
- * asserted: the exit code is 0 unless something crashed.
+ * then a measured window. Everything runs on loopback and is bounded in time (and the clone loop in count).
+ * Numbers are reported, not asserted: the exit code is 0 unless something crashed. Knobs (environment):
+ * BENCH_CONNECTIONS, BENCH_WARMUP_MS, BENCH_DURATION_MS, BENCH_REPOS; BENCH_CLONE_CLIENTS, BENCH_CLONE_WARMUP_MS,
+ * BENCH_CLONE_MS, BENCH_CLONE_MAX; BENCH_SOAK_WARMUP_MS (minimum), BENCH_SOAK_WARMUP_MAX_MS, BENCH_SOAK_MS;
+ * BENCH_GIT_TIMEOUT_MS (per git command).
  */
 import { fork, spawn } from 'node:child_process';
 import { createServer, request as httpRequest } from 'node:http';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RepoHost, SYSTEM, loadSettings, userActor } from '@repohost/core';
 import { startServer } from '@repohost/server';
+import { cloneLoad, gitEnv, mustGit, packBytes } from './git-client.mjs';
+import { rssMiB, runSoak } from './soak.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const LOADGEN = path.join(here, 'loadgen.mjs');
@@ -32,13 +50,71 @@ const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 3000);
 const REPO_COUNT = Number(process.env.BENCH_REPOS ?? 1000);
 const COLD_RUNS = 5;
 const CREATE_CONCURRENCY = 8;
+const CLONE_CLIENTS = Number(process.env.BENCH_CLONE_CLIENTS ?? 32);
+const CLONE_WARMUP_MS = Number(process.env.BENCH_CLONE_WARMUP_MS ?? 1000);
+const CLONE_MS = Number(process.env.BENCH_CLONE_MS ?? 10_000);
+const CLONE_MAX = Number(process.env.BENCH_CLONE_MAX ?? 20_000);
+// The soak's warm-up runs until the server's first full GC (at least MIN, at most MAX; see runSoak): in a 240 s run
+// of this mix its RSS rose from ~89 to ~128 MiB over the first ~35 s of load, then fell and stayed at 111-115 MiB.
+// Any fixed warm-up either ends on that one-off ramp on a busy machine or wastes time on a quiet one, and a window
+// that starts on the ramp measures V8's heap sizing, not a leak.
+const SOAK_WARMUP_MIN_MS = Number(process.env.BENCH_SOAK_WARMUP_MS ?? 20_000);
+const SOAK_WARMUP_MAX_MS = Number(process.env.BENCH_SOAK_WARMUP_MAX_MS ?? 45_000);
+const SOAK_MS = Number(process.env.BENCH_SOAK_MS ?? 60_000);
+const GIT_TIMEOUT_MS = Number(process.env.BENCH_GIT_TIMEOUT_MS ?? 30_000);
+// Closed-loop workers of the soak: enough API traffic to show a per-request leak within a minute, one writer, and
+// git clones and pushes next to them, without the 2-core machine spending the whole minute on git.
+const SOAK_MIX = { readers: 2, writers: 1, cloners: 2, pushers: 1 };
+const SOAK_PUSH_REPO = 'soak-push';
 
 const TARGET_REPO_VS_HELLO = 40; // percent
 const TARGET_COLD_START_MS = 500;
 const TARGET_RSS_MB = 100;
+const TARGET_SOAK_GROWTH_MIB = 15;
 
 const OWNER = 'bench';
 const REPO = 'hello';
+
+/**
+ * What setup pushes to bench/hello on top of its README, one commit per entry: sources, docs, tests and a small
+ * binary, about 25 KiB in all, so a clone transfers a real (if small) pack with trees, blobs and some history.
+ */
+const lines = (n, line) => Array.from({ length: n }, (_, i) => line(i)).join('\n') + '\n';
+const xorshiftBytes = (n, seed) => {
+  let x = seed | 0;
+  return Uint8Array.from({ length: n }, () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return x & 0xff;
+  });
+};
+const SEED_COMMITS = [
+  {
+    message: 'Add the greeting library',
+    files: {
+      'package.json': `${JSON.stringify({ name: 'hello', version: '1.0.0', type: 'module', main: 'src/index.js' }, null, 2)}\n`,
+      'src/index.js': lines(60, (i) => `export const greeting${i} = (name) => 'Hello ' + name + ', this is greeting number ${i}.';`),
+      'src/format.js': lines(40, (i) => `export function pad${i}(text) { return String(text).padStart(${i + 1}, ' '); }`),
+    },
+  },
+  {
+    message: 'Document it',
+    files: {
+      'docs/usage.md': lines(120, (i) => (i % 10 === 0 ? `## Section ${i / 10}` : `Line ${i} explains how greeting ${i} is used and why.`)),
+      'docs/faq.md': lines(40, (i) => `${i}. Question ${i}? Answer ${i}, with a little more text to make the line longer.`),
+      '.gitignore': 'node_modules/\ndist/\n',
+    },
+  },
+  {
+    message: 'Add tests and a logo',
+    files: {
+      'test/index.test.js': lines(60, (i) => `test('greeting ${i}', () => expect(greeting${i}('x')).toContain('${i}'));`),
+      // Bytes from a fixed xorshift: incompressible binary data in the pack, the same every run.
+      'assets/logo.bin': xorshiftBytes(4096, 2463534242),
+    },
+  },
+];
 
 const t0 = performance.now();
 const log = (line = '') => process.stdout.write(`${line}\n`);
@@ -50,6 +126,8 @@ const median = (values) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const verdict = (ok) => (ok ? 'PASS' : 'MISS');
+const whole = (n) => (Number.isFinite(n) ? n.toFixed(0) : 'n/a');
+const sign = (n) => (Number.isFinite(n) ? `${n >= 0 ? '+' : ''}${n.toFixed(1)}` : 'n/a');
 
 /** Runs one load job in a fresh loadgen child process and returns its figures. */
 function measure(url, headers = {}) {
@@ -127,7 +205,8 @@ async function startHelloWorld() {
 
 /**
  * Creates the bench user, its public repository and `count` more (empty) repositories through the core API;
- * returns the setup time and an access token of the bench user.
+ * returns the setup time and two access tokens of the bench user: a read-only one (the throughput part) and one
+ * that may create, push to and delete repositories (setup's push and the soak's writes).
  */
 async function populate(host, count) {
   const user = await host.users.create(SYSTEM, {
@@ -151,29 +230,58 @@ async function populate(host, count) {
   };
   await Promise.all(Array.from({ length: CREATE_CONCURRENCY }, worker));
   const { value: token } = await host.tokens.create(SYSTEM, user, { name: 'bench', scopes: ['read:user', 'read:repository'] });
-  return { setupMs: performance.now() - started, token };
-}
-
-/** Reads VmRSS of a process, in MiB. */
-async function rssMiB(pid) {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const match = /^VmRSS:\s+(\d+)\s+kB$/m.exec(status);
-  if (!match) throw new Error(`no VmRSS for pid ${pid}`);
-  return Number(match[1]) / 1024;
+  const { value: writeToken } = await host.tokens.create(SYSTEM, user, { name: 'bench-write', scopes: ['write:repository', 'write:user'] });
+  return { setupMs: performance.now() - started, token, writeToken };
 }
 
 /**
- * Spawns a fresh server process (`script` with `args(port)`); resolves with the time from spawn to the first 200
- * from /api/v1/version and, when asked, its VmRSS after a few requests and a second of rest.
+ * Pushes SEED_COMMITS to bench/hello through the server at `base` with git and the write token, then clones it
+ * anonymously (the way the clone load will) to check it and measure it: { commits, files, packBytes }.
  */
-async function coldStart(script, args, { repoHost }) {
+async function seedHello(base, writeToken, home) {
+  const dir = await mkdtemp(path.join(tmpdir(), 'repohost-bench-seed-'));
+  try {
+    const work = path.join(dir, 'work');
+    const env = gitEnv(home, writeToken);
+    await mustGit(['clone', '--quiet', `${base}${OWNER}/${REPO}.git`, work], { env, timeoutMs: GIT_TIMEOUT_MS });
+    for (const { message, files } of SEED_COMMITS) {
+      for (const [name, content] of Object.entries(files)) {
+        await mkdir(path.dirname(path.join(work, name)), { recursive: true });
+        await writeFile(path.join(work, name), content);
+      }
+      await mustGit(['-C', work, 'add', '--all'], { env });
+      await mustGit(['-C', work, 'commit', '--quiet', '-m', message], { env });
+    }
+    await mustGit(['-C', work, 'push', '--quiet', 'origin', 'HEAD'], { env, timeoutMs: GIT_TIMEOUT_MS });
+
+    const check = path.join(dir, 'check');
+    const anonymous = gitEnv(home);
+    await mustGit(['clone', '--quiet', `${base}${OWNER}/${REPO}.git`, check], { env: anonymous, timeoutMs: GIT_TIMEOUT_MS });
+    const commits = Number((await mustGit(['-C', check, 'rev-list', '--count', 'HEAD'], { env: anonymous })).trim());
+    const files = (await mustGit(['-C', check, 'ls-files'], { env: anonymous })).split('\n').filter(Boolean).length;
+    return { commits, files, packBytes: await packBytes(check) };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Spawns a server process (`script` with `args(port)`) on a free loopback port and waits for GET /api/v1/version to
+ * answer 200. Resolves with { child, base, readyMs (spawn to first 200), alive(), stop() }; stop() ends it with
+ * SIGTERM (SIGKILL after 3 s). On failure the process is stopped before the error is thrown.
+ */
+async function spawnServer(script, args, label) {
   const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const stderr = [];
+  const base = `http://127.0.0.1:${port}/`;
+  // Bounded: a server that logs an error per request during the soak must not grow the bench's memory.
+  let stderr = '';
   const started = process.hrtime.bigint();
   const env = { ...process.env, FORGEJO__SERVER__HTTP_ADDR: '127.0.0.1' };
   const child = spawn(process.execPath, [script, ...args(port)], { stdio: ['ignore', 'ignore', 'pipe'], env });
-  child.stderr.on('data', (c) => stderr.push(c));
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (c) => {
+    if (stderr.length < 64 * 1024) stderr += c;
+  });
   let exited = null;
   child.once('exit', (code, signal) => {
     exited = { code, signal };
@@ -187,39 +295,61 @@ async function coldStart(script, args, { repoHost }) {
     clearTimeout(timer);
   };
   try {
-    let elapsedMs;
     for (;;) {
-      if (exited) throw new Error(`cold-start server exited early (${JSON.stringify(exited)}): ${Buffer.concat(stderr).toString()}`);
-      if (Number(process.hrtime.bigint() - started) / 1e6 > 15_000) throw new Error('cold-start server did not answer within 15 s');
+      if (exited) throw new Error(`${label} server exited early (${JSON.stringify(exited)}): ${stderr}`);
+      if (Number(process.hrtime.bigint() - started) / 1e6 > 15_000) throw new Error(`${label} server did not answer within 15 s`);
       try {
-        const res = await get(`${base}/api/v1/version`, 1000);
-        if (res.status === 200) {
-          elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
-          break;
-        }
+        const res = await get(`${base}api/v1/version`, 1000);
+        if (res.status === 200) break;
       } catch {
         // not listening yet
       }
       await sleep(2);
     }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return {
+    child,
+    base,
+    readyMs: Number(process.hrtime.bigint() - started) / 1e6,
+    alive: () => exited === null,
+    exitText: () => `${JSON.stringify(exited)} ${stderr}`.trim(),
+    stop,
+  };
+}
+
+/** The built `repohost web` over the bench's work path, as a child process. */
+const spawnRepoHost = (workPath, label) =>
+  spawnServer(REPOHOST_BIN, (port) => ['web', '--quiet', '--work-path', workPath, '--port', String(port)], label);
+
+/**
+ * Spawns a fresh server process (`script` with `args(port)`); resolves with the time from spawn to the first 200
+ * from /api/v1/version and, when asked, its VmRSS after a few requests and a second of rest.
+ */
+async function coldStart(script, args, { repoHost }) {
+  const server = await spawnServer(script, args, 'cold-start');
+  const base = server.base;
+  try {
     // A few ordinary requests, then let it settle before reading its resident set.
     for (let i = 0; i < 10; i++) {
       if (!repoHost) {
-        await get(`${base}/api/v1/version`);
+        await get(`${base}api/v1/version`);
         continue;
       }
-      const version = await get(`${base}/api/v1/version`);
-      const repo = await get(`${base}/api/v1/repos/${OWNER}/${REPO}`);
-      const list = await get(`${base}/api/v1/users/${OWNER}/repos?limit=50`);
+      const version = await get(`${base}api/v1/version`);
+      const repo = await get(`${base}api/v1/repos/${OWNER}/${REPO}`);
+      const list = await get(`${base}api/v1/users/${OWNER}/repos?limit=50`);
       if (version.status !== 200 || repo.status !== 200 || list.status !== 200) {
         throw new Error(`unexpected statuses from the cold-start server: ${version.status} ${repo.status} ${list.status}`);
       }
     }
     await sleep(repoHost ? 1000 : 200);
-    const rss = await rssMiB(child.pid);
-    return { elapsedMs, rss };
+    const rss = await rssMiB(server.child.pid);
+    return { elapsedMs: server.readyMs, rss };
   } finally {
-    await stop();
+    await server.stop();
   }
 }
 
@@ -229,6 +359,8 @@ function row(cells, widths) {
 
 async function main() {
   const workPath = await mkdtemp(path.join(tmpdir(), 'repohost-bench-'));
+  // HOME of every client git: empty, so no user configuration applies (see gitEnv).
+  const gitHome = await mkdtemp(path.join(tmpdir(), 'repohost-bench-git-home-'));
   try {
     log(`RepoHost benchmark — node ${process.version}, ${process.platform}/${process.arch}, ${cpus().length} CPU(s) (${cpus()[0]?.model?.trim() ?? 'unknown'})`);
     log(`load: ${CONNECTIONS} keep-alive connections, closed loop, ${WARMUP_MS / 1000} s warm-up + ${DURATION_MS / 1000} s measured, generator in its own process`);
@@ -239,7 +371,7 @@ async function main() {
     progress(`setting up ${REPO_COUNT} repositories through host.repos.create …`);
     const settings = loadSettings({ workPath, overrides: { server: { HTTP_ADDR: '127.0.0.1', HTTP_PORT: 0 } } });
     const host = await RepoHost.open({ settings });
-    const { setupMs, token } = await populate(host, REPO_COUNT);
+    const { setupMs, token, writeToken } = await populate(host, REPO_COUNT);
     const withToken = { authorization: `token ${token}` };
     progress(`setup done in ${(setupMs / 1000).toFixed(1)} s`);
 
@@ -261,6 +393,8 @@ async function main() {
     if (check.status !== 200 || JSON.parse(check.body).full_name !== `${OWNER}/${REPO}`) {
       throw new Error(`anonymous repo read is not a 200 with the repository: ${check.status} ${check.body.slice(0, 200)}`);
     }
+    progress(`pushing ${SEED_COMMITS.length} commits to ${OWNER}/${REPO} with git …`);
+    const seeded = await seedHello(running.url, writeToken, gitHome);
     progress('measuring GET /api/v1/version …');
     const versionResult = await measure(`${running.url}api/v1/version`);
     progress(`measuring GET /${repoPath} …`);
@@ -287,6 +421,62 @@ async function main() {
     }
     const baseline = [];
     for (let i = 0; i < COLD_RUNS; i++) baseline.push(await coldStart(COLD_START_HELLO, (port) => [String(port)], { repoHost: false }));
+
+    // ---- 4. git clones by CLONE_CLIENTS parallel clients ------------------------------------------------
+    // The server is a `repohost web` child, not the in-process server of part 1: the clients are 32 spawn/wait
+    // loops in this process, which must not share the server's event loop; and a child is the server as it runs
+    // in production (the built binary, settings from the work path and environment, git processes its own).
+    progress(`cloning ${OWNER}/${REPO} with ${CLONE_CLIENTS} parallel git clients for ${CLONE_WARMUP_MS / 1000} + ${CLONE_MS / 1000} s …`);
+    const cloneServer = await spawnRepoHost(workPath, 'clone-load');
+    let clones;
+    let cloneRss;
+    try {
+      clones = await cloneLoad({
+        url: `${cloneServer.base}${OWNER}/${REPO}.git`,
+        clients: CLONE_CLIENTS,
+        warmupMs: CLONE_WARMUP_MS,
+        durationMs: CLONE_MS,
+        maxClones: CLONE_MAX,
+        timeoutMs: GIT_TIMEOUT_MS,
+        home: gitHome,
+      });
+      if (!cloneServer.alive()) throw new Error(`the server exited during the clone load: ${cloneServer.exitText()}`);
+      cloneRss = await rssMiB(cloneServer.child.pid);
+    } finally {
+      await cloneServer.stop();
+    }
+
+    // ---- 5. RSS under a mixed soak ----------------------------------------------------------------------
+    // A fresh child, so its RSS trace starts from a server that has seen only the soak.
+    progress(`soak: ${SOAK_WARMUP_MIN_MS / 1000}-${SOAK_WARMUP_MAX_MS / 1000} s warm-up + ${SOAK_MS / 1000} s of mixed API, create/delete, clone and push load …`);
+    const soakServer = await spawnRepoHost(workPath, 'soak');
+    let soak;
+    let soakIdleRss;
+    try {
+      // Before any load, so the warm-up's growth is in the report too.
+      soakIdleRss = await rssMiB(soakServer.child.pid);
+      soak = await runSoak({
+        base: soakServer.base,
+        pid: soakServer.child.pid,
+        owner: OWNER,
+        repo: REPO,
+        pushRepo: SOAK_PUSH_REPO,
+        readToken: token,
+        writeToken,
+        home: gitHome,
+        warmupMs: SOAK_WARMUP_MIN_MS,
+        warmupMaxMs: SOAK_WARMUP_MAX_MS,
+        durationMs: SOAK_MS,
+        gitTimeoutMs: GIT_TIMEOUT_MS,
+        mix: SOAK_MIX,
+        alive: soakServer.alive,
+      });
+    } catch (error) {
+      if (!soakServer.alive()) throw new Error(`the server exited during the soak: ${soakServer.exitText()}`, { cause: error });
+      throw error;
+    } finally {
+      await soakServer.stop();
+    }
 
     // ---- report -----------------------------------------------------------------------------------------
     const widths = [48, 10, 9, 9, 9, 9];
@@ -320,17 +510,48 @@ async function main() {
     log(`  median ${median(rss).toFixed(1)} MiB, max ${Math.max(...rss).toFixed(1)} MiB`);
     log();
 
+    const cloneFailed = clones.failedInWindow + clones.failedOutside;
+    log(`git clone of ${OWNER}/${REPO} (${seeded.commits} commits, ${seeded.files} files, ${(seeded.packBytes / 1024).toFixed(1)} KiB pack) by ${CLONE_CLIENTS} parallel clients, closed loop, ${CLONE_WARMUP_MS / 1000} s warm-up + ${CLONE_MS / 1000} s measured, against a \`repohost web\` child:`);
+    log(`  ${clones.clonesPerSecond.toFixed(1)} clones/s, p50 ${whole(clones.p50Ms)} ms, p99 ${whole(clones.p99Ms)} ms, max ${whole(clones.maxMs)} ms (${clones.ok} clones finished in the window, ${clones.started} started in all, ${(clones.wallMs / 1000).toFixed(1)} s wall)`);
+    log(`  failures (non-zero git exits): ${clones.failedInWindow} in the window, ${clones.failedOutside} during warm-up and drain`);
+    for (const f of clones.failures) log(`    ${f.reason} ×${f.count}; first: ${f.first}`);
+    log(`  server VmRSS after the clone load: ${cloneRss.toFixed(1)} MiB`);
+    log();
+
+    const mix = soak.mix;
+    const w = soak.warmup;
+    const warmupEnd = w.drop
+      ? `ended ${w.seconds.toFixed(0)} s in, after RSS fell from ${w.drop.from.toFixed(1)} to ${w.drop.to.toFixed(1)} MiB at ${w.drop.atSeconds.toFixed(0)} s (the first full GC)`
+      : `ended at its ${w.seconds.toFixed(0)} s cap with no full GC seen (RSS peak ${w.peak.toFixed(1)} MiB): the window may start on the heap's initial climb`;
+    log(`mixed soak against a fresh \`repohost web\` child, ${soak.seconds} s measured after a warm-up of the same mix that ${warmupEnd}; closed-loop workers: ${mix.readers} API readers (the four reads in turn), ${mix.writers} create+delete writer, ${mix.cloners} cloners, ${mix.pushers} pusher (commit + push to its own branch of ${OWNER}/${SOAK_PUSH_REPO}):`);
+    const soakWidths = [52, 8, 8, 8, 9, 9];
+    log(row(['operation', 'count', 'per s', 'failed', 'p50 ms', 'p99 ms'], soakWidths));
+    log(row(soakWidths.map((w) => '-'.repeat(w)), soakWidths));
+    for (const k of soak.kinds) log(row([k.label, k.count, k.perSecond.toFixed(1), k.failed, ms(k.p50Ms), ms(k.p99Ms)], soakWidths));
+    for (const k of soak.kinds.filter((k) => k.failed)) log(`  ${k.label} failures ${JSON.stringify(k.statuses)}; first: ${k.first}`);
+    const r = soak.rss;
+    const every5 = soak.samples.filter((_, i) => i % 5 === 0).map((s) => s.mib.toFixed(1));
+    log(`  VmRSS every 5 s (MiB): ${every5.join(' ')}`);
+    log(`  VmRSS: ${soakIdleRss.toFixed(1)} MiB when started, then after the warm-up: start ${r.start.toFixed(1)}, min ${r.min.toFixed(1)}, max ${r.max.toFixed(1)}, end ${r.end.toFixed(1)} MiB (${soak.samples.length} samples, 1 per s)`);
+    log(`  first-${r.edgeSeconds} s average ${r.firstAvg.toFixed(1)} MiB, last-${r.edgeSeconds} s average ${r.lastAvg.toFixed(1)} MiB: growth ${sign(r.growth)} MiB; slope ${sign(r.slopePerMinute)} MiB/min (least squares over the ${r.trendSamples} samples from ${r.edgeSeconds} s on)`);
+    log();
+
     const coldMedian = median(coldTimes);
     const rssMax = Math.max(...rss);
     log(`${verdict(repoPct >= TARGET_REPO_VS_HELLO)}  repo read ≥ ${TARGET_REPO_VS_HELLO} % of hello world: ${repoPct.toFixed(1)} % (${repoResult.rps.toFixed(0)} vs ${helloResult.rps.toFixed(0)} req/s)`);
     log(`${verdict(coldMedian < TARGET_COLD_START_MS)}  cold start median < ${TARGET_COLD_START_MS} ms: ${coldMedian.toFixed(0)} ms (max ${Math.max(...coldTimes).toFixed(0)} ms)`);
     log(`${verdict(rssMax < TARGET_RSS_MB)}  idle RSS < ${TARGET_RSS_MB} MB: ${rssMax.toFixed(1)} MiB (worst of ${rss.length})`);
     const failed = [helloResult, versionResult, repoResult, meResult, repoAuthResult].filter((r) => r.errors > 0);
+    log(`${verdict(cloneFailed === 0)}  ${CLONE_CLIENTS} parallel git clones without failures: ${cloneFailed} failed of ${clones.started} (${clones.clonesPerSecond.toFixed(1)} clones/s, p99 ${whole(clones.p99Ms)} ms)`);
+    log(`${verdict(r.growth < TARGET_SOAK_GROWTH_MIB)}  RSS flat under the ${soak.seconds} s mixed soak, last-${r.edgeSeconds} s minus first-${r.edgeSeconds} s average < ${TARGET_SOAK_GROWTH_MIB} MiB: ${sign(r.growth)} MiB (slope ${sign(r.slopePerMinute)} MiB/min, ${r.start.toFixed(1)} → ${r.end.toFixed(1)} MiB)`);
     if (failed.length) log(`NOTE  non-200 answers during load: ${failed.map((r) => `${r.url} ${JSON.stringify(r.statuses)}`).join('; ')}`);
+    const soakFailed = soak.kinds.filter((k) => k.failed);
+    if (soakFailed.length) log(`NOTE  failures during the soak: ${soakFailed.map((k) => `${k.label} ${k.failed} of ${k.count}`).join('; ')}`);
     log();
     log(`total bench time ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   } finally {
     await rm(workPath, { recursive: true, force: true });
+    await rm(gitHome, { recursive: true, force: true });
   }
 }
 
