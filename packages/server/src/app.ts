@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { H3 } from 'h3';
 import { FastResponse } from 'srvx';
 import { toNodeHandler } from 'h3/node';
-import { NotFoundError, type RepoHost } from '@repohost/core';
-import { ApiRouter, errorResponse } from './api/router.js';
+import { NotFoundError, derivedRootUrl, type RepoHost } from '@repohost/core';
+import { ApiRouter, H3WithHead, apiResponseHeaders, errorResponse, unroutedErrorResponse } from './api/router.js';
 import type { RegisteredRoute } from './api/contract.js';
 import { buildOpenApiDocument } from './api/openapi.js';
 import { registerRoutes } from './api/routes/index.js';
@@ -21,18 +21,26 @@ export interface RepoHostApp {
 
 /** Builds the HTTP application (API v1, swagger document, git smart HTTP) over a RepoHost. */
 export function createApp(host: RepoHost): RepoHostApp {
-  const app = new H3();
+  // HEAD on every GET route; what h3 refuses before any route runs (a malformed path) in the API's error format.
+  const app = new H3WithHead({ onError: (error, event) => unroutedErrorResponse(host, error, event) });
   const router = new ApiRouter(app, host);
   registerRoutes(router);
   // Built when first asked for: nothing at start-up needs it.
   let openapi: Record<string, unknown> | undefined;
   let openapiJson: string | undefined;
+  let openapiLength = '';
   const document = () => (openapi ??= buildOpenApiDocument(router.routes, { version: host.settings.repohost.REPORTED_VERSION }));
   if (host.settings.api.ENABLE_SWAGGER) {
-    app.get('/swagger.v1.json', () => new FastResponse((openapiJson ??= JSON.stringify(document())), { headers: { 'content-type': 'application/json;charset=utf-8' } }));
+    app.get('/swagger.v1.json', () => {
+      if (openapiJson === undefined) {
+        openapiJson = JSON.stringify(document());
+        openapiLength = String(Buffer.byteLength(openapiJson));
+      }
+      return new FastResponse(openapiJson, { headers: { 'content-type': 'application/json;charset=utf-8', 'content-length': openapiLength } });
+    });
   }
   // Anything else under /api answers in the API's JSON error format.
-  app.all('/api/**', () => errorResponse(host, new NotFoundError()));
+  app.all('/api/**', () => errorResponse(host, new NotFoundError(), apiResponseHeaders()));
   registerSmartHttp(app, host);
   app.all('/**', () => errorResponse(host, new NotFoundError()));
   return { app, routes: router.routes, openapi: document };

@@ -82,19 +82,33 @@ export function acceptInput<T extends TSchema>(schema: T, input: unknown): Stati
  * Reads a JSON value the way Go's `encoding/json` fills a struct: `null` leaves a field absent; field names
  * match exactly, else case-insensitively, and a later duplicate overwrites an earlier one; unknown fields are
  * dropped; an empty string in an enum field means the field's default (absent). A `null` body is an empty object.
+ * An integer field holding a number past JavaScript's safe integers is a ValidationError naming the field, where
+ * Go's decoder fails on int64 overflow: such a number has already lost its exact value in `JSON.parse`.
  */
 export function decodeInput(schema: TSchema, input: unknown): unknown {
+  return decode(schema, input, '');
+}
+
+function decode(schema: TSchema, input: unknown, path: string): unknown {
   const kind = schema[Kind];
+  if (kind === 'Integer') {
+    if (typeof input === 'number' && Number.isInteger(input) && !Number.isSafeInteger(input)) {
+      throw new ValidationError(path, `must be an integer between ${-Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}`);
+    }
+    return input;
+  }
   if (kind === 'Union') {
     const members = (schema as TUnion).anyOf;
     if (planFor(schema).members) return input;
     // A nullable field: read the value as its non-null member.
     const member = members.find((s) => s[Kind] === kindOf(input)) ?? members.find((s) => s[Kind] !== 'Null');
-    return member ? decodeInput(member, input) : input;
+    return member ? decode(member, input, path) : input;
   }
   if (kind === 'Array' && Array.isArray(input)) {
     const items = (schema as unknown as { items: TSchema }).items;
-    return input.map((v) => (v === null ? zeroValue(items) : decodeInput(items, v)));
+    // Element paths are spelled out only for elements that can hold an integer.
+    const nested = items[Kind] !== 'String' && items[Kind] !== 'Boolean';
+    return input.map((v, i) => (v === null ? zeroValue(items) : decode(items, v, nested ? join(path, String(i)) : path)));
   }
   if (kind !== 'Object') return input;
   if (input === null) return {};
@@ -108,9 +122,14 @@ export function decodeInput(schema: TSchema, input: unknown): unknown {
     const property = plan.properties![name]!;
     const members = planFor(property).members;
     if (value === '' && members && !members.has('')) continue;
-    out[name] = decodeInput(property, value);
+    out[name] = decode(property, value, join(path, name));
   }
   return out;
+}
+
+/** A field's dotted path, as ValidationError names it (`repositories.0.name`). */
+function join(path: string, name: string): string {
+  return path ? `${path}.${name}` : name;
 }
 
 function kindOf(value: unknown): string {

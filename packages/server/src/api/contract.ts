@@ -64,6 +64,11 @@ export interface RouteSpec<Path extends string, Params, Loaded, Q extends TObjec
   scopes?: readonly ScopeCategory[] | ((ctx: RequestBase<Params> & Loaded) => readonly ScopeCategory[]);
   query?: Q;
   body?: B;
+  /**
+   * Largest request body accepted, in bytes (default 10 MiB): past it the request ends with 413 while the body is
+   * still arriving, so nothing beyond the limit is buffered. Routes that take uploads set their own.
+   */
+  maxBodyBytes?: number;
   reply: R;
   /** Error responses to document, besides the success. */
   errors?: readonly RepoHostErrorKind[];

@@ -1,10 +1,14 @@
-import type { H3, H3Event } from 'h3';
-import { getRouterParams } from 'h3';
+import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
+import type { HTTPError, HTTPHandler, H3Event, RouteOptions } from 'h3';
+import { H3, getRouterParams, toEventHandler } from 'h3';
 import { FastResponse } from 'srvx';
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import {
   API_PREFIX,
+  BadRequestError,
   ForbiddenError,
+  NotFoundError,
   UnauthorizedError,
   ValidationError,
   apiDocsUrl,
@@ -27,7 +31,16 @@ export const PagingQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ description: 'page size of results' })),
 });
 
-const MAX_JSON_BODY = 10 * 1024 * 1024;
+/** A route's request body limit when its spec sets no `maxBodyBytes`. */
+export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+/** Forgejo's API answers are never cached by shared caches nor transformed by proxies (APIContexter). */
+const API_CACHE_CONTROL = 'max-age=0, private, must-revalidate, no-transform';
+
+/** Headers every API answer starts with: a fresh plain record per request, cheaper than web Headers. */
+export function apiResponseHeaders(): ResponseHeaders {
+  return { 'content-type': 'application/json;charset=utf-8', 'x-content-type-options': 'nosniff', 'cache-control': API_CACHE_CONTROL };
+}
 
 /**
  * Routes under a path prefix that share what they load. A group's loader resolves the resource its path names
@@ -99,7 +112,7 @@ export class RouteTable {
   private async handle({ spec, loaders }: RegisteredRoute, querySchema: TObject | undefined, event: H3Event): Promise<Response> {
     const host = this.host;
     // A plain record and srvx's FastResponse: web Headers/Response objects cost more than the route itself.
-    const headers: ResponseHeaders = { 'content-type': 'application/json;charset=utf-8' };
+    const headers = apiResponseHeaders();
     try {
       const url = event.url;
       // Forgejo warns about a query token whatever becomes of it (rejected, disabled, or overridden by a header).
@@ -112,14 +125,14 @@ export class RouteTable {
         host,
         auth,
         actor: auth.actor,
-        params: getRouterParams(event, { decode: true }) as Record<string, string>,
+        params: decodedRouterParams(event),
         view: { viewer: auth.actor, settings: host.settings },
       };
       for (const load of loaders) Object.assign(ctx, await load(ctx));
       checkScopes(spec, ctx);
       const query = querySchema ? parseInput(querySchema, queryObject(url.searchParams, querySchema)) : {};
       ctx.query = query;
-      if (spec.body) ctx.body = parseInput(spec.body, await readJsonBody(event));
+      if (spec.body) ctx.body = parseInput(spec.body, await readJsonBody(event, spec.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES));
       if (spec.auth === 'basic' && auth.method !== 'basic_password' && auth.method !== 'reverse_proxy') {
         throw new UnauthorizedError('auth method not allowed');
       }
@@ -137,6 +150,7 @@ export class RouteTable {
       }
       return jsonResponse(spec.reply.status, JSON.stringify(result), headers);
     } catch (error) {
+      if (error instanceof HttpError && error.status === 413) return bodyTooLargeResponse(host, error, headers, http1Request(event));
       return errorResponse(host, error, headers);
     }
   }
@@ -165,9 +179,41 @@ export function requestCredentials(event: H3Event) {
   };
 }
 
+/** Go's `strconv.ParseInt(s, 10, 64)` syntax: an optional sign, then decimal digits. */
+const DECIMAL_INTEGER = /^[+-]?\d+$/;
+/** The magnitudes that bound int64, as 19-digit strings (compared as strings: same length, same order). */
+const INT64_MAX_DIGITS = '9223372036854775807';
+const INT64_MIN_DIGITS = '9223372036854775808';
+
+/**
+ * A query integer as Forgejo's form helpers read it with strconv: undefined unless it is a decimal int64 (so the
+ * parameter counts as absent and the default applies). An int64 past JavaScript's safe integers is clamped to
+ * them: it is past the end of anything a page or a count reaches, and stays exact from here to SQL.
+ */
+function parseQueryInteger(value: string): number | undefined {
+  if (!DECIMAL_INTEGER.test(value)) return undefined;
+  const sign = value.charCodeAt(0);
+  const negative = sign === 0x2d;
+  let start = negative || sign === 0x2b ? 1 : 0;
+  while (start < value.length - 1 && value.charCodeAt(start) === 0x30) start++;
+  const digits = value.length - start;
+  if (digits > 19) return undefined;
+  if (digits === 19 && value.slice(start) > (negative ? INT64_MIN_DIGITS : INT64_MAX_DIGITS)) return undefined;
+  const n = Number(value);
+  if (n > Number.MAX_SAFE_INTEGER) return Number.MAX_SAFE_INTEGER;
+  if (n < -Number.MAX_SAFE_INTEGER) return -Number.MAX_SAFE_INTEGER;
+  return n;
+}
+
+/** The spellings Go's `strconv.ParseBool` accepts; anything else leaves the parameter absent. */
+const QUERY_BOOLEANS: ReadonlyMap<string, boolean> = new Map([
+  ['1', true], ['t', true], ['T', true], ['TRUE', true], ['true', true], ['True', true],
+  ['0', false], ['f', false], ['F', false], ['FALSE', false], ['false', false], ['False', false],
+]);
+
 /**
  * Query parameters as an object under the schema's field names (matched as body fields are), with integer and
- * boolean fields converted as Forgejo's form helpers do: a malformed number is absent (the default applies).
+ * boolean fields converted as Forgejo's form helpers do: a malformed value is absent (the default applies).
  */
 function queryObject(params: URLSearchParams, schema: TObject): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -176,26 +222,145 @@ function queryObject(params: URLSearchParams, schema: TObject): Record<string, u
     if (name === undefined) continue;
     const type = (schema.properties[name] as { type?: string }).type;
     if (type === 'integer') {
-      if (/^-?\d+$/.test(value)) out[name] = Number.parseInt(value, 10);
+      const n = parseQueryInteger(value);
+      if (n !== undefined) out[name] = n;
     } else if (type === 'boolean') {
-      out[name] = value === 'true' || value === '1';
+      const b = QUERY_BOOLEANS.get(value);
+      if (b !== undefined) out[name] = b;
     } else out[name] = value;
   }
   return out;
 }
 
-async function readJsonBody(event: H3Event): Promise<unknown> {
-  const length = Number(event.req.headers.get('content-length') ?? '0');
-  if (length > MAX_JSON_BODY) throw new HttpError(413, 'request body too large');
-  const text = await event.req.text();
-  if (text.length > MAX_JSON_BODY) throw new HttpError(413, 'request body too large');
-  // An empty body is an empty object, as Forgejo's binder treats it.
+/**
+ * The request body as JSON, read while it arrives and refused with 413 once it passes `limit` bytes (or declares
+ * a longer Content-Length): what lies beyond the limit is never read, so it is never held. An empty body is an
+ * empty object, as Forgejo's binder treats it.
+ */
+async function readJsonBody(event: H3Event, limit: number): Promise<unknown> {
+  const declared = event.req.headers.get('content-length');
+  if (declared !== null && Number(declared) > limit) throw bodyTooLarge();
+  const text = (await readBody(event, limit)).toString('utf8');
   if (text.trim() === '') return {};
   try {
     return JSON.parse(text);
   } catch (error) {
     throw new ValidationError('', `invalid JSON body: ${(error as Error).message}`);
   }
+}
+
+function bodyTooLarge(): HttpError {
+  return new HttpError(413, 'request body too large');
+}
+
+const NO_BYTES = Buffer.alloc(0);
+
+/** Node's HTTP/1 request under the event: not there in-process (`app.fetch`), nor for HTTP/2. */
+function http1Request(event: H3Event): IncomingMessage | undefined {
+  const req = event.runtime?.node?.req;
+  return req && req.httpVersionMajor === 1 ? (req as IncomingMessage) : undefined;
+}
+
+/** The body's bytes, at most `limit` of them: from Node's request stream when served by Node, else the web one. */
+function readBody(event: H3Event, limit: number): Promise<Buffer> {
+  const node = http1Request(event) as (IncomingMessage & { rawBody?: unknown }) | undefined;
+  // A stream someone else already read (an embedder's body parser) is left to srvx, which knows what became of it.
+  if (node && !node.readableEnded && !node.destroyed && node.rawBody === undefined) return readNodeBody(node, limit);
+  const body = event.req.body;
+  return body ? readWebBody(body, limit) : Promise.resolve(NO_BYTES);
+}
+
+/** How long the connection stays open after a 413 for an unread body: Go's server waits as long (rstAvoidanceDelay). */
+const LINGER_MS = 500;
+
+/**
+ * The 413 for a body left unread on the wire. The connection closes after it (`Connection: close`), since the
+ * rest of the body is never read; but closing a socket with unread data makes TCP send a reset, and a client
+ * still busy writing sees that reset (EPIPE, ECONNRESET) instead of the answer. So, as Go's server does, the
+ * answer goes out whole (its Content-Length tells the client so) and the connection closes a moment later: the
+ * body stream ends after LINGER_MS, or as soon as the client hangs up.
+ */
+function bodyTooLargeResponse(host: RepoHost, error: HttpError, headers: ResponseHeaders, node: IncomingMessage | undefined): Response {
+  if (!node) return errorResponse(host, error, headers);
+  headers.connection = 'close';
+  headers['content-type'] = 'application/json;charset=utf-8';
+  const bytes = Buffer.from(JSON.stringify({ message: error.message, url: apiDocsUrl(host.settings) }));
+  headers['content-length'] = String(bytes.length);
+  let timer: NodeJS.Timeout | undefined;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes);
+      timer = setTimeout(() => controller.close(), LINGER_MS);
+    },
+    cancel() {
+      clearTimeout(timer);
+    },
+  });
+  return new FastResponse(body, { status: 413, headers });
+}
+
+function readNodeBody(req: Readable, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const settle = (error?: Error) => {
+      req.off('data', onData).off('end', onEnd).off('error', onGone).off('close', onGone);
+      if (error) reject(error);
+      else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) {
+        chunks.push(chunk);
+        return;
+      }
+      // Stop reading: TCP holds the sender back until the connection closes after the 413 (bodyTooLargeResponse).
+      req.pause();
+      chunks.length = 0;
+      settle(bodyTooLarge());
+    };
+    const onEnd = () => settle();
+    // The client went away mid-body: nobody reads the answer, but it must not count as a server failure.
+    const onGone = () => settle(new HttpError(400, 'request body incomplete'));
+    req.on('data', onData).once('end', onEnd).once('error', onGone).once('close', onGone);
+  });
+}
+
+async function readWebBody(body: ReadableStream<Uint8Array>, limit: number): Promise<Buffer> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return Buffer.concat(chunks, size);
+    size += value.byteLength;
+    if (size > limit) {
+      reader.cancel().catch(() => {});
+      throw bodyTooLarge();
+    }
+    chunks.push(value);
+  }
+}
+
+/**
+ * The matched route's path parameters, percent-decoded as Go's `url.PathUnescape` decodes them (`%2F` is `/`).
+ * A malformed escape is the client's mistake, a BadRequestError (400), where h3's decoding throws a URIError.
+ * Parameters without `%` are returned as matched, without copying.
+ */
+export function decodedRouterParams(event: H3Event): Record<string, string> {
+  const raw = getRouterParams(event) as Record<string, string>;
+  let decoded: Record<string, string> | undefined;
+  for (const key in raw) {
+    const value = raw[key]!;
+    if (!value.includes('%')) continue;
+    decoded ??= { ...raw };
+    try {
+      decoded[key] = decodeURIComponent(value);
+    } catch {
+      throw new BadRequestError(`invalid URL escape in the path: ${JSON.stringify(value)}`);
+    }
+  }
+  return decoded ?? raw;
 }
 
 /** Response headers, lower-case names. */
@@ -232,4 +397,71 @@ export function setPaginationHeaders(headers: ResponseHeaders, rootUrl: string, 
   if (page.page > 1) links.push(link(1, 'first'), link(page.page - 1, 'prev'));
   if (links.length > 0) headers.link = links.join(',');
   headers['access-control-expose-headers'] = 'Link, X-Total-Count';
+}
+
+/** How much of a HEAD answer's body is counted for its Content-Length; a longer one goes without, as chunked. */
+const HEAD_MEASURE_LIMIT = 16 * 1024 * 1024;
+
+/**
+ * An h3 app whose GET routes answer HEAD as Forgejo's do: the GET handler runs, and the answer keeps its status
+ * and headers, Content-Length included, without the body. h3 alone tries GET for HEAD only when no route matches
+ * HEAD, which a catch-all always does, and it drops a length srvx would have counted from the body; so every GET
+ * route gets a HEAD twin here, registered with it (the router's, the swagger document's, git's).
+ */
+export class H3WithHead extends H3 {
+  override on(method: Parameters<H3['on']>[0], route: string, handler: HTTPHandler, opts?: RouteOptions): this {
+    super.on(method, route, handler, opts);
+    if (method.toUpperCase() === 'GET') {
+      const get = toEventHandler(handler)!;
+      super.on('HEAD', route, (event) => headAnswer(get(event)), opts);
+    }
+    return this;
+  }
+}
+
+/** A GET answer as HEAD sends it. Only HEAD requests come here, so web Headers are affordable. */
+async function headAnswer(answer: unknown): Promise<unknown> {
+  const response = await answer;
+  if (!(response instanceof Response) || response.headers.has('content-length')) return response;
+  const body = response.body;
+  if (body === null) return response;
+  const reader = body.getReader();
+  let length = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    length += (value as Uint8Array).byteLength;
+    if (length > HEAD_MEASURE_LIMIT) {
+      reader.cancel().catch(() => {});
+      return new FastResponse(null, { status: response.status, statusText: response.statusText, headers: response.headers });
+    }
+  }
+  const headers = new Headers(response.headers);
+  headers.set('content-length', String(length));
+  return new FastResponse(null, { status: response.status, statusText: response.statusText, headers });
+}
+
+/**
+ * The answer for what h3 refuses by itself, in the API's error format: a path that is not valid percent-encoding
+ * (400, before any route runs), a path no route matches (404), an error no handler caught (500). For an `H3`
+ * `onError` hook.
+ */
+export function unroutedErrorResponse(host: RepoHost, error: HTTPError, event: H3Event): Response {
+  const path = event.url.pathname;
+  const headers = path === '/api' || path.startsWith('/api/') ? apiResponseHeaders() : {};
+  let cause: unknown;
+  if (error.status === 404) cause = new NotFoundError();
+  else if (error.status === 400 && !isDecodablePath(path)) cause = new BadRequestError('invalid URL escape in the request path');
+  else if (error.status < 500) cause = new HttpError(error.status, error.message);
+  else cause = error.cause ?? error;
+  return errorResponse(host, cause, headers);
+}
+
+function isDecodablePath(path: string): boolean {
+  try {
+    decodeURI(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
