@@ -356,6 +356,8 @@ describe('git smart HTTP with the real git client', () => {
     const refs = await gitOk(['ls-remote', '--symref', cloneUrl('alice/blank.git', 'alice', aliceToken), 'HEAD']);
     expect(refs.stdout).toContain('ref: refs/heads/main\tHEAD');
     expect(refs.stdout).toContain(`${id}\tHEAD`);
+    // The push's intent was cleared with its bookkeeping: nothing is left for start-up to repair.
+    expect(await ts.host.repoStorage.pending()).toEqual([]);
   });
 
   it('reports each push as repo.pushed with the ref changes that took effect, and records the size git counts', async () => {

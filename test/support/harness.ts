@@ -2,15 +2,13 @@
  * Shared test harness: real RepoHost instances on real SQLite (or PostgreSQL, one fresh schema per host)
  * with on-disk git repositories, and a real HTTP server on an ephemeral loopback port.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { toNodeHandler } from 'h3/node';
 import { RepoHost, SYSTEM, loadSettings, type SettingsOverrides, type User } from '@repohost/core';
-import { createApp, type RegisteredRoute } from '@repohost/server';
+import { startServer, type RegisteredRoute } from '@repohost/server';
 
 export const TEST_DB = (process.env.REPOHOST_TEST_DB ?? 'sqlite') as 'sqlite' | 'postgres';
 
@@ -82,26 +80,22 @@ export interface TestServer extends TestHost {
   fetch(pathname: string, init?: RequestInit): Promise<Response>;
 }
 
-/** A RepoHost behind a real HTTP server on 127.0.0.1 (ROOT_URL matches the port). */
+/**
+ * A RepoHost behind a real HTTP server on 127.0.0.1, started as `startServer` starts it in production (its
+ * timeouts included); ROOT_URL follows the port it listens on.
+ */
 export async function startTestServer(overrides: SettingsOverrides = {}): Promise<TestServer> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const url = `http://127.0.0.1:${port}/`;
-  const testHost = await openTestHost({ ...overrides, server: { ROOT_URL: url, HTTP_PORT: port, ...overrides.server } });
-  const app = createApp(testHost.host);
-  server.on('request', toNodeHandler(app.app));
+  const testHost = await openTestHost({ ...overrides, server: { DOMAIN: '127.0.0.1', HTTP_PORT: 0, ...overrides.server } });
+  const running = await startServer(testHost.host, { port: 0, hostname: '127.0.0.1' });
+  const url = testHost.host.settings.server.ROOT_URL;
   return {
     ...testHost,
     url,
-    server,
-    routes: app.routes,
+    server: running.server,
+    routes: running.routes,
     fetch: (pathname, init) => fetch(new URL(pathname.replace(/^\//, ''), url), init),
     cleanup: async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await running.close();
       await testHost.cleanup();
     },
   };

@@ -55,26 +55,60 @@ export interface ListenOptions {
 
 export interface RunningServer {
   readonly server: Server;
+  /** Every API route the server registered. */
+  readonly routes: readonly RegisteredRoute[];
   /** The address actually listened on, e.g. `http://127.0.0.1:3000/`. */
   readonly url: string;
   close(): Promise<void>;
 }
 
+/**
+ * A ROOT_URL derived from `[server] HTTP_PORT` names the port actually listened on (port 0, or another `port`
+ * given to startServer), so `clone_url` and every absolute URL are reachable. A ROOT_URL given explicitly
+ * (app.ini, environment, or an embedder's overrides) is left as it is: a proxy may stand in front.
+ */
+function followListeningPort(settings: RepoHost['settings'], port: number): void {
+  const { server } = settings;
+  if (port === server.HTTP_PORT || server.ROOT_URL !== derivedRootUrl(settings)) return;
+  server.HTTP_PORT = port;
+  server.ROOT_URL = derivedRootUrl(settings);
+}
+
+/** How often Node looks for connections past the headers deadline (30 s by default, too coarse for it). */
+const CONNECTIONS_CHECKING_INTERVAL_MS = 1000;
+
+/**
+ * Timeouts against clients that hold connections without using them: the headers must arrive within
+ * `[repohost] HTTP_HEADERS_TIMEOUT`, and a connection on which nothing is received or sent for `HTTP_IDLE_TIMEOUT`
+ * is closed. There is no overall deadline, so long pushes and clones keep working while bytes flow. Call it before
+ * `listen()`: Node reads the checking interval when listening starts (a server already listening checks headers
+ * at its old interval).
+ */
+export function configureHttpServer(server: Server, settings: RepoHost['settings']): void {
+  const { HTTP_HEADERS_TIMEOUT, HTTP_IDLE_TIMEOUT } = settings.repohost;
+  server.requestTimeout = 0;
+  server.headersTimeout = Math.max(0, HTTP_HEADERS_TIMEOUT) * 1000;
+  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = CONNECTIONS_CHECKING_INTERVAL_MS;
+  // Socket inactivity in either direction; with no 'timeout' listener Node destroys the socket.
+  server.timeout = Math.max(0, HTTP_IDLE_TIMEOUT) * 1000;
+}
+
 /** Starts a Node HTTP server for `host`. Closing it does not close the host. */
 export async function startServer(host: RepoHost, options: ListenOptions = {}): Promise<RunningServer> {
-  const { app } = createApp(host);
+  const { app, routes } = createApp(host);
   const server = createServer(toNodeHandler(app));
-  // git pushes can take long; never cut a request off by time.
-  server.requestTimeout = 0;
+  configureHttpServer(server, host.settings);
   const hostname = options.hostname ?? host.settings.server.HTTP_ADDR;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? host.settings.server.HTTP_PORT, hostname, () => resolve());
   });
   const address = server.address() as AddressInfo;
+  followListeningPort(host.settings, address.port);
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     server,
+    routes,
     url: `http://${shownHost}:${address.port}/`,
     close: () =>
       new Promise<void>((resolve, reject) => {

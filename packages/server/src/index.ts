@@ -2,7 +2,7 @@
  * RepoHost's HTTP server: the Forgejo-compatible API v1, its swagger document, and git smart HTTP.
  * @packageDocumentation
  */
-export { createApp, startServer, type RepoHostApp, type ListenOptions, type RunningServer } from './app.js';
+export { createApp, startServer, configureHttpServer, type RepoHostApp, type ListenOptions, type RunningServer } from './app.js';
 export { ApiRouter, RouteGroup, PagingQuery } from './api/router.js';
 export { defineGroups, type Groups } from './api/groups.js';
 export type { RouteSpec, Reply, ReplyValue, RequestBase, HandlerContext, PathParams, RegisteredRoute } from './api/contract.js';

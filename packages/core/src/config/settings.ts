@@ -115,6 +115,18 @@ const SPEC = {
     REPORTED_VERSION: str(DEFAULT_REPORTED_VERSION),
     /** Path of the `git` binary. */
     GIT_PATH: str('git'),
+    /** Seconds a client has to send a request's headers; 0 disables. */
+    HTTP_HEADERS_TIMEOUT: int(30),
+    /** Seconds a connection may pass with nothing received or sent before it is closed; 0 disables. */
+    HTTP_IDLE_TIMEOUT: int(60),
+    /** git service processes (info/refs, fetch, push) run at once by this process; 0 means four per CPU. */
+    GIT_MAX_SERVICES: int(0),
+    /** Seconds a git request waits for a free slot before it is answered 503 with Retry-After. */
+    GIT_SERVICE_QUEUE_TIMEOUT: int(5),
+    /** Bytes a fetch negotiation request may inflate to (real ones are far smaller); 0 disables. */
+    GIT_MAX_FETCH_REQUEST_SIZE: int(104857600),
+    /** git's `receive.maxInputSize` for pushes, in bytes; 0 is unlimited (as in Forgejo). */
+    GIT_RECEIVE_MAX_INPUT_SIZE: int(0),
   },
 } as const;
 
@@ -218,11 +230,17 @@ export function loadSettings(options: LoadSettingsOptions = {}): Settings {
   return settings;
 }
 
+/** The ROOT_URL Forgejo derives when none is set: `PROTOCOL://DOMAIN:HTTP_PORT/`. */
+export function derivedRootUrl(settings: Pick<Settings, 'server'>): string {
+  const { PROTOCOL, DOMAIN, HTTP_PORT } = settings.server;
+  return `${PROTOCOL}://${DOMAIN}:${HTTP_PORT}/`;
+}
+
 /** Fills the settings Forgejo derives from others, and checks the ones that must hold. */
 function deriveSettings(s: Settings): void {
   const server = s.server;
   server.APP_DATA_PATH = path.resolve(s.workPath, server.APP_DATA_PATH);
-  if (!server.ROOT_URL) server.ROOT_URL = `${server.PROTOCOL}://${server.DOMAIN}:${server.HTTP_PORT}/`;
+  if (!server.ROOT_URL) server.ROOT_URL = derivedRootUrl(s);
   if (!server.ROOT_URL.endsWith('/')) server.ROOT_URL += '/';
   try {
     new URL(server.ROOT_URL);

@@ -57,6 +57,10 @@ export interface RunServiceOptions extends ServiceOptions {
   input: Readable;
   /** HTTP uses one request per round (`--stateless-rpc`); SSH keeps one bidirectional stream. */
   stateless: boolean;
+  /** Aborted when the client has gone away: the service is stopped at once and `done` rejects. */
+  signal?: AbortSignal;
+  /** receive-pack only: bytes of pack data a push may send (git's `receive.maxInputSize`); 0 or absent is unlimited. */
+  maxInputSize?: number;
 }
 
 export interface ServiceSession {

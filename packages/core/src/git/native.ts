@@ -285,7 +285,8 @@ export class NativeGitBackend implements GitBackend {
   }
 
   runService(key: RepoKey, service: GitService, options: RunServiceOptions): ServiceSession {
-    const args = [...serviceConfig(service), service, ...(options.stateless ? ['--stateless-rpc'] : []), this.pathOf(key)];
+    const limit = service === 'receive-pack' && options.maxInputSize ? ['-c', `receive.maxInputSize=${options.maxInputSize}`] : [];
+    const args = [...serviceConfig(service), ...limit, service, ...(options.stateless ? ['--stateless-rpc'] : []), this.pathOf(key)];
     const child = this.spawnGit(args, protocolEnv(options.protocol));
     const output = new PassThrough();
     const stderr: Buffer[] = [];
@@ -300,12 +301,15 @@ export class NativeGitBackend implements GitBackend {
     }
     options.input.on('error', (error) => child.stdin.destroy(error));
     input.pipe(child.stdin);
+    const stopOnAbort = this.stopOnAbort(child, [options.input, input], output, options.signal);
 
     const exited = new Promise<void>((resolve, reject) => {
       child.on('error', reject);
-      child.on('close', (code) => {
+      child.on('close', (code, signal) => {
+        stopOnAbort.dispose();
         if (code === 0) resolve();
-        else reject(new Error(`git ${service} exited with ${code}: ${Buffer.concat(stderr).toString().trim()}`));
+        else if (stopOnAbort.stopped) reject(new Error(`git ${service} stopped: the client went away`));
+        else reject(new Error(`git ${service} exited with ${code ?? signal}: ${Buffer.concat(stderr).toString().trim()}`));
       });
     });
     const done = exited.then(async () => {
@@ -315,6 +319,31 @@ export class NativeGitBackend implements GitBackend {
     // Callers that only stream the output must not see an unhandled rejection.
     done.catch(() => {});
     return { output, done };
+  }
+
+  /**
+   * Kills a service whose client has gone away: nobody will read its answer, and it holds a process (and its
+   * caller's slot) until it exits. The streams are let go too, so the child's `close` comes at once even when its
+   * output was never read.
+   */
+  private stopOnAbort(child: ChildProcessWithoutNullStreams, inputs: Readable[], output: PassThrough, signal: AbortSignal | undefined) {
+    const state = { stopped: false, dispose: () => {} };
+    if (!signal) return state;
+    const stop = () => {
+      state.stopped = true;
+      child.kill('SIGKILL');
+      for (const input of inputs) input.unpipe();
+      child.stdin.destroy();
+      child.stdout.destroy();
+      // Without an error: a reader that has no error listener must not crash the process.
+      output.destroy();
+    };
+    if (signal.aborted) stop();
+    else {
+      signal.addEventListener('abort', stop, { once: true });
+      state.dispose = () => signal.removeEventListener('abort', stop);
+    }
+    return state;
   }
 
   /** Keeps the commands whose ref now holds the requested value: those receive-pack applied. */

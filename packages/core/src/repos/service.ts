@@ -250,6 +250,16 @@ export class ReposService {
     });
   }
 
+  /** After a push that failed midway: the bookkeeping follows whatever refs it moved, and its intent goes. */
+  async resyncAfterPush(access: RepoAccess, intent: number): Promise<void> {
+    const { repo, owner } = access;
+    const derived = await this.deriveFromRefs(repoKey(owner, repo), repo.default_branch);
+    await this.ctx.transaction(async (tx) => {
+      await tx.store(ReposStore).update(repo.id, derived);
+      await tx.store(GitIntentStore).delete(intent);
+    });
+  }
+
   /**
    * What the database says of a repository's git state, read from git: emptiness, size, and the default branch.
    * When the default branch does not exist but others do, the first pushed one (else the first by name) becomes

@@ -1,10 +1,13 @@
+import { availableParallelism } from 'node:os';
 import type { Readable } from 'node:stream';
-import { ForbiddenError, NotFoundError, UnauthorizedError } from '../errors.js';
+import { BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError } from '../errors.js';
 import type { CoreContext } from '../context.js';
 import type { Actor } from '../access/actor.js';
 import { AccessMode } from '../access/permissions.js';
 import type { GitService, ServiceSession } from '../git/backend.js';
+import { ConcurrencyLimit } from '../git/limit.js';
 import { ReposService, repoKey } from './service.js';
+import { GitIntentStore } from './intents.js';
 
 export interface TransferRequest {
   owner: string;
@@ -15,6 +18,11 @@ export interface TransferRequest {
   protocol?: string;
 }
 
+export interface TransferOptions {
+  /** Aborted when the client has gone away: a waiting request leaves the queue, a running git is killed. */
+  signal?: AbortSignal;
+}
+
 const SAFE_PROTOCOL = /^[A-Za-z0-9=:._-]+$/;
 
 /**
@@ -22,7 +30,13 @@ const SAFE_PROTOCOL = /^[A-Za-z0-9=:._-]+$/;
  * same question the API asks, and records pushes in the database when they finish.
  */
 export class GitTransferService {
-  constructor(private readonly ctx: CoreContext) {}
+  /** Slots for git service processes: each one held from the process's start until it has exited. */
+  private readonly slots: ConcurrencyLimit;
+
+  constructor(private readonly ctx: CoreContext) {
+    const { GIT_MAX_SERVICES, GIT_SERVICE_QUEUE_TIMEOUT } = ctx.settings.repohost;
+    this.slots = new ConcurrencyLimit(GIT_MAX_SERVICES > 0 ? GIT_MAX_SERVICES : 4 * availableParallelism(), Math.max(0, GIT_SERVICE_QUEUE_TIMEOUT) * 1000);
+  }
 
   private get repos(): ReposService {
     return this.ctx.service(ReposService);
@@ -54,20 +68,91 @@ export class GitTransferService {
   }
 
   /** The ref advertisement for `info/refs`. */
-  async advertise(actor: Actor, request: TransferRequest): Promise<Buffer> {
+  async advertise(actor: Actor, request: TransferRequest, options: TransferOptions = {}): Promise<Buffer> {
     const { key, protocol } = await this.authorize(actor, request);
-    return this.ctx.git.advertiseRefs(key, request.service, { protocol });
+    const release = await this.slots.acquire(options.signal);
+    try {
+      return await this.ctx.git.advertiseRefs(key, request.service, { protocol });
+    } finally {
+      release();
+    }
   }
 
-  /** Runs the service over `input`; `done` settles after the push (if any) is recorded. */
-  async run(actor: Actor, request: TransferRequest, input: Readable, options: { stateless: boolean }): Promise<ServiceSession> {
+  /**
+   * Runs the service over `input`; `done` settles after the push (if any) is recorded. git starts only once the
+   * first bytes of `input` have arrived and a slot is free, so a client that announces a body and sends nothing
+   * costs neither.
+   */
+  async run(actor: Actor, request: TransferRequest, input: Readable, options: TransferOptions & { stateless: boolean }): Promise<ServiceSession> {
     const { access, key, protocol } = await this.authorize(actor, request);
-    const session = this.ctx.git.runService(key, request.service, { input, protocol, stateless: options.stateless });
-    const done = session.done.then(async (updates) => {
-      await this.repos.recordPush(actor, access, updates);
-      return updates;
-    });
+    // Input errors are read from `input.errored` below; one while nothing else listens must not crash the process.
+    input.on('error', () => {});
+    await bodyArrives(input, options.signal);
+    const release = await this.slots.acquire(options.signal);
+    let session: ServiceSession;
+    let intent: number | undefined;
+    try {
+      // Until the push is recorded, its intent lets start-up repair the bookkeeping if the process dies.
+      if (request.service === 'receive-pack') intent = await this.repos.beginPush(access);
+      // The input may have failed while this request waited for its slot.
+      if (input.errored) throw input.errored;
+      if (input.destroyed && !input.readableEnded) throw new BadRequestError('the request body was cut off');
+      session = this.ctx.git.runService(key, request.service, {
+        input,
+        protocol,
+        stateless: options.stateless,
+        signal: options.signal,
+        maxInputSize: this.ctx.settings.repohost.GIT_RECEIVE_MAX_INPUT_SIZE,
+      });
+    } catch (error) {
+      release();
+      // Left behind if this fails too: start-up then resyncs a repository that did not change, harmlessly.
+      if (intent !== undefined) await this.ctx.store(GitIntentStore).delete(intent).catch(() => undefined);
+      throw error;
+    }
+    session.done.then(release, release);
+    const done = session.done.then(
+      async (updates) => {
+        await this.repos.recordPush(actor, access, updates, intent);
+        return updates;
+      },
+      async (error: unknown) => {
+        // A push cut off midway may still have moved refs: the bookkeeping follows them either way.
+        if (intent !== undefined) await this.repos.resyncAfterPush(access, intent);
+        throw error;
+      },
+    );
     done.catch(() => {});
     return { output: session.output, done };
   }
+}
+
+/**
+ * Resolves once `input` has bytes buffered (or has reached its end) without consuming any, so whoever reads it
+ * next sees the whole body. Rejects if it fails or closes first, or the signal aborts.
+ */
+function bodyArrives(input: Readable, signal: AbortSignal | undefined): Promise<void> {
+  if (input.readableLength > 0 || input.readableEnded) return Promise.resolve();
+  if (input.errored) return Promise.reject(input.errored);
+  if (input.destroyed) return Promise.reject(new BadRequestError('the request body was cut off'));
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  return new Promise<void>((resolve, reject) => {
+    const settle = (error?: unknown) => {
+      input.off('readable', onReadable);
+      input.off('error', onError);
+      input.off('close', onClose);
+      signal?.removeEventListener('abort', onAbort);
+      if (error === undefined) resolve();
+      else reject(error);
+    };
+    // 'readable' comes with the first bytes, or at the end of an empty body.
+    const onReadable = () => settle();
+    const onError = (error: Error) => settle(error);
+    const onClose = () => settle(input.errored ?? new BadRequestError('the request body was cut off'));
+    const onAbort = () => settle(signal!.reason);
+    input.on('readable', onReadable);
+    input.on('error', onError);
+    input.on('close', onClose);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }

@@ -1,9 +1,9 @@
-import { PassThrough, Readable } from 'node:stream';
+import { PassThrough, Readable, Transform, type TransformCallback } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { H3, H3Event } from 'h3';
 import { getRouterParams } from 'h3';
 import { FastResponse } from 'srvx';
-import { FLUSH_PKT, ForbiddenError, NotFoundError, pktLine, scopesGrant, type GitService, type RepoHost } from '@repohost/core';
+import { FLUSH_PKT, ForbiddenError, NotFoundError, isRepoHostError, pktLine, scopesGrant, type GitService, type RepoHost } from '@repohost/core';
 import { authenticate, type Authentication } from '../auth.js';
 import { errorResponse, missingScopeError, requestCredentials, type ResponseHeaders } from '../api/router.js';
 import { HttpError } from '../api/errors.js';
@@ -30,7 +30,7 @@ export function registerSmartHttp(app: H3, host: RepoHost): void {
     if (!service) throw new HttpError(403, 'dumb HTTP transport is not supported; use a git client with smart HTTP');
     checkGitScope(auth, service);
     const protocol = event.req.headers.get('git-protocol') ?? undefined;
-    const advertisement = await host.transfer.advertise(auth.actor, { owner, name: repo, service, protocol });
+    const advertisement = await host.transfer.advertise(auth.actor, { owner, name: repo, service, protocol }, { signal: event.req.signal });
     const v2 = protocol?.split(':').includes('version=2') ?? false;
     const body = v2 ? advertisement : Buffer.concat([servicePreamble(serviceName), advertisement]);
     return new FastResponse(body, { status: 200, headers: noCache(`application/x-${serviceName}-advertisement`) });
@@ -42,9 +42,21 @@ export function registerSmartHttp(app: H3, host: RepoHost): void {
       if (event.req.headers.get('content-type') !== `application/x-${serviceName}-request`) {
         throw new HttpError(415, `expected content type application/x-${serviceName}-request`);
       }
-      const input = requestBody(event);
+      // Stops git when the client goes away (the request or response closes early) or the body goes over its cap.
+      const stop = new AbortController();
+      event.req.signal.addEventListener('abort', () => stop.abort(event.req.signal.reason), { once: true });
+      // A fetch negotiation is small; pushes are bounded by git itself (receive.maxInputSize).
+      const cap = service === 'upload-pack' ? host.settings.repohost.GIT_MAX_FETCH_REQUEST_SIZE : 0;
+      const input = requestBody(event, cap);
+      input.on('error', (error) => stop.abort(error));
       const protocol = event.req.headers.get('git-protocol') ?? undefined;
-      const session = await host.transfer.run(auth.actor, { owner, name: repo, service, protocol }, input, { stateless: true });
+      const session = await host.transfer.run(auth.actor, { owner, name: repo, service, protocol }, input, { stateless: true, signal: stop.signal });
+      // The status goes out with git's first bytes, so a body that goes over its cap before then still gets its 413.
+      await outputStarts(session.output);
+      // A body over its cap, or not gzip after all, before git has answered: say so instead of a cut-off 200.
+      if (input.errored instanceof HttpError) throw input.errored;
+      // Stopped before it said anything: the client has gone away, and nobody is left to answer.
+      if (session.output.destroyed && !session.output.readableEnded) throw new HttpError(499, 'the client closed the request');
       // The response ends only after the push is recorded, so a client that sees success sees the new state.
       const body = new PassThrough();
       session.output.pipe(body, { end: false });
@@ -55,6 +67,10 @@ export function registerSmartHttp(app: H3, host: RepoHost): void {
         );
       });
       session.output.on('error', (error) => body.destroy(error));
+      // Stopped git closes its output without an end: cut the response rather than leave it hanging.
+      session.output.on('close', () => {
+        if (!session.output.readableEnded) body.destroy(new Error(`git ${service} stopped`));
+      });
       return new FastResponse(Readable.toWeb(body) as ReadableStream, { status: 200, headers: noCache(`application/x-${serviceName}-result`) });
     }));
   }
@@ -71,8 +87,12 @@ async function handle(
     const auth = await authenticate(host, requestCredentials(event), { allowReverseProxy: false });
     return await run(auth, owner, repo);
   } catch (error) {
-    const status = error instanceof NotFoundError ? new NotFoundError('Repository not found') : error;
-    return errorResponse(host, status, {}, { challenge: true });
+    let status = error instanceof NotFoundError ? new NotFoundError('Repository not found') : error;
+    // A client that went away hears nothing; its dropped connection (ECONNRESET, …) is no server error to log.
+    if (event.req.signal.aborted && !isRepoHostError(error) && !(error instanceof HttpError)) status = new HttpError(499, 'the client closed the request');
+    // After a 413 the rest of the body is not worth reading: close the connection instead.
+    const headers: ResponseHeaders = error instanceof HttpError && error.status === 413 ? { connection: 'close' } : {};
+    return errorResponse(host, status, headers, { challenge: true });
   }
 }
 
@@ -86,15 +106,67 @@ function checkGitScope(auth: Authentication, service: GitService): void {
   }
 }
 
-function requestBody(event: H3Event): Readable {
+/**
+ * The request body as git should read it: inflated when gzip-encoded and, when `maxBytes` is positive, cut off
+ * with a 413 error once it has yielded more than `maxBytes` (a small gzip body can inflate to gigabytes).
+ */
+function requestBody(event: H3Event, maxBytes: number): Readable {
   const nodeReq = (event.runtime as { node?: { req?: Readable } } | undefined)?.node?.req;
   const raw = nodeReq ?? (event.req.body ? Readable.fromWeb(event.req.body as never) : Readable.from([]));
+  let source = raw;
   if ((event.req.headers.get('content-encoding') ?? '').toLowerCase() === 'gzip') {
     const gunzip = createGunzip();
     raw.on('error', (error) => gunzip.destroy(error));
-    return raw.pipe(gunzip);
+    source = raw.pipe(gunzip);
   }
-  return raw;
+  const body = new ByteLimit(maxBytes > 0 ? maxBytes : Infinity, () => {
+    // Stop inflating at once; the raw request stays open so that a 413 can still be sent.
+    if (source !== raw) source.destroy();
+    raw.unpipe();
+    raw.pause();
+  });
+  source.on('error', (error: NodeJS.ErrnoException) => {
+    // zlib's codes start with Z_: the client sent something that is not gzip.
+    body.destroy(error.code?.startsWith('Z_') ? new HttpError(400, 'the request body is not valid gzip') : error);
+  });
+  // A client that hangs up mid-body must end what git reads too, or git would wait for the rest forever.
+  raw.on('close', () => {
+    if (raw.readableEnded) return;
+    if (source !== raw) source.destroy();
+    body.destroy(raw.errored ?? new Error('the request body was cut off'));
+  });
+  return source.pipe(body);
+}
+
+/** Passes bytes through until more than `max` have gone by, then fails with a 413. */
+class ByteLimit extends Transform {
+  private seen = 0;
+
+  constructor(
+    private readonly max: number,
+    private readonly onExceeded: () => void,
+  ) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    this.seen += chunk.length;
+    if (this.seen <= this.max) return callback(null, chunk);
+    this.onExceeded();
+    callback(new HttpError(413, `the request is larger than ${this.max} bytes`));
+  }
+}
+
+/** Resolves when `output` has its first bytes, ends, fails or closes; reads nothing. */
+function outputStarts(output: Readable): Promise<void> {
+  if (output.readableLength > 0 || output.readableEnded || output.destroyed) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const settle = () => {
+      for (const name of ['readable', 'error', 'close'] as const) output.off(name, settle);
+      resolve();
+    };
+    for (const name of ['readable', 'error', 'close'] as const) output.on(name, settle);
+  });
 }
 
 function noCache(contentType: string): ResponseHeaders {
