@@ -1,11 +1,10 @@
 import { PassThrough, Readable, Transform, type TransformCallback } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { H3, H3Event } from 'h3';
-import { getRouterParams } from 'h3';
 import { FastResponse } from 'srvx';
 import { FLUSH_PKT, ForbiddenError, NotFoundError, isRepoHostError, pktLine, scopesGrant, type GitService, type RepoHost } from '@repohost/core';
 import { authenticate, type Authentication } from '../auth.js';
-import { errorResponse, missingScopeError, requestCredentials, type ResponseHeaders } from '../api/router.js';
+import { decodedRouterParams, errorResponse, missingScopeError, requestCredentials, type ResponseHeaders } from '../api/router.js';
 import { HttpError } from '../api/errors.js';
 
 /** The smart-protocol services by the name clients ask for: a Map, so a client's name can only pick one of these. */
@@ -83,7 +82,7 @@ async function handle(
 ): Promise<Response> {
   try {
     if (host.settings.repository.DISABLE_HTTP_GIT) throw new ForbiddenError('Interacting with repositories by HTTP protocol is not allowed');
-    const { owner, repo } = getRouterParams(event, { decode: true }) as { owner: string; repo: string };
+    const { owner, repo } = decodedRouterParams(event) as { owner: string; repo: string };
     const auth = await authenticate(host, requestCredentials(event), { allowReverseProxy: false });
     return await run(auth, owner, repo);
   } catch (error) {
