@@ -23,7 +23,9 @@ function reportStorage(host: RepoHost, io: CliIo): void {
   if (abandonedCreates.length) io.stderr(`repaired: removed the storage of ${abandonedCreates.length} interrupted creation(s): ${names(abandonedCreates)}\n`);
   if (finishedRemovals.length) io.stderr(`repaired: finished ${finishedRemovals.length} interrupted deletion(s): ${names(finishedRemovals)}\n`);
   if (resynced.length) io.stderr(`repaired: updated ${resynced.length} repositories after interrupted pushes: ${names(resynced)}\n`);
-  host.repoStorage.check().then(
+  // After the first requests have had their turn: start-up is measured to the first answer.
+  const check = () => host.repoStorage.check();
+  new Promise<void>((resolve) => setTimeout(resolve, 1000).unref()).then(check).then(
     ({ unadopted, missing }) => {
       if (missing.length) io.stderr(`warning: ${missing.length} repositories have no git storage (their git operations answer 404): ${names(missing)}\n`);
       if (unadopted.length) io.stderr(`warning: ${unadopted.length} unadopted repositories in storage (see /api/v1/admin/unadopted): ${names(unadopted)}\n`);
