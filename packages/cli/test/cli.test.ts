@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mkdtemp, mkdir, rm, writeFile, readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -56,7 +56,7 @@ describe('repohost CLI', () => {
   }
 
   /** Runs `repohost web --port 0`, calls `use` with its URL, then stops it. */
-  async function withWeb(use: (url: string) => Promise<void>, args: string[] = []): Promise<void> {
+  async function withWeb(use: (url: string, stderr: string[]) => Promise<void>, args: string[] = []): Promise<void> {
     const controller = new AbortController();
     let listening!: (url: string) => void;
     const ready = new Promise<string>((resolve) => (listening = resolve));
@@ -64,7 +64,7 @@ describe('repohost CLI', () => {
     const done = runCli(['web', '--port', '0', ...args], i);
     const url = await Promise.race([ready, done.then((code) => Promise.reject(new Error(`web exited ${code}: ${i.err.join('')}`)))]);
     try {
-      await use(url.replace('0.0.0.0', '127.0.0.1'));
+      await use(url.replace('0.0.0.0', '127.0.0.1'), i.err);
     } finally {
       controller.abort();
       expect(await done).toBe(0);
@@ -82,6 +82,26 @@ describe('repohost CLI', () => {
       expect(await me.json()).toMatchObject({ login: 'alice', is_admin: true, email: 'alice@example.com' });
     });
     if (!dbEnv.env.FORGEJO__DATABASE__DB_TYPE) expect(existsSync(path.join(work, 'data', 'forgejo.db'))).toBe(true);
+  });
+
+  it('web warns of repositories without storage and of storage no repository claims', async () => {
+    const token = await createAlice();
+    const repos = path.join(work, 'data', 'forgejo-repositories', 'alice');
+    await withWeb(async (url) => {
+      const created = await fetch(`${url}api/v1/user/repos`, {
+        method: 'POST',
+        headers: { Authorization: `token ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'lost' }),
+      });
+      expect(created.status).toBe(201);
+    });
+    await rm(path.join(repos, 'lost.git'), { recursive: true });
+    await mkdir(path.join(repos, 'stray.git'));
+    await withWeb(async (_url, stderr) => {
+      await vi.waitFor(() => expect(stderr.join('')).toContain('unadopted'), { timeout: 5000 });
+      expect(stderr.join('')).toContain('1 repositories have no git storage (their git operations answer 404): alice/lost');
+      expect(stderr.join('')).toContain('1 unadopted repositories in storage (see /api/v1/admin/unadopted): alice/stray');
+    });
   });
 
   it('uses the scopes and name given for the access token', async () => {
