@@ -73,28 +73,26 @@ export class BadRequestError extends RepoHostError {
   }
 }
 
-/** The caller has failed too often (sign-in attempts): told to come back after `retryAfterSeconds`. */
-export class TooManyRequestsError extends RepoHostError {
-  readonly kind = 'too_many_requests' as const;
+/** A refusal that says when to try again: the server sends `retryAfterSeconds` as `Retry-After`. */
+export abstract class RetryLaterError extends RepoHostError {
   constructor(
     message: string,
     readonly retryAfterSeconds: number,
   ) {
     super(message);
-    this.name = 'TooManyRequestsError';
   }
 }
 
-/** A bounded resource (git processes, …) is busy; the request may be repeated after `retryAfterSeconds`. */
-export class UnavailableError extends RepoHostError {
+/** The caller has failed too often (sign-in attempts). */
+export class TooManyRequestsError extends RetryLaterError {
+  readonly kind = 'too_many_requests' as const;
+  override name = 'TooManyRequestsError';
+}
+
+/** A bounded resource (git processes, …) is busy. */
+export class UnavailableError extends RetryLaterError {
   readonly kind = 'unavailable' as const;
-  constructor(
-    message: string,
-    readonly retryAfterSeconds: number,
-  ) {
-    super(message);
-    this.name = 'UnavailableError';
-  }
+  override name = 'UnavailableError';
 }
 
 export function isRepoHostError(error: unknown): error is RepoHostError {

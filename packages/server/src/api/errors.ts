@@ -1,4 +1,4 @@
-import { isRepoHostError, type RepoHostErrorKind } from '@repohost/core';
+import { RetryLaterError, isRepoHostError, type RepoHostErrorKind } from '@repohost/core';
 
 /**
  * The error taxonomy, in one place: each kind core throws, the HTTP status it becomes, and the named response
@@ -17,10 +17,8 @@ export const ERROR_KINDS = {
 
 /** Status and message for an error thrown anywhere below a route. */
 export function errorStatus(error: unknown): { status: number; message: string; retryAfterSeconds?: number } {
-  if (isRepoHostError(error)) {
-    const retry = (error as { retryAfterSeconds?: number }).retryAfterSeconds;
-    return { status: ERROR_KINDS[error.kind].status, message: error.message, ...(retry === undefined ? {} : { retryAfterSeconds: retry }) };
-  }
+  if (error instanceof RetryLaterError) return { status: ERROR_KINDS[error.kind].status, message: error.message, retryAfterSeconds: error.retryAfterSeconds };
+  if (isRepoHostError(error)) return { status: ERROR_KINDS[error.kind].status, message: error.message };
   if (error instanceof HttpError) return { status: error.status, message: error.message };
   return { status: 500, message: 'Internal Server Error' };
 }
