@@ -78,7 +78,6 @@ export interface StoredRepository {
   objectFormat: ObjectFormat;
   /** The branch HEAD names, whether or not it exists yet. */
   headBranch: string;
-  isEmpty: boolean;
 }
 
 /** Raised by `create` when the repository's storage already exists. */
@@ -104,7 +103,7 @@ export interface GitBackend {
   remove(key: RepoKey): Promise<void>;
   /** Every repository present in storage, whether or not the database knows it. */
   list(): Promise<RepoKey[]>;
-  /** Object format, HEAD branch and emptiness of a stored repository. */
+  /** Object format and HEAD branch of a stored repository. */
   describe(key: RepoKey): Promise<StoredRepository>;
   /** Removes what interrupted removals left behind; run at start-up, before anything else uses storage. */
   collectGarbage(): Promise<void>;

@@ -24,16 +24,6 @@ export class ConcurrencyLimit {
     if (!Number.isInteger(max) || max < 1) throw new RangeError(`a concurrency limit needs at least one slot, not ${max}`);
   }
 
-  /** Slots held now. */
-  get inUse(): number {
-    return this.active;
-  }
-
-  /** Requests waiting for a slot. */
-  get queued(): number {
-    return this.waiting.size;
-  }
-
   /** Waits for a slot. Rejects with UnavailableError after the queue timeout, or with the signal's reason. */
   acquire(signal?: AbortSignal): Promise<ReleaseSlot> {
     if (signal?.aborted) return Promise.reject(signal.reason);

@@ -180,7 +180,6 @@ export class NativeGitBackend implements GitBackend {
     return {
       objectFormat: isObjectFormat(format) ? format : 'sha1',
       headBranch: head.code === 0 ? head.stdout.toString().trim() : '',
-      isEmpty: await this.isEmpty(key),
     };
   }
 

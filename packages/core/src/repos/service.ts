@@ -250,12 +250,14 @@ export class ReposService {
     });
   }
 
-  /** After a push that failed midway: the bookkeeping follows whatever refs it moved, and its intent goes. */
-  async resyncAfterPush(access: RepoAccess, intent: number): Promise<void> {
-    const { repo, owner } = access;
-    const derived = await this.deriveFromRefs(repoKey(owner, repo), repo.default_branch);
+  /**
+   * After a push that failed midway, or one a crash interrupted: the bookkeeping follows whatever refs it moved,
+   * and its `sync` intent goes in the same transaction.
+   */
+  async resyncFromRefs(repo: Repository, key: RepoKey, intent: number): Promise<void> {
+    const derived = await this.deriveFromRefs(key, repo.default_branch);
     await this.ctx.transaction(async (tx) => {
-      await tx.store(ReposStore).update(repo.id, derived);
+      await tx.store(ReposStore).update(repo.id, { ...derived, updated_unix: nowUnix() });
       await tx.store(GitIntentStore).delete(intent);
     });
   }
@@ -266,16 +268,18 @@ export class ReposService {
    * the default, as Forgejo does on a first push. A few git commands whatever the repository's size.
    */
   async deriveFromRefs(key: RepoKey, currentDefault: string, preferredBranch?: string): Promise<{ is_empty: number; size: number; default_branch: string }> {
+    const defaultRef = `refs/heads/${currentDefault}`;
+    // The first branch answers emptiness too: no branch, an empty repository.
+    const [firstBranch, present, size] = await Promise.all([
+      this.ctx.git.firstBranch(key),
+      this.ctx.git.readRefs(key, [defaultRef]),
+      this.ctx.git.size(key),
+    ]);
     let defaultBranch = currentDefault;
-    const defaultRef = `refs/heads/${defaultBranch}`;
-    if (!(await this.ctx.git.readRefs(key, [defaultRef])).has(defaultRef) && !(await this.ctx.git.isEmpty(key))) {
-      const fallback = preferredBranch ?? (await this.ctx.git.firstBranch(key));
-      if (fallback) {
-        defaultBranch = fallback;
-        await this.ctx.git.setDefaultBranch(key, defaultBranch);
-      }
+    if (firstBranch !== undefined && !present.has(defaultRef)) {
+      defaultBranch = preferredBranch ?? firstBranch;
+      await this.ctx.git.setDefaultBranch(key, defaultBranch);
     }
-    const [isEmpty, size] = await Promise.all([this.ctx.git.isEmpty(key), this.ctx.git.size(key)]);
-    return { is_empty: isEmpty ? 1 : 0, size, default_branch: defaultBranch };
+    return { is_empty: firstBranch === undefined ? 1 : 0, size, default_branch: defaultBranch };
   }
 }

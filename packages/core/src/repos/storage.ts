@@ -44,11 +44,10 @@ export class RepoStorageService {
     return this.ctx.service(ReposService);
   }
 
-  /** The row stored under `k`, if any. */
-  private async rowAt(k: RepoKey) {
+  /** Whether a row claims the storage under `k`. */
+  private async hasRow(k: RepoKey): Promise<boolean> {
     const owner = await this.ctx.store(UsersStore).findByName(k.owner);
-    const repo = owner && (await this.ctx.store(ReposStore).findByOwnerAndName(owner.id, k.name));
-    return owner && repo ? { owner, repo } : undefined;
+    return owner !== undefined && (await this.ctx.store(ReposStore).findByOwnerAndName(owner.id, k.name)) !== undefined;
   }
 
   /**
@@ -63,16 +62,17 @@ export class RepoStorageService {
       const k = { owner: intent.owner_name, name: intent.repo_name };
       if (intent.op === 'create' || intent.op === 'remove') {
         // A row under that name owns the storage: a create that did commit, or a later create after a removal.
-        if (!(await this.rowAt(k)) && (await this.ctx.git.exists(k))) {
+        if (!(await this.hasRow(k)) && (await this.ctx.git.exists(k))) {
           await this.ctx.git.remove(k);
           (intent.op === 'create' ? report.abandonedCreates : report.finishedRemovals).push(k);
         }
       } else if (intent.op === 'sync') {
         const repo = await this.ctx.store(ReposStore).findById(intent.repo_id);
         if (repo && (await this.ctx.git.exists(k))) {
-          const derived = await this.repos.deriveFromRefs(k, repo.default_branch);
-          await this.ctx.store(ReposStore).update(repo.id, { ...derived, updated_unix: nowUnix() });
+          // Deletes the intent with the bookkeeping it repairs.
+          await this.repos.resyncFromRefs(repo, k, intent.id);
           report.resynced.push(k);
+          continue;
         }
       }
       await intents.delete(intent.id);
@@ -89,15 +89,16 @@ export class RepoStorageService {
   async check(): Promise<StorageCheck> {
     const rows = await this.ctx.store(ReposStore).allNames();
     const owners = await this.ctx.store(UsersStore).lowerNames([...new Set(rows.map((r) => r.owner_id))]);
-    const known = new Set(rows.map((r) => `${owners.get(r.owner_id)}/${r.lower_name}`));
+    const known = new Map<string, RepoKey>();
+    for (const row of rows) {
+      const k = { owner: owners.get(row.owner_id)!, name: row.lower_name };
+      known.set(keyText(k), k);
+    }
     const stored = await this.ctx.git.list();
     const present = new Set(stored.map(keyText));
     return {
       unadopted: stored.filter((k) => !known.has(keyText(k))).sort((a, b) => keyText(a).localeCompare(keyText(b))),
-      missing: [...known].filter((k) => !present.has(k)).map((k) => {
-        const [owner, name] = k.split('/') as [string, string];
-        return { owner, name };
-      }),
+      missing: [...known].filter(([text]) => !present.has(text)).map(([, k]) => k),
     };
   }
 
@@ -146,7 +147,7 @@ export class RepoStorageService {
       });
     } catch (error) {
       // Adopted (or created) by someone else meanwhile.
-      if (await this.rowAt(k)) throw new NotFoundError();
+      if (await this.hasRow(k)) throw new NotFoundError();
       throw error;
     }
   }

@@ -118,7 +118,7 @@ export class GitTransferService {
       },
       async (error: unknown) => {
         // A push cut off midway may still have moved refs: the bookkeeping follows them either way.
-        if (intent !== undefined) await this.repos.resyncAfterPush(access, intent);
+        if (intent !== undefined) await this.repos.resyncFromRefs(access.repo, key, intent);
         throw error;
       },
     );
