@@ -150,7 +150,7 @@ export class RouteTable {
       }
       return jsonResponse(spec.reply.status, JSON.stringify(result), headers);
     } catch (error) {
-      if (error instanceof HttpError && error.status === 413) return bodyTooLargeResponse(host, error, headers, http1Request(event));
+      if (error instanceof HttpError && error.status === 413) return bodyTooLargeResponse(host, error, headers, event);
       return errorResponse(host, error, headers);
     }
   }
@@ -280,11 +280,11 @@ const LINGER_MS = 500;
  * answer goes out whole (its Content-Length tells the client so) and the connection closes a moment later: the
  * body stream ends after LINGER_MS, or as soon as the client hangs up.
  */
-function bodyTooLargeResponse(host: RepoHost, error: HttpError, headers: ResponseHeaders, node: IncomingMessage | undefined): Response {
-  if (!node) return errorResponse(host, error, headers);
+export function bodyTooLargeResponse(host: RepoHost, error: HttpError, headers: ResponseHeaders, event: H3Event): Response {
+  if (!http1Request(event)) return errorResponse(host, error, headers);
   headers.connection = 'close';
   headers['content-type'] = 'application/json;charset=utf-8';
-  const bytes = Buffer.from(JSON.stringify({ message: error.message, url: apiDocsUrl(host.settings) }));
+  const bytes = Buffer.from(errorBody(host, error.message));
   headers['content-length'] = String(bytes.length);
   let timer: NodeJS.Timeout | undefined;
   const body = new ReadableStream<Uint8Array>({
@@ -373,7 +373,12 @@ export function errorResponse(host: RepoHost, error: unknown, headers: ResponseH
   headers['content-type'] = 'application/json;charset=utf-8';
   if (retryAfterSeconds !== undefined) headers['retry-after'] = String(Math.max(1, Math.ceil(retryAfterSeconds)));
   if (status === 401 && options.challenge) headers['www-authenticate'] = 'Basic realm="Gitea"';
-  return jsonResponse(status, JSON.stringify({ message, url: apiDocsUrl(host.settings) }), headers);
+  return jsonResponse(status, errorBody(host, message), headers);
+}
+
+/** The `{"message","url"}` body every error answer carries. */
+function errorBody(host: RepoHost, message: string): string {
+  return JSON.stringify({ message, url: apiDocsUrl(host.settings) });
 }
 
 /** A length-delimited body goes out in one write; without the length Node falls back to chunked encoding. */

@@ -4,7 +4,7 @@ import type { H3, H3Event } from 'h3';
 import { FastResponse } from 'srvx';
 import { FLUSH_PKT, ForbiddenError, NotFoundError, isRepoHostError, pktLine, scopesGrant, type GitService, type RepoHost } from '@repohost/core';
 import { authenticate, type Authentication } from '../auth.js';
-import { decodedRouterParams, errorResponse, missingScopeError, requestCredentials, type ResponseHeaders } from '../api/router.js';
+import { bodyTooLargeResponse, decodedRouterParams, errorResponse, missingScopeError, requestCredentials, type ResponseHeaders } from '../api/router.js';
 import { HttpError } from '../api/errors.js';
 
 /** The smart-protocol services by the name clients ask for: a Map, so a client's name can only pick one of these. */
@@ -89,9 +89,9 @@ async function handle(
     let status = error instanceof NotFoundError ? new NotFoundError('Repository not found') : error;
     // A client that went away hears nothing; its dropped connection (ECONNRESET, …) is no server error to log.
     if (event.req.signal.aborted && !isRepoHostError(error) && !(error instanceof HttpError)) status = new HttpError(499, 'the client closed the request');
-    // After a 413 the rest of the body is not worth reading: close the connection instead.
-    const headers: ResponseHeaders = error instanceof HttpError && error.status === 413 ? { connection: 'close' } : {};
-    return errorResponse(host, status, headers, { challenge: true });
+    // After a 413 the rest of the body is left unread: answered as the API answers it, then the connection closes.
+    if (error instanceof HttpError && error.status === 413) return bodyTooLargeResponse(host, error, {}, event);
+    return errorResponse(host, status, {}, { challenge: true });
   }
 }
 
