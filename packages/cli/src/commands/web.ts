@@ -17,21 +17,22 @@ Starts the server: API at /api/v1, git over HTTP, swagger document at /swagger.v
  * Says what start-up repaired, then compares storage with the database in the background (it reads every
  * owner's folder: not worth delaying the first request for) and warns of what an administrator must decide.
  */
-function reportStorage(host: RepoHost, io: CliIo): void {
+function reportStorage(host: RepoHost, io: CliIo): NodeJS.Timeout {
   const { abandonedCreates, finishedRemovals, resynced } = host.reconciled;
   const names = (keys: { owner: string; name: string }[]) => keys.map((k) => `${k.owner}/${k.name}`).join(', ');
   if (abandonedCreates.length) io.stderr(`repaired: removed the storage of ${abandonedCreates.length} interrupted creation(s): ${names(abandonedCreates)}\n`);
   if (finishedRemovals.length) io.stderr(`repaired: finished ${finishedRemovals.length} interrupted deletion(s): ${names(finishedRemovals)}\n`);
   if (resynced.length) io.stderr(`repaired: updated ${resynced.length} repositories after interrupted pushes: ${names(resynced)}\n`);
-  // After the first requests have had their turn: start-up is measured to the first answer.
-  const check = () => host.repoStorage.check();
-  new Promise<void>((resolve) => setTimeout(resolve, 1000).unref()).then(check).then(
-    ({ unadopted, missing }) => {
-      if (missing.length) io.stderr(`warning: ${missing.length} repositories have no git storage (their git operations answer 404): ${names(missing)}\n`);
-      if (unadopted.length) io.stderr(`warning: ${unadopted.length} unadopted repositories in storage (see /api/v1/admin/unadopted): ${names(unadopted)}\n`);
-    },
-    (error: unknown) => io.stderr(`warning: comparing storage with the database failed: ${(error as Error).message}\n`),
-  );
+  // A second later, after the first requests have had their turn: start-up is measured to the first answer.
+  const warn = () =>
+    host.repoStorage.check().then(
+      ({ unadopted, missing }) => {
+        if (missing.length) io.stderr(`warning: ${missing.length} repositories have no git storage (their git operations answer 404): ${names(missing)}\n`);
+        if (unadopted.length) io.stderr(`warning: ${unadopted.length} unadopted repositories in storage (see /api/v1/admin/unadopted): ${names(unadopted)}\n`);
+      },
+      (error: unknown) => io.stderr(`warning: comparing storage with the database failed: ${(error as Error).message}\n`),
+    );
+  return setTimeout(warn, 1000).unref();
 }
 
 export async function web(args: string[], global: GlobalOptions, io: CliIo): Promise<number> {
@@ -61,7 +62,7 @@ export async function web(args: string[], global: GlobalOptions, io: CliIo): Pro
   if (v.pid) await writeFile(v.pid, `${process.pid}\n`);
   if (!v.quiet) io.stdout(`RepoHost listening on ${server.url} (ROOT_URL ${settings.server.ROOT_URL}, database ${settings.database.DB_TYPE})\n`);
   io.onListening?.(server.url);
-  reportStorage(host, io);
+  const storageCheck = reportStorage(host, io);
 
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
@@ -71,6 +72,7 @@ export async function web(args: string[], global: GlobalOptions, io: CliIo): Pro
       process.once('SIGTERM', stop);
     }
   });
+  clearTimeout(storageCheck);
   await server.close();
   await host.close();
   if (v.pid) await rm(v.pid, { force: true });
