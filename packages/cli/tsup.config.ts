@@ -10,7 +10,8 @@ export default defineConfig([
     sourcemap: true,
   },
   // The `repohost` binary: one file with its dependencies bundled, because resolving and loading hundreds of
-  // modules dominated start-up time. Native (better-sqlite3) and optional (pg) modules stay external.
+  // modules dominated start-up time. Native (better-sqlite3), optional (pg) and lazily loaded, partly native (ssh2)
+  // modules stay external.
   {
     entry: { main: 'src/main.ts' },
     format: ['esm'],
@@ -18,8 +19,8 @@ export default defineConfig([
     platform: 'node',
     sourcemap: true,
     minifySyntax: true,
-    noExternal: [/^(?!better-sqlite3|pg(?:\/|$))/],
-    external: ['better-sqlite3', 'pg'],
+    noExternal: [/^(?!better-sqlite3|pg(?:\/|$)|ssh2(?:\/|$))/],
+    external: ['better-sqlite3', 'pg', 'ssh2'],
     banner: { js: "import { createRequire as __repohostCreateRequire } from 'node:module'; const require = __repohostCreateRequire(import.meta.url);" },
   },
 ]);

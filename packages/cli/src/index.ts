@@ -7,6 +7,8 @@ import { isRepoHostError, ConfigError } from '@repohost/core';
 import { adminUser, ADMIN_USER_HELP } from './commands/admin-user.js';
 import { web } from './commands/web.js';
 import { migrate } from './commands/migrate.js';
+import { keys } from './commands/keys.js';
+import { serv } from './commands/serv.js';
 import type { GlobalOptions } from './config.js';
 import { UsageError, type CliIo } from './io.js';
 
@@ -20,6 +22,8 @@ Commands:
   web                     Start the server
   admin user <command>    Manage users (create, list, change-password, delete, generate-access-token)
   migrate                 Migrate the database
+  keys                    Print the authorized_keys line for an SSH key (OpenSSH AuthorizedKeysCommand)
+  serv key-<ID>           Serve git over OpenSSH for a key (run from authorized_keys)
   help                    Show this help
 
 Global options:
@@ -62,6 +66,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await adminUser(args.slice(1), global, io);
       case 'migrate':
         return await migrate(args, global, io);
+      case 'keys':
+        return await keys(args, global, io);
+      case 'serv':
+        return await serv(args, global, io);
       case undefined:
       case 'help':
       case '--help':

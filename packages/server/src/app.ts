@@ -9,6 +9,7 @@ import type { RegisteredRoute } from './api/contract.js';
 import { buildOpenApiDocument } from './api/openapi.js';
 import { registerRoutes } from './api/routes/index.js';
 import { registerSmartHttp } from './git/smart-http.js';
+import { startSshServer, type RunningSshServer } from './ssh/server.js';
 
 export interface RepoHostApp {
   /** The h3 application: mount it, or call `app.fetch(request)` in-process. */
@@ -59,6 +60,8 @@ export interface RunningServer {
   readonly routes: readonly RegisteredRoute[];
   /** The address actually listened on, e.g. `http://127.0.0.1:3000/`. */
   readonly url: string;
+  /** The built-in SSH server, when `[server] START_SSH_SERVER` is on (and `DISABLE_SSH` off). */
+  readonly ssh?: RunningSshServer;
   close(): Promise<void>;
 }
 
@@ -105,15 +108,29 @@ export async function startServer(host: RepoHost, options: ListenOptions = {}): 
   });
   const address = server.address() as AddressInfo;
   followListeningPort(host.settings, address.port);
+  const closeHttp = () =>
+    new Promise<void>((resolve, reject) => {
+      server.close((error) => (error ? reject(error) : resolve()));
+      server.closeAllConnections();
+    });
+  const { START_SSH_SERVER, DISABLE_SSH } = host.settings.server;
+  let ssh: RunningSshServer | undefined;
+  if (START_SSH_SERVER && !DISABLE_SSH) {
+    try {
+      ssh = await startSshServer(host);
+    } catch (error) {
+      await closeHttp();
+      throw error;
+    }
+  }
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     server,
     routes,
     url: `http://${shownHost}:${address.port}/`,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      }),
+    ssh,
+    close: async () => {
+      await Promise.all([closeHttp(), ssh?.close()]);
+    },
   };
 }

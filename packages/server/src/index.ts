@@ -1,5 +1,5 @@
 /**
- * RepoHost's HTTP server: the Forgejo-compatible API v1, its swagger document, and git smart HTTP.
+ * RepoHost's HTTP server: the Forgejo-compatible API v1, its swagger document, git smart HTTP, and git over SSH.
  * @packageDocumentation
  */
 export { createApp, startServer, configureHttpServer, type RepoHostApp, type ListenOptions, type RunningServer } from './app.js';
@@ -9,3 +9,4 @@ export type { RouteSpec, Reply, ReplyValue, RequestBase, HandlerContext, PathPar
 export { ERROR_KINDS } from './api/errors.js';
 export { authenticate, QUERY_TOKEN_WARNING, type Authentication, type AuthMethod } from './auth.js';
 export { buildOpenApiDocument } from './api/openapi.js';
+export { startSshServer, parseGitCommand, splitCommandLine, sshErrorMessage, SshCommandError, type SshServerOptions, type RunningSshServer, type GitCommand } from './ssh/index.js';

@@ -7,6 +7,8 @@ import { canSeeUser } from '../access/permissions.js';
 import { isUniqueViolation, nowUnix } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
 import { TokensStore } from '../tokens/store.js';
+import { KeysStore } from '../keys/store.js';
+import { KeyType } from '../keys/tables.js';
 import { ReposService } from '../repos/service.js';
 import { SecurityService } from '../security/service.js';
 import { assertValidEmail, assertValidUsername } from './names.js';
@@ -156,6 +158,7 @@ export class UsersService {
       const users = tx.store(UsersStore);
       if (user.is_admin === 1 && (await users.countAdmins()) <= 1) throw new ValidationError('username', 'can not delete the last admin user');
       await tx.store(TokensStore).deleteAllOf(user.id);
+      await tx.store(KeysStore).deleteAllOf(user.id, KeyType.User);
       await users.delete(user.id);
       tx.emit('user.deleted', { user, actor });
     });

@@ -1,0 +1,87 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { RepoHost, KeyType } from '@repohost/core';
+import { cliSettings, type GlobalOptions } from '../config.js';
+import { UsageError, type CliIo } from '../io.js';
+
+export const KEYS_HELP = `Usage: repohost keys -e git -u USER -t TYPE -k KEY
+
+For OpenSSH's AuthorizedKeysCommand: prints the authorized_keys line that lets KEY in as its RepoHost account,
+running "repohost serv". Exits 1 when no account has the key.
+  --expected, -e NAME   the login git uses (default "git"); for any other USER nothing is printed
+  --username, -u USER   the login the client asked for (sshd's %u)
+  --type, -t TYPE       the key's type (sshd's %t)
+  --content, -k KEY     the key's base64 content (sshd's %k)
+
+Example sshd_config:
+  Match User git
+    AuthorizedKeysCommandUser git
+    AuthorizedKeysCommand /path/to/repohost --config=/path/to/app.ini keys -e git -u %u -t %t -k %k
+`;
+
+/** A word as a POSIX shell reads it back unchanged. */
+export function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command that runs this CLI again: node and the script, so sshd's sparse PATH does not matter. */
+function appCommand(): string[] {
+  const script = process.argv[1];
+  return script ? [process.execPath, path.resolve(script)] : [process.execPath];
+}
+
+/**
+ * The authorized_keys entry for a key: `command="… serv key-<id>"` with the restrictions Gitea writes, so the key
+ * can run git through RepoHost and nothing else. Only `"` needs escaping inside sshd's quoted option.
+ */
+export function authorizedKeyLine(options: { app: string[]; configFile?: string; workPath: string; keyId: number; content: string }): string {
+  const config = options.configFile === undefined ? [] : [`--config=${options.configFile}`];
+  const command = [...options.app, ...config, `--work-path=${options.workPath}`, 'serv', `key-${options.keyId}`].map(shellQuote).join(' ');
+  const restrictions = 'no-port-forwarding,no-X11-forwarding,no-agent-forwarding,no-pty,no-user-rc,restrict';
+  return `command="${command.replace(/"/g, '\\"')}",${restrictions} ${options.content}`;
+}
+
+export async function keys(args: string[], global: GlobalOptions, io: CliIo): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    io.stdout(KEYS_HELP);
+    return 0;
+  }
+  let v;
+  try {
+    v = parseArgs({
+      args,
+      options: {
+        expected: { type: 'string', short: 'e', default: 'git' },
+        username: { type: 'string', short: 'u' },
+        type: { type: 'string', short: 't' },
+        content: { type: 'string', short: 'k' },
+      },
+      strict: true,
+    }).values;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (v.username === undefined) throw new UsageError('No username provided');
+  // sshd asks for every login; only the git login is ours to answer.
+  if (v.username.trim() !== (v.expected ?? 'git').trim()) return 0;
+  if (!v.type?.trim() || !v.content?.trim()) throw new UsageError('No key type and content provided');
+
+  const settings = cliSettings(global, io);
+  // Runs for every SSH connection: no migrations, no start-up repair (the server process does those).
+  const host = await RepoHost.open({ settings, migrate: false, reconcile: false });
+  try {
+    const key = await host.keys.findByContent(`${v.type.trim()} ${v.content.trim()}`);
+    if (!key || key.type !== KeyType.User) {
+      io.stderr('Error: no account has this key\n');
+      return 1;
+    }
+    // `serv` must read the same settings: the same work path, and the config file when there is one.
+    const defaultConfig = path.join(settings.workPath, 'custom', 'conf', 'app.ini');
+    const configFile = global.config ? path.resolve(io.cwd, global.config) : existsSync(defaultConfig) ? defaultConfig : undefined;
+    io.stdout(`# repohost public key\n${authorizedKeyLine({ app: appCommand(), configFile, workPath: settings.workPath, keyId: key.id, content: key.content })}\n`);
+    return 0;
+  } finally {
+    await host.close();
+  }
+}

@@ -1,0 +1,100 @@
+import type { Readable, Writable } from 'node:stream';
+import { RepoHost, userActor } from '@repohost/core';
+import { parseGitCommand, sshErrorMessage, type GitCommand } from '@repohost/server';
+import { cliSettings, type GlobalOptions } from '../config.js';
+import type { CliIo } from '../io.js';
+
+export const SERV_HELP = `Usage: repohost serv key-<ID>
+
+Run by OpenSSH for a key "repohost keys" let in (the authorized_keys command): serves the git command in
+SSH_ORIGINAL_COMMAND (git-upload-pack or git-receive-pack) over stdin and stdout, as the key's owner, with the same
+permission checks as every other way in.
+`;
+
+const KEY_ARGUMENT = /^key-(\d{1,15})$/;
+
+/** Says why nothing was served, as Forgejo's serv does: on stderr, which git shows the user. */
+function fail(io: CliIo, message: string): number {
+  io.stderr(`RepoHost: ${message}\n`);
+  return 1;
+}
+
+export async function serv(args: string[], global: GlobalOptions, io: CliIo): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    io.stdout(SERV_HELP);
+    return 0;
+  }
+  const keyId = KEY_ARGUMENT.exec(args[0] ?? '')?.[1];
+  if (keyId === undefined || args.length !== 1) return fail(io, 'Key ID format error');
+  const settings = cliSettings(global, io);
+  if (settings.server.DISABLE_SSH) return fail(io, 'SSH has been disabled');
+
+  // Several of these run beside the server: never migrate or repair from here.
+  const host = await RepoHost.open({ settings, migrate: false, reconcile: false });
+  try {
+    const key = await host.keys.findById(Number(keyId));
+    if (!key) return fail(io, `Cannot find key: ${keyId}`);
+    const account = await host.keys.authenticate({ id: key.id });
+    if (!account) return fail(io, 'Your account is disabled.');
+
+    const line = io.env.SSH_ORIGINAL_COMMAND ?? '';
+    if (line.trim() === '') {
+      io.stderr(`Hi there, ${account.user.name}! You've successfully authenticated, but RepoHost does not provide shell access.\n`);
+      return 0;
+    }
+    let command: GitCommand;
+    try {
+      command = parseGitCommand(line);
+    } catch (error) {
+      return fail(io, sshErrorMessage(error));
+    }
+    return await run(host, command, account.user, io);
+  } finally {
+    await host.close();
+  }
+}
+
+/** Runs the service over the process's stdin and stdout; git is stopped if the client goes away or we are told to stop. */
+async function run(host: RepoHost, command: GitCommand, user: Parameters<typeof userActor>[0], io: CliIo): Promise<number> {
+  const input: Readable = io.stdinStream ?? process.stdin;
+  const output: Writable = io.stdoutStream ?? process.stdout;
+  const stop = new AbortController();
+  const onSignal = () => stop.abort(new Error('stopped by a signal'));
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  for (const name of signals) process.once(name, onSignal);
+  const onOutputError = () => stop.abort(new Error('the client went away'));
+  output.on('error', onOutputError);
+  try {
+    let session;
+    try {
+      session = await host.transfer.run(userActor(user), { ...command, protocol: io.env.GIT_PROTOCOL }, input, {
+        stateless: false,
+        serverSpeaksFirst: true,
+        signal: stop.signal,
+      });
+    } catch (error) {
+      if (stop.signal.aborted) return 1;
+      return fail(io, sshErrorMessage(error, command));
+    }
+    session.output.pipe(output, { end: false });
+    await new Promise<void>((resolve) => {
+      session.output.once('end', resolve);
+      session.output.once('close', resolve);
+    });
+    try {
+      // For a push, this settles once the new refs are recorded.
+      await session.done;
+      return 0;
+    } catch {
+      // git's own words name paths on the server: the client has already seen what git told it.
+      if (stop.signal.aborted) return 1;
+      return fail(io, 'Failed to execute git command');
+    }
+  } finally {
+    for (const name of signals) process.off(name, onSignal);
+    output.off('error', onOutputError);
+    // Nothing more is read: let the process end even though sshd keeps our stdin open.
+    input.unpipe();
+    input.destroy();
+  }
+}

@@ -1,0 +1,32 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { UserSchema } from '../users/schemas.js';
+
+/** Forgejo's `CreateKeyOption`: `read_only` matters for deploy keys only; a user key always grants write. */
+export const CreateKeyOptionSchema = Type.Object(
+  {
+    title: Type.String({ description: 'Title of the key to add' }),
+    key: Type.String({ description: 'An armored SSH key to add' }),
+    read_only: Type.Optional(Type.Boolean({ description: 'Describe if the key has only read access or read/write' })),
+  },
+  { $id: 'CreateKeyOption', description: 'CreateKeyOption options when creating a key' },
+);
+export type CreateKeyOption = Static<typeof CreateKeyOptionSchema>;
+
+/** The API `PublicKey`. `key_type`, `read_only` and `user` are filled for the owner and site administrators only. */
+export const PublicKeySchema = Type.Object(
+  {
+    id: Type.Integer({ format: 'int64' }),
+    key: Type.String(),
+    url: Type.String(),
+    title: Type.String(),
+    fingerprint: Type.String(),
+    created_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.Optional(Type.String({ format: 'date-time' })),
+    key_type: Type.Optional(Type.String()),
+    read_only: Type.Optional(Type.Boolean()),
+    verified: Type.Boolean(),
+    user: Type.Optional(UserSchema),
+  },
+  { $id: 'PublicKey', description: 'PublicKey publickey is a user key to push code to repository' },
+);
+export type ApiPublicKey = Static<typeof PublicKeySchema>;

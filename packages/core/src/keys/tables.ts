@@ -1,0 +1,34 @@
+import type { Generated, Selectable } from 'kysely';
+
+/** What a key is for, numbered as Forgejo stores it. */
+export const KeyType = { User: 1, Deploy: 2, Principal: 3 } as const;
+
+/** An SSH public key: a user's (authenticates as its owner) or, later, a repository's deploy key. */
+export interface PublicKeyTable {
+  id: Generated<number>;
+  /** The user the key authenticates as (deploy keys: 0). */
+  owner_id: number;
+  /** The title the owner gave it. */
+  name: string;
+  /** `SHA256:` and the unpadded base64 of the SHA-256 of the key blob, as `ssh-keygen -l` prints it. */
+  fingerprint: string;
+  /** Normalized: `<type> <base64 blob>`, no options and no comment, so a presented key is found by equality. */
+  content: string;
+  /** The access mode the key grants (AccessMode: 1 read, 2 write). */
+  mode: number;
+  /** KeyType. */
+  type: number;
+  login_source_id: Generated<number>;
+  /** 1 once the owner has proved they hold the private key (signed token); not required to use it. */
+  verified: Generated<number>;
+  created_unix: number;
+  /** Last change, or last use over SSH. */
+  updated_unix: number;
+}
+
+/** The tables the keys domain owns. */
+export interface KeysTables {
+  public_key: PublicKeyTable;
+}
+
+export type PublicKey = Selectable<PublicKeyTable>;
