@@ -1,9 +1,11 @@
 /**
  * Closed-loop HTTP load generator, run as a child process of bench/run.mjs (so it never shares an event loop
  * with the server it measures). It receives one job over IPC:
- *   { url, connections, warmupMs, durationMs, headers? }
- * keeps `connections` keep-alive connections busy (each sends its next request as soon as the previous answer
- * has been read completely), and sends back throughput and latency figures for the measured window.
+ *   { url, connections, warmupMs, durationMs, headers?, paths? }
+ * (`paths`: paths on `url`'s server requested in turn instead of `url` itself, so that a measurement is not of
+ * one answer repeated), keeps `connections` keep-alive connections busy (each sends its next request as soon as
+ * the previous answer has been read completely), and sends back throughput and latency figures for the measured
+ * window.
  */
 import http from 'node:http';
 
@@ -14,9 +16,11 @@ function percentile(sorted, p) {
   return sorted[rank];
 }
 
-async function run({ url, connections, warmupMs, durationMs, headers = {} }) {
+async function run({ url, connections, warmupMs, durationMs, headers = {}, paths }) {
   const target = new URL(url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections, maxFreeSockets: connections });
+  const rotation = paths && paths.length > 0 ? paths : [target.pathname + target.search];
+  let nextPath = 0;
   const options = {
     agent,
     host: target.hostname,
@@ -38,7 +42,9 @@ async function run({ url, connections, warmupMs, durationMs, headers = {} }) {
   /** One request; resolves with the status code (0 on a transport error) after the body is consumed. */
   const once = () =>
     new Promise((resolve) => {
-      const req = http.request(options, (res) => {
+      const path = rotation[nextPath];
+      nextPath = (nextPath + 1) % rotation.length;
+      const req = http.request({ ...options, path }, (res) => {
         res.on('data', () => {});
         res.on('end', () => resolve(res.statusCode ?? 0));
         res.on('error', () => resolve(0));

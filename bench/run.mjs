@@ -4,6 +4,10 @@
  * 1. Throughput and p99 latency of GET /api/v1/version, GET /api/v1/repos/{owner}/{repo} (public repository,
  *    anonymous, SQLite on disk), and the authenticated path (GET /api/v1/user and the same repository read with
  *    an access token), next to a bare node:http hello-world server measured the same way.
+ * 1b. Repository search: GET /api/v1/repos/search over the 1,000 repositories, 50 keyword queries in turn
+ *    (`q=repo-000` … `q=repo-049`, `limit=10`: ten matches each), anonymous and with a token, next to a simple
+ *    SQL-backed search answering the same body from the same database (bench/simple-search.mjs: `lower(name)
+ *    LIKE`, a count query, each owner read by its own query, on a bare node:http server). Target: ≥ 5× its rate.
  * 2. Cold start: spawn a fresh `repohost web` (the built CLI binary) over a database holding 1,000 repositories
  *    and time until GET /api/v1/version first answers 200 (5 runs: median and max).
  * 3. Idle RSS (VmRSS) of that server process after start and a few requests.
@@ -38,6 +42,7 @@ import { RepoHost, SYSTEM, loadSettings, userActor } from '@repohost/core';
 import { startServer } from '@repohost/server';
 import { cloneLoad, gitEnv, mustGit, packBytes } from './git-client.mjs';
 import { rssMiB, runSoak } from './soak.mjs';
+import { startSimpleSqlSearch } from './simple-search.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const LOADGEN = path.join(here, 'loadgen.mjs');
@@ -71,6 +76,9 @@ const TARGET_REPO_VS_HELLO = 40; // percent
 const TARGET_COLD_START_MS = 500;
 const TARGET_RSS_MB = 100;
 const TARGET_SOAK_GROWTH_MIB = 15;
+const TARGET_SEARCH_VS_SIMPLE = 5; // times
+/** The keyword queries the search measurement requests in turn: ten of the bench repositories match each. */
+const SEARCH_QUERIES = Array.from({ length: 50 }, (_, i) => `q=repo-0${String(i).padStart(2, '0')}&limit=10`);
 
 const OWNER = 'bench';
 const REPO = 'hello';
@@ -130,7 +138,7 @@ const whole = (n) => (Number.isFinite(n) ? n.toFixed(0) : 'n/a');
 const sign = (n) => (Number.isFinite(n) ? `${n >= 0 ? '+' : ''}${n.toFixed(1)}` : 'n/a');
 
 /** Runs one load job in a fresh loadgen child process and returns its figures. */
-function measure(url, headers = {}) {
+function measure(url, headers = {}, paths = undefined) {
   return new Promise((resolve, reject) => {
     const child = fork(LOADGEN, [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     let settled = false;
@@ -155,7 +163,7 @@ function measure(url, headers = {}) {
       if (!settled) reject(new Error(`load generator exited with ${code} before reporting`));
       settled = true;
     });
-    child.send({ url, connections: CONNECTIONS, warmupMs: WARMUP_MS, durationMs: DURATION_MS, headers });
+    child.send({ url, connections: CONNECTIONS, warmupMs: WARMUP_MS, durationMs: DURATION_MS, headers, paths });
   });
 }
 
@@ -408,6 +416,30 @@ async function main() {
     const meResult = await measure(`${running.url}api/v1/user`, withToken);
     progress(`measuring GET /${repoPath} with a token …`);
     const repoAuthResult = await measure(`${running.url}${repoPath}`, withToken);
+
+    // ---- 1b. repository search next to a simple SQL-backed one ------------------------------------------
+    const simpleSearch = await startSimpleSqlSearch(settings.database.PATH, settings);
+    let searchResult;
+    let searchTokenResult;
+    let simpleSearchResult;
+    try {
+      // Both must answer the same bytes before their rates mean anything.
+      for (const query of [SEARCH_QUERIES[0], SEARCH_QUERIES[SEARCH_QUERIES.length - 1]]) {
+        const ours = await get(`${running.url}api/v1/repos/search?${query}`);
+        const simple = await get(`${simpleSearch.url}?${query}`);
+        if (ours.status !== 200 || ours.body !== simple.body || JSON.parse(ours.body).data.length !== 10) {
+          throw new Error(`GET /repos/search?${query} does not answer what the simple search answers: ${ours.status} ${ours.body.slice(0, 200)} / ${simple.body.slice(0, 200)}`);
+        }
+      }
+      progress(`measuring GET /api/v1/repos/search, ${SEARCH_QUERIES.length} queries in turn …`);
+      searchResult = await measure(running.url, {}, SEARCH_QUERIES.map((q) => `/api/v1/repos/search?${q}`));
+      progress('measuring GET /api/v1/repos/search with a token …');
+      searchTokenResult = await measure(running.url, withToken, SEARCH_QUERIES.map((q) => `/api/v1/repos/search?${q}`));
+      progress('measuring the simple SQL-backed search …');
+      simpleSearchResult = await measure(simpleSearch.url, {}, SEARCH_QUERIES.map((q) => `/?${q}`));
+    } finally {
+      await simpleSearch.close();
+    }
     await running.close();
     await host.close();
     const helloAfter = await measureHello();
@@ -488,6 +520,9 @@ async function main() {
       [`RepoHost GET /${repoPath}`, repoResult],
       ['RepoHost GET /api/v1/user (token)', meResult],
       [`RepoHost GET /${repoPath} (token)`, repoAuthResult],
+      ['RepoHost GET /api/v1/repos/search (50 queries)', searchResult],
+      ['RepoHost GET /api/v1/repos/search (token)', searchTokenResult],
+      ['simple SQL-backed search (same queries)', simpleSearchResult],
     ]) {
       log(row([label, r.rps.toFixed(0), ms(r.p50Ms), ms(r.p90Ms), ms(r.p99Ms), r.errors], widths));
     }
@@ -497,6 +532,8 @@ async function main() {
     log(`version rate   = ${versionPct.toFixed(1)} % of hello world`);
     log(`repo-read rate = ${repoPct.toFixed(1)} % of hello world`);
     log(`token reads    = ${((meResult.rps / helloResult.rps) * 100).toFixed(1)} % (GET /user), ${((repoAuthResult.rps / helloResult.rps) * 100).toFixed(1)} % (repo read) of hello world; the token repo read runs at ${((repoAuthResult.rps / repoResult.rps) * 100).toFixed(1)} % of the anonymous one`);
+    const searchTimes = searchResult.rps / simpleSearchResult.rps;
+    log(`search rate    = ${searchResult.rps.toFixed(0)} req/s anonymous, ${searchTokenResult.rps.toFixed(0)} with a token; the simple SQL-backed search: ${simpleSearchResult.rps.toFixed(0)} req/s (${searchTimes.toFixed(1)}×, with a token ${(searchTokenResult.rps / simpleSearchResult.rps).toFixed(1)}×)`);
     log();
 
     const coldTimes = cold.map((c) => c.elapsedMs);
@@ -539,9 +576,10 @@ async function main() {
     const coldMedian = median(coldTimes);
     const rssMax = Math.max(...rss);
     log(`${verdict(repoPct >= TARGET_REPO_VS_HELLO)}  repo read ≥ ${TARGET_REPO_VS_HELLO} % of hello world: ${repoPct.toFixed(1)} % (${repoResult.rps.toFixed(0)} vs ${helloResult.rps.toFixed(0)} req/s)`);
+    log(`${verdict(searchTimes >= TARGET_SEARCH_VS_SIMPLE)}  /repos/search ≥ ${TARGET_SEARCH_VS_SIMPLE}× a simple SQL-backed search over ${REPO_COUNT} repositories: ${searchTimes.toFixed(1)}× (${searchResult.rps.toFixed(0)} vs ${simpleSearchResult.rps.toFixed(0)} req/s, ${SEARCH_QUERIES.length} queries in turn, anonymous)`);
     log(`${verdict(coldMedian < TARGET_COLD_START_MS)}  cold start median < ${TARGET_COLD_START_MS} ms: ${coldMedian.toFixed(0)} ms (max ${Math.max(...coldTimes).toFixed(0)} ms)`);
     log(`${verdict(rssMax < TARGET_RSS_MB)}  idle RSS < ${TARGET_RSS_MB} MB: ${rssMax.toFixed(1)} MiB (worst of ${rss.length})`);
-    const failed = [helloResult, versionResult, repoResult, meResult, repoAuthResult].filter((r) => r.errors > 0);
+    const failed = [helloResult, versionResult, repoResult, meResult, repoAuthResult, searchResult, searchTokenResult, simpleSearchResult].filter((r) => r.errors > 0);
     log(`${verdict(cloneFailed === 0)}  ${CLONE_CLIENTS} parallel git clones without failures: ${cloneFailed} failed of ${clones.started} (${clones.clonesPerSecond.toFixed(1)} clones/s, p99 ${whole(clones.p99Ms)} ms)`);
     log(`${verdict(r.growth < TARGET_SOAK_GROWTH_MIB)}  RSS flat under the ${soak.seconds} s mixed soak, last-${r.edgeSeconds} s minus first-${r.edgeSeconds} s average < ${TARGET_SOAK_GROWTH_MIB} MiB: ${sign(r.growth)} MiB (slope ${sign(r.slopePerMinute)} MiB/min, ${r.start.toFixed(1)} → ${r.end.toFixed(1)} MiB)`);
     if (failed.length) log(`NOTE  non-200 answers during load: ${failed.map((r) => `${r.url} ${JSON.stringify(r.statuses)}`).join('; ')}`);

@@ -21,6 +21,17 @@ export class UsersStore extends Store<UsersTables> {
     return (await this.byIdQuery({ id }))[0];
   }
 
+  /** The accounts with these ids, by id, in one query (a page of repositories loads its owners so). */
+  async findByIds(ids: readonly number[]): Promise<Map<number, User>> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 1) return new Map((await this.byIdQuery({ id: unique[0] })).map((u) => [u.id, u]));
+    const found = new Map<number, User>();
+    for (let i = 0; i < unique.length; i += 500) {
+      for (const user of await this.db.selectFrom('user').selectAll().where('id', 'in', unique.slice(i, i + 500)).execute()) found.set(user.id, user);
+    }
+    return found;
+  }
+
   /** Lower-cased names of the given accounts, by id. */
   async lowerNames(ids: readonly number[]): Promise<Map<number, string>> {
     const names = new Map<number, string>();

@@ -17,14 +17,18 @@ export type PathParams<P extends string> = { readonly [K in keyof ParamsOf<P>]: 
 /** What a route answers with on success. */
 export type Reply =
   /** One JSON document of `schema`. */
-  | { readonly status: 200 | 201; readonly description: string; readonly schema: TSchema }
+  | { readonly status: 200 | 201 | 202; readonly description: string; readonly schema: TSchema }
   /** No body. */
   | { readonly status: 204; readonly description: string }
   /** A page of a list of `list` items: the router reads `page`/`limit`, sends `X-Total-Count` and `Link`. */
-  | { readonly status: 200; readonly description: string; readonly list: TSchema };
+  | { readonly status: 200; readonly description: string; readonly list: TSchema }
+  /** Bytes the handler streams itself (archives): it returns a `Response` of one of the `produces` types. */
+  | { readonly status: 200; readonly description: string; readonly produces: readonly string[] };
 
 /** What a handler returns for a reply: the schema's type, a page of items, or nothing. */
-export type ReplyValue<R extends Reply> = R extends { list: infer S extends TSchema }
+export type ReplyValue<R extends Reply> = R extends { produces: readonly string[] }
+  ? Response
+  : R extends { list: infer S extends TSchema }
   ? Page<Static<S>>
   : R extends { schema: infer S extends TSchema }
     ? Static<S>
@@ -39,6 +43,8 @@ export interface RequestBase<Params> {
   readonly params: Params;
   /** The viewer and settings that converters (`toApiX`) take. */
   readonly view: ApiView;
+  /** Headers the answer will carry (lower-case names): a handler may add some (`X-Total-Count` on an object reply). */
+  readonly responseHeaders: Record<string, string>;
 }
 
 /** What a handler sees: the request, what its groups loaded, and its parsed input. */
@@ -72,7 +78,11 @@ export interface RouteSpec<Path extends string, Params, Loaded, Q extends TObjec
   reply: R;
   /** Error responses to document, besides the success. */
   errors?: readonly RepoHostErrorKind[];
-  handler(ctx: HandlerContext<Params, Loaded, Q, B, R>): Promise<ReplyValue<R>>;
+  /**
+   * Returns the reply's value; or a `Response` of its own, sent as it is, for an answer Forgejo shapes unlike the
+   * others (`{"ok": false, …}`, `{"invalidTopics": …}`).
+   */
+  handler(ctx: HandlerContext<Params, Loaded, Q, B, R>): Promise<ReplyValue<R> | Response>;
 }
 
 /** A route with its types erased, as the router and the OpenAPI builder keep it. */

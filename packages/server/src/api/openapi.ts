@@ -61,10 +61,11 @@ export function buildOpenApiDocument(routes: readonly RegisteredRoute[], options
         Link: { type: 'string', description: 'Pagination links: next, last, first, prev' },
       };
     } else if ('schema' in spec.reply) success.schema = convert(spec.reply.schema);
+    const produces = 'produces' in spec.reply ? [...spec.reply.produces] : ['application/json'];
     const responses: Json = { [String(spec.reply.status)]: success };
     for (const kind of spec.errors ?? []) responses[String(ERROR_KINDS[kind].status)] = { $ref: `#/responses/${ERROR_KINDS[kind].response}` };
     const operation: Json = {
-      produces: ['application/json'],
+      produces,
       tags: [spec.tag],
       summary: spec.summary,
       operationId: spec.operationId,

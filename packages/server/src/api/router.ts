@@ -127,6 +127,7 @@ export class RouteTable {
         actor: auth.actor,
         params: decodedRouterParams(event),
         view: { viewer: auth.actor, settings: host.settings },
+        responseHeaders: headers,
       };
       for (const load of loaders) Object.assign(ctx, await load(ctx));
       checkScopes(spec, ctx);
@@ -144,6 +145,8 @@ export class RouteTable {
         return jsonResponse(200, JSON.stringify(result.items), headers);
       }
       const result = await spec.handler(ctx as never);
+      // A stream, or a body shaped unlike the reply's schema: the handler built the answer itself.
+      if (result instanceof Response) return result;
       if (spec.reply.status === 204) {
         delete headers['content-type'];
         return new FastResponse(null, { status: 204, headers });

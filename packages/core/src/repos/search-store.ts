@@ -1,0 +1,214 @@
+/**
+ * The SQL of repository search. It reads `repository` and, read-only, its owner's row in `user` (visibility
+ * and name): which repositories a caller may see depends on both, and the page and its count must come from the
+ * same filter. Owners' full rows are loaded afterwards in one query through UsersStore.
+ */
+import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
+import { Store } from '../storage/store.js';
+import { offsetOf, type Page, type PageRequest } from '../paging.js';
+import { Visibility, type User, type UsersTables } from '../users/tables.js';
+import type { Repository, ReposTables } from './tables.js';
+
+type SearchTables = ReposTables & Pick<UsersTables, 'user'>;
+/** The tables as a search query sees them: the owner's row joined as `owner`. */
+type Joined = SearchTables & { owner: UsersTables['user'] };
+type Eb = ExpressionBuilder<Joined, 'repository' | 'owner'>;
+
+/**
+ * Which repositories a search may return, by who asks (see `searchVisibility` in search.ts, which derives it
+ * from the same rule as `repoAccessMode`). Collaborations and teams will widen `signed-in` and `own`.
+ */
+export type SearchVisibility =
+  /** Site administrators and the system: every repository. */
+  | { readonly kind: 'all' }
+  /** Public repositories of public owners; `onlyOwner` narrows them to one owner's (restricted accounts). */
+  | { readonly kind: 'public'; readonly onlyOwner?: number }
+  /** A signed-in account: its own, and public repositories of public and limited owners. */
+  | { readonly kind: 'signed-in'; readonly userId: number }
+  /** A restricted account: its own repositories only. */
+  | { readonly kind: 'own'; readonly userId: number };
+
+/** A column repositories are ordered by, and the direction. */
+export type SearchOrderColumn = 'owner_name' | 'lower_name' | 'created_unix' | 'updated_unix' | 'size' | 'lfs_size' | 'id' | 'num_stars' | 'num_forks';
+export type SearchOrdering = readonly (readonly [SearchOrderColumn, 'asc' | 'desc'])[];
+
+/** Without `sort`: by name (the order the catalog keeps its rows in). */
+export const DEFAULT_ORDERING: SearchOrdering = [['lower_name', 'asc'], ['id', 'asc']];
+
+/** What a search asks for, resolved from the request: every field is a condition the SQL applies. */
+export interface SearchFilter {
+  visibility: SearchVisibility;
+  /** Lower-cased keyword parts (the keyword split at commas); absent: no keyword. */
+  keywords?: readonly string[];
+  /** Keywords name whole topics only. */
+  topicOnly: boolean;
+  includeDescription: boolean;
+  /** `owner/repo`: the keyword's two halves, lower-cased, also matched against owner and repository names. */
+  ownerAndName?: { readonly owner: string; readonly name: string };
+  /** Repositories this account owns (and, unless `collaborate` is false, collaborates on). */
+  ownerId?: number;
+  /** undefined: owned and collaborations; false: owned only; true: collaborations only. */
+  collaborate?: boolean;
+  isPrivate?: boolean;
+  template?: boolean;
+  archived?: boolean;
+  fork?: boolean;
+  mirror?: boolean;
+  /** A condition nothing can meet yet (stars, teams): the answer is empty. */
+  impossible: boolean;
+  ordering: SearchOrdering;
+  /** Repositories of this owner first, then by owner id (Forgejo's `priority_owner_id`). */
+  priorityOwnerId?: number;
+  /** Repositories whose owner is named this (lower-cased) first. */
+  preferOwnerName?: string;
+}
+
+/** Escapes `%`, `_` and `\`, so that a keyword matches literally inside `LIKE … ESCAPE '\'`. */
+export function containing(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Characters a topic name is made of: a keyword with any other can be no part of one. */
+export const TOPIC_TEXT = /^[-.a-z0-9]*$/;
+
+function like(column: Expression<string>, text: string): Expression<SqlBool> {
+  return sql<SqlBool>`${column} LIKE ${containing(text)} ESCAPE '\\'`;
+}
+
+/** Beyond this many repositories a search reads SQL each time rather than holding them all in memory. */
+export const CATALOG_MAX_REPOSITORIES = 20_000;
+
+/** Every repository and the accounts that own them, read at one moment (see `RepoSearchStore.catalogRows`). */
+export interface CatalogRows {
+  repos: Repository[];
+  owners: User[];
+}
+
+/** The `repository` rows a search returns, with the owner rows it filters on. */
+export class RepoSearchStore extends Store<SearchTables> {
+  private readonly stampQuery = this.db
+    .selectNoFrom([
+      sql<number>`total_changes()`.as('changes'),
+      sql<number>`(SELECT data_version FROM pragma_data_version)`.as('version'),
+      sql<number>`(SELECT schema_version FROM pragma_schema_version)`.as('schema'),
+    ])
+    .compile();
+  private readonly countQuery = this.db.selectFrom('repository').select((eb) => eb.fn.countAll<number>().as('n')).compile();
+  private readonly reposQuery = this.db.selectFrom('repository').selectAll().orderBy('lower_name').orderBy('id').compile();
+  private readonly ownersQuery = this.db
+    .selectFrom('user')
+    .selectAll()
+    .where('id', 'in', (eb) => eb.selectFrom('repository').select('owner_id'))
+    .compile();
+
+  /**
+   * SQLite only, outside any transaction: a stamp that differs whenever the database may have changed since it
+   * was taken, by this connection (`total_changes()`, which counts every row it wrote; `schema_version`, for
+   * tables it altered) or by another one (`PRAGMA data_version`). Undefined when it cannot be read synchronously
+   * (PostgreSQL, a transaction open).
+   */
+  changeStamp(): string | undefined {
+    const row = this.direct<{ changes: number; version: number; schema: number }>(this.stampQuery)?.[0];
+    return row ? `${row.changes}:${row.version}:${row.schema}` : undefined;
+  }
+
+  /**
+   * Every repository (by name) and its owners, read synchronously, so that nothing in this process writes in
+   * between; undefined when that cannot be done, or when there are too many to hold.
+   */
+  catalogRows(): CatalogRows | undefined {
+    const count = this.direct<{ n: number }>(this.countQuery)?.[0]?.n;
+    if (count === undefined || count > CATALOG_MAX_REPOSITORIES) return undefined;
+    const repos = this.direct<Repository>(this.reposQuery);
+    const owners = this.direct<User>(this.ownersQuery);
+    return repos && owners ? { repos, owners } : undefined;
+  }
+
+  private direct<Row>(query: { sql: string; parameters: readonly unknown[] }): Row[] | undefined {
+    if (this.scope.inTransaction) return undefined;
+    return this.scope.storage.directRead?.(query.sql, query.parameters) as Row[] | undefined;
+  }
+
+  /** A page of matching repositories and the number of all of them, from one filter. */
+  async search(filter: SearchFilter, page: PageRequest): Promise<Page<Repository>> {
+    if (filter.impossible) return { items: [], total: 0 };
+    const base = this.db
+      .selectFrom('repository')
+      .innerJoin('user as owner', 'owner.id', 'repository.owner_id')
+      .where((eb) => matching(eb, filter));
+    let query = base.selectAll('repository');
+    if (filter.priorityOwnerId !== undefined) {
+      query = query.orderBy(sql`CASE WHEN repository.owner_id = ${filter.priorityOwnerId} THEN 0 ELSE repository.owner_id END`);
+    } else if (filter.preferOwnerName !== undefined) {
+      query = query.orderBy(sql`CASE WHEN owner.lower_name = ${filter.preferOwnerName} THEN 0 ELSE 1 END`);
+    }
+    for (const [column, direction] of filter.ordering) {
+      if (column === 'owner_name') query = query.orderBy('owner.lower_name', direction);
+      // No repository stores LFS objects: every size is 0 and the next key decides.
+      else if (column !== 'lfs_size') query = query.orderBy(`repository.${column}`, direction);
+    }
+    return Store.page(
+      query.limit(page.limit).offset(offsetOf(page)).execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
+    );
+  }
+}
+
+/** The WHERE of a search: visibility, keyword, ownership and the flags. */
+function matching(eb: Eb, filter: SearchFilter): Expression<SqlBool> {
+  const all: Expression<SqlBool>[] = [visible(eb, filter.visibility)];
+  if (filter.keywords) all.push(keywordMatch(eb, filter));
+  if (filter.ownerId !== undefined) {
+    // Collaborations (repositories of others this account has been given access to) will be a second branch here.
+    if (filter.collaborate === true) all.push(sql<SqlBool>`1 = 0`);
+    else all.push(eb('repository.owner_id', '=', filter.ownerId));
+  }
+  const flags: [keyof Pick<Repository, 'is_private' | 'is_template' | 'is_archived' | 'is_fork' | 'is_mirror'>, boolean | undefined][] = [
+    ['is_private', filter.isPrivate],
+    ['is_template', filter.template],
+    ['is_archived', filter.archived],
+    ['is_fork', filter.fork],
+    ['is_mirror', filter.mirror],
+  ];
+  for (const [column, value] of flags) if (value !== undefined) all.push(eb(`repository.${column}`, '=', value ? 1 : 0));
+  return eb.and(all);
+}
+
+function visible(eb: Eb, visibility: SearchVisibility): Expression<SqlBool> {
+  switch (visibility.kind) {
+    case 'all':
+      return sql<SqlBool>`1 = 1`;
+    case 'public': {
+      const open = eb.and([eb('repository.is_private', '=', 0), eb('owner.visibility', '=', Visibility.Public)]);
+      return visibility.onlyOwner === undefined ? open : eb.and([open, eb('repository.owner_id', '=', visibility.onlyOwner)]);
+    }
+    case 'signed-in':
+      return eb.or([
+        eb('repository.owner_id', '=', visibility.userId),
+        eb.and([eb('repository.is_private', '=', 0), eb('owner.visibility', 'in', [Visibility.Public, Visibility.Limited])]),
+      ]);
+    case 'own':
+      return eb('repository.owner_id', '=', visibility.userId);
+  }
+}
+
+/**
+ * Any keyword part matches: a topic (the repository's `topics` column is a JSON array of lower-case names, so a
+ * part made of topic characters can only match inside one name), the name, `owner/name`, the description.
+ */
+function keywordMatch(eb: Eb, filter: SearchFilter): Expression<SqlBool> {
+  const any: Expression<SqlBool>[] = [];
+  for (const part of filter.keywords ?? []) {
+    if (filter.topicOnly) {
+      if (part !== '' && TOPIC_TEXT.test(part)) any.push(like(eb.ref('repository.topics'), `"${part}"`));
+      continue;
+    }
+    if (TOPIC_TEXT.test(part)) any.push(like(eb.ref('repository.topics'), part));
+    any.push(like(eb.ref('repository.lower_name'), part));
+    if (filter.ownerAndName) {
+      any.push(eb.and([like(eb.ref('owner.lower_name'), filter.ownerAndName.owner), like(eb.ref('repository.lower_name'), filter.ownerAndName.name)]));
+    }
+    if (filter.includeDescription) any.push(like(sql<string>`lower(repository.description)`, part));
+  }
+  return any.length > 0 ? eb.or(any) : sql<SqlBool>`1 = 0`;
+}
