@@ -14,5 +14,15 @@ declare module '../events/bus.js' {
      * effect (all-zero old id: created; all-zero new id: deleted).
      */
     'repo.pushed': { repo: Repository; owner: User; actor: Actor; updates: RefUpdate[] };
+    /** A repository's settings changed (`PATCH /repos/{owner}/{repo}`): `previous` is the row before, `repo` after. */
+    'repo.edited': { repo: Repository; previous: Repository; owner: User; actor: Actor };
+    /** A repository was renamed; its git storage moved with it. `repo` has the new name. */
+    'repo.renamed': { repo: Repository; owner: User; actor: Actor; oldName: string };
+    /** A repository changed owner; its git storage moved with it. `owner` is the new owner. */
+    'repo.transferred': { repo: Repository; owner: User; previousOwner: User; actor: Actor };
+    /** A transfer was offered to a recipient who must accept it (the repository waits in status "pending transfer"). */
+    'repo.transfer_offered': { repo: Repository; owner: User; recipient: User; actor: Actor };
+    /** A pending transfer was rejected by its recipient; the repository stays with `owner`. */
+    'repo.transfer_rejected': { repo: Repository; owner: User; recipient: User; actor: Actor };
   }
 }

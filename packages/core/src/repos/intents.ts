@@ -11,9 +11,14 @@ import type { RepoGitIntent, ReposTables } from './tables.js';
  *   the storage goes (unless a row of that name exists again).
  * - `sync`: a push is running; deleted after its bookkeeping committed. Left over: the bookkeeping (emptiness,
  *   size, default branch) is derived again from the refs.
- * Later kinds (rename, transfer, fork, mirror sync, merge) add their op here with their reconciliation.
+ * - `rename`: the storage of repository `repo_id` is being moved to the key the intent names (a rename or a
+ *   transfer), before the transaction that changes the row deletes the intent. Left over: the row did not change,
+ *   so the storage goes back to where the row says it is.
+ * - `head`: HEAD is being pointed at a new default branch, before the transaction that records it deletes the
+ *   intent. Left over: HEAD goes back to the row's default branch.
+ * Later kinds (fork, mirror sync, merge) add their op here with their reconciliation.
  */
-export type GitIntentOp = 'create' | 'remove' | 'sync';
+export type GitIntentOp = 'create' | 'remove' | 'sync' | 'rename' | 'head';
 
 /** The `repo_git_intent` table. */
 export class GitIntentStore extends Store<ReposTables> {

@@ -1,5 +1,5 @@
 import { ForbiddenError, NotFoundError } from '../errors.js';
-import type { CoreContext } from '../context.js';
+import type { CoreContext, CoreTransaction } from '../context.js';
 import { clampPage, offsetOf, type Page, type Paging } from '../paging.js';
 import { isSiteAdmin, type Actor } from '../access/actor.js';
 import { nowUnix } from '../storage/database.js';
@@ -10,7 +10,7 @@ import { GitIntentStore } from './intents.js';
 import { ReposService } from './service.js';
 import { ReposStore } from './store.js';
 import { assertValidRepoName } from './names.js';
-import type { RepoGitIntent } from './tables.js';
+import type { RepoGitIntent, Repository } from './tables.js';
 
 /** What start-up found and repaired of changes a crash interrupted. */
 export interface ReconcileReport {
@@ -18,8 +18,13 @@ export interface ReconcileReport {
   abandonedCreates: RepoKey[];
   /** Storage of deleted repositories that was still there: removed. */
   finishedRemovals: RepoKey[];
-  /** Repositories whose bookkeeping was derived again from their refs after an interrupted push. */
+  /**
+   * Repositories whose bookkeeping was derived again from their refs after an interrupted push, or whose HEAD was
+   * pointed back at the recorded default branch after an interrupted change of it.
+   */
   resynced: RepoKey[];
+  /** Storage moved back to where its row says it is, after a rename or transfer whose row change never committed. */
+  undoneRenames: RepoKey[];
 }
 
 /** Where the database and storage disagree, for administrators to act on. */
@@ -55,9 +60,10 @@ export class RepoStorageService {
    * process's changes in flight would look interrupted too, so a single process owns a storage for now).
    */
   async reconcile(): Promise<ReconcileReport> {
-    const report: ReconcileReport = { abandonedCreates: [], finishedRemovals: [], resynced: [] };
+    const report: ReconcileReport = { abandonedCreates: [], finishedRemovals: [], resynced: [], undoneRenames: [] };
     await this.ctx.git.collectGarbage();
     const intents = this.ctx.store(GitIntentStore);
+    // Oldest first: a rename undone here puts the storage back before a later intent of the same row looks for it.
     for (const intent of await intents.all()) {
       const k = { owner: intent.owner_name, name: intent.repo_name };
       if (intent.op === 'create' || intent.op === 'remove') {
@@ -67,17 +73,101 @@ export class RepoStorageService {
           (intent.op === 'create' ? report.abandonedCreates : report.finishedRemovals).push(k);
         }
       } else if (intent.op === 'sync') {
-        const repo = await this.ctx.store(ReposStore).findById(intent.repo_id);
-        if (repo && (await this.ctx.git.exists(k))) {
+        const found = await this.rowWithKey(intent.repo_id);
+        // The row's key, not the intent's: a rename may have moved the storage since the push began.
+        if (found && (await this.ctx.git.exists(found.key))) {
           // Deletes the intent with the bookkeeping it repairs.
-          await this.repos.resyncFromRefs(repo, k, intent.id);
-          report.resynced.push(k);
+          await this.repos.resyncFromRefs(found.repo, found.key, intent.id);
+          report.resynced.push(found.key);
           continue;
+        }
+      } else if (intent.op === 'rename') {
+        await this.undoRename(intent.repo_id, k, report);
+      } else if (intent.op === 'head') {
+        const found = await this.rowWithKey(intent.repo_id);
+        if (found && (await this.ctx.git.exists(found.key))) {
+          await this.ctx.git.setDefaultBranch(found.key, found.repo.default_branch);
+          report.resynced.push(found.key);
         }
       }
       await intents.delete(intent.id);
     }
     return report;
+  }
+
+  /**
+   * The storage of an interrupted move to `target` goes where the row says it is: the row is changed only by the
+   * transaction that also deletes the intent, so a row still elsewhere means the move must be undone. When the row
+   * is gone (deleted meanwhile), storage left at `target` that no row claims goes with it.
+   */
+  private async undoRename(repoId: number, target: RepoKey, report: ReconcileReport): Promise<void> {
+    const found = await this.rowWithKey(repoId);
+    if (!found) {
+      if (!(await this.hasRow(target)) && (await this.ctx.git.exists(target))) {
+        await this.ctx.git.remove(target);
+        report.finishedRemovals.push(target);
+      }
+      return;
+    }
+    if (keyText(found.key) === keyText(target)) return;
+    if (!(await this.ctx.git.exists(found.key)) && (await this.ctx.git.exists(target))) {
+      await this.ctx.git.rename(target, found.key);
+      report.undoneRenames.push(found.key);
+    }
+  }
+
+  /** A repository row by id with its storage key (its owner's name as it is now), if both exist. */
+  private async rowWithKey(repoId: number): Promise<{ repo: Repository; key: RepoKey } | undefined> {
+    const repo = await this.ctx.store(ReposStore).findById(repoId);
+    const owner = repo && (await this.ctx.store(UsersStore).findById(repo.owner_id));
+    return repo && owner ? { repo, key: key(owner.lower_name, repo.lower_name) } : undefined;
+  }
+
+  /**
+   * Changes a repository's git storage and then its row, so that a crash anywhere leaves them agreeing once
+   * `reconcile` ran: `move` relocates the storage (rename, transfer), `head` points HEAD at a new default branch
+   * (in the storage's new place when both are asked). Each git step is recorded as an intent first; `commit`
+   * runs in the transaction that deletes the intents, so the row changes exactly when the intents go. If `commit`
+   * (or a git step) fails, the git steps are undone here; if the process dies first, `reconcile` undoes them.
+   */
+  async changeWithStorage<T>(
+    change: { repoId: number; move?: { from: RepoKey; to: RepoKey }; head?: { key: RepoKey; branch: string; previous: string } },
+    commit: (tx: CoreTransaction) => Promise<T>,
+  ): Promise<T> {
+    const move = change.move && keyText(change.move.from) !== keyText(change.move.to) ? change.move : undefined;
+    const { head } = change;
+    if (!move && !head) return this.ctx.transaction(commit);
+    const intents = this.ctx.store(GitIntentStore);
+    const recorded: number[] = [];
+    let moved = false;
+    let headSet = false;
+    try {
+      if (move) {
+        recorded.push(await intents.insert('rename', move.to, change.repoId));
+        await this.ctx.git.rename(move.from, move.to);
+        moved = true;
+      }
+      if (head) {
+        recorded.push(await intents.insert('head', head.key, change.repoId));
+        await this.ctx.git.setDefaultBranch(head.key, head.branch);
+        headSet = true;
+      }
+      return await this.ctx.transaction(async (tx) => {
+        const result = await commit(tx);
+        for (const id of recorded) await tx.store(GitIntentStore).delete(id);
+        return result;
+      });
+    } catch (error) {
+      try {
+        if (headSet) await this.ctx.git.setDefaultBranch(head!.key, head!.previous);
+        if (moved) await this.ctx.git.rename(move!.to, move!.from);
+        for (const id of recorded) await intents.delete(id);
+      } catch (undoError) {
+        // The intents stay: the next start puts the storage back where the row says it is.
+        console.error('[repohost] undoing a storage change failed; it is repaired at the next start:', undoError);
+      }
+      throw error;
+    }
   }
 
   /** Intents not yet completed: changes in flight, or (before `reconcile`) interrupted ones. */
