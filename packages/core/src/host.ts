@@ -7,10 +7,20 @@ import { CoreContext, type CoreTransaction } from './context.js';
 import type { DomainEvents } from './events/bus.js';
 import { UsersService } from './users/service.js';
 import { TokensService } from './tokens/service.js';
+import { KeysService } from './keys/service.js';
 import { ReposService } from './repos/service.js';
 import { GitTransferService } from './repos/transfer.js';
 import { RepoStorageService, type ReconcileReport } from './repos/storage.js';
+import { RepoSettingsService } from './repos/edit.js';
+import { RepoTransferService } from './repos/transfers.js';
+import { RepoParticipantsService } from './repos/participants.js';
 import { PublicSettingsService } from './settings/service.js';
+import { RepoSearchService } from './repos/search.js';
+import { RepoLanguagesService } from './repos/languages.js';
+import { RepoArchiveService } from './repos/archive.js';
+import { TopicsService } from './topics/service.js';
+import { LabelsService } from './labels/service.js';
+import { RepoTemplatesService } from './templates/service.js';
 
 export interface RepoHostOptions {
   /** Resolved settings; when absent they are loaded from `config`. */
@@ -36,7 +46,7 @@ export interface RepoHostOptions {
 export class RepoHost {
   private readonly ctx: CoreContext;
   /** What opening found and repaired of interrupted changes (empty lists when nothing was, or `reconcile: false`). */
-  reconciled: ReconcileReport = { abandonedCreates: [], finishedRemovals: [], resynced: [] };
+  reconciled: ReconcileReport = { abandonedCreates: [], finishedRemovals: [], resynced: [], undoneRenames: [] };
 
   private constructor(
     readonly settings: Settings,
@@ -44,6 +54,10 @@ export class RepoHost {
     readonly git: GitBackend,
   ) {
     this.ctx = new CoreContext(settings, storage, git);
+    // Consumers of repository events, registered once per host: topic counts follow deletions, and the
+    // primary language follows pushes to the default branch.
+    this.topics.subscribe();
+    this.repoLanguages.subscribe();
   }
 
   get users(): UsersService {
@@ -51,6 +65,10 @@ export class RepoHost {
   }
   get tokens(): TokensService {
     return this.ctx.service(TokensService);
+  }
+  /** SSH public keys. */
+  get keys(): KeysService {
+    return this.ctx.service(KeysService);
   }
   get repos(): ReposService {
     return this.ctx.service(ReposService);
@@ -63,9 +81,45 @@ export class RepoHost {
   get repoStorage(): RepoStorageService {
     return this.ctx.service(RepoStorageService);
   }
+  /** Editing a repository's settings: rename, visibility, units, archiving. */
+  get repoSettings(): RepoSettingsService {
+    return this.ctx.service(RepoSettingsService);
+  }
+  /** Transfers of repositories between owners, immediate or offered and accepted. */
+  get repoTransfers(): RepoTransferService {
+    return this.ctx.service(RepoTransferService);
+  }
+  /** Assignees and reviewers of a repository. */
+  get repoParticipants(): RepoParticipantsService {
+    return this.ctx.service(RepoParticipantsService);
+  }
+  /** `/repos/search`. */
+  get repoSearch(): RepoSearchService {
+    return this.ctx.service(RepoSearchService);
+  }
+  /** Repository topics and `/topics/search`. */
+  get topics(): TopicsService {
+    return this.ctx.service(TopicsService);
+  }
+  /** Bytes per language of repositories' default branches. */
+  get repoLanguages(): RepoLanguagesService {
+    return this.ctx.service(RepoLanguagesService);
+  }
+  /** zip, tar.gz and bundle archives of a repository at a ref. */
+  get repoArchives(): RepoArchiveService {
+    return this.ctx.service(RepoArchiveService);
+  }
   /** `/version` and `/settings/*`. */
   get publicSettings(): PublicSettingsService {
     return this.ctx.service(PublicSettingsService);
+  }
+  /** Built-in .gitignore, license, label set and README templates for new repositories. */
+  get repoTemplates(): RepoTemplatesService {
+    return this.ctx.service(RepoTemplatesService);
+  }
+  /** Repository labels (read; label sets and templates create them). */
+  get labels(): LabelsService {
+    return this.ctx.service(LabelsService);
   }
 
   /**

@@ -36,6 +36,22 @@ const SPEC = {
     SSH_DOMAIN: str(''),
     SSH_PORT: int(22),
     DISABLE_SSH: bool(false),
+    /** Run the built-in SSH server (otherwise OpenSSH can serve git through `repohost keys` and `repohost serv`). */
+    START_SSH_SERVER: bool(false),
+    /** Address the built-in SSH server listens on; empty means all. */
+    SSH_LISTEN_HOST: str(''),
+    /** Port the built-in SSH server listens on; absent (-1) means SSH_PORT, 0 picks a free one. */
+    SSH_LISTEN_PORT: int(-1),
+    /** Host key files, relative to APP_DATA_PATH; when none exists, an ed25519 key is generated at the first. */
+    SSH_SERVER_HOST_KEYS: list(['ssh/gitea.rsa', 'ssh/gogs.rsa']),
+    /** The login the built-in server accepts (`git@host`); any other user name is refused. */
+    BUILTIN_SSH_SERVER_USER: str('git'),
+    /** Algorithms the built-in server offers; empty means the SSH library's defaults. */
+    SSH_SERVER_CIPHERS: list([]),
+    SSH_SERVER_KEY_EXCHANGES: list([]),
+    SSH_SERVER_MACS: list([]),
+    /** Refuse keys below `[ssh.minimum_key_sizes]` (Forgejo's defaults: RSA 3071 bits; DSA not allowed). */
+    MINIMUM_KEY_SIZE_CHECK: bool(true),
     LFS_START_SERVER: bool(false),
   },
   database: {
@@ -249,6 +265,9 @@ function deriveSettings(s: Settings): void {
   }
   if (!server.SSH_DOMAIN) server.SSH_DOMAIN = server.DOMAIN;
   if (server.HTTP_PORT < 0 || server.HTTP_PORT > 65535) throw new ConfigError('[server] HTTP_PORT: out of range');
+  if (server.SSH_LISTEN_PORT === -1) server.SSH_LISTEN_PORT = server.SSH_PORT;
+  if (server.SSH_LISTEN_PORT < 0 || server.SSH_LISTEN_PORT > 65535) throw new ConfigError('[server] SSH_LISTEN_PORT: out of range');
+  server.SSH_SERVER_HOST_KEYS = server.SSH_SERVER_HOST_KEYS.map((file) => path.resolve(server.APP_DATA_PATH, file));
 
   const db = s.database;
   db.DB_TYPE = db.DB_TYPE.toLowerCase();

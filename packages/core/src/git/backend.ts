@@ -80,6 +80,35 @@ export interface StoredRepository {
   headBranch: string;
 }
 
+/** A file of a tree, as `listFiles` reports it. */
+export interface TreeFile {
+  /** Slash-separated path from the tree's root. */
+  path: string;
+  /** Bytes of the blob. */
+  size: number;
+}
+
+/** The formats `archive` writes: git's zip and gzipped tar, and a git bundle of the commit's history. */
+export const ARCHIVE_FORMATS = ['zip', 'tar.gz', 'bundle'] as const;
+export type ArchiveFormat = (typeof ARCHIVE_FORMATS)[number];
+
+export interface ArchiveOptions {
+  /** Full id of the commit to archive (resolve names with `resolveCommit` first). */
+  commit: string;
+  format: ArchiveFormat;
+  /** Folder every path is put under (zip and tar.gz), e.g. `repo/`. */
+  prefix?: string;
+  /** Aborted when the client has gone away: git is stopped at once and `done` rejects. */
+  signal?: AbortSignal;
+}
+
+export interface ArchiveStream {
+  /** The archive's bytes, as git writes them. */
+  output: Readable;
+  /** Settles when git has exited: rejects if it failed or was stopped. */
+  done: Promise<void>;
+}
+
 /** Raised by `create` when the repository's storage already exists. */
 export class RepositoryExistsError extends Error {
   constructor(key: RepoKey) {
@@ -123,4 +152,21 @@ export interface GitBackend {
   advertiseRefs(key: RepoKey, service: GitService, options: ServiceOptions): Promise<Buffer>;
   /** Runs upload-pack or receive-pack over a byte stream. */
   runService(key: RepoKey, service: GitService, options: RunServiceOptions): ServiceSession;
+  /** The commit `revision` names (a branch, tag, commit id, or any git revision), or undefined when none. */
+  resolveCommit(key: RepoKey, revision: string): Promise<string | undefined>;
+  /** Every blob of the commit's tree with its size, in one pass (symbolic links and submodules left out). */
+  listFiles(key: RepoKey, commit: string): Promise<TreeFile[]>;
+  /** Starts streaming an archive of a commit, as git writes it. */
+  archive(key: RepoKey, options: ArchiveOptions): Promise<ArchiveStream>;
+  /**
+   * Moves a repository's storage from `from` to `to` in one step (never half there), for renames and transfers.
+   * Fails with RepositoryExistsError when storage exists at `to` (and with ENOENT when `from` has none).
+   */
+  rename(from: RepoKey, to: RepoKey): Promise<void>;
+  /**
+   * Commits the tree at `fromBranch` of `from` as the first commit of `branch` in `to` (same object format): a
+   * repository generated from a template starts with the template's files, not its history. Returns the commit id,
+   * or undefined when `from` has no such branch.
+   */
+  commitTreeOf(from: RepoKey, fromBranch: string, to: RepoKey, options: Omit<CommitFilesOptions, 'files' | 'expectedOldId'>): Promise<string | undefined>;
 }

@@ -1,11 +1,13 @@
 import { spawn, type ChildProcessWithoutNullStreams, type SpawnOptionsWithoutStdio } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import {
   RepositoryExistsError,
+  type ArchiveOptions,
+  type ArchiveStream,
   type CommitFilesOptions,
   type GitBackend,
   type GitService,
@@ -18,6 +20,7 @@ import {
   type ServiceOptions,
   type ServiceSession,
   type Signature,
+  type TreeFile,
 } from './backend.js';
 import { ReceiveCommandReader } from './pkt-line.js';
 
@@ -32,6 +35,33 @@ interface GitResult {
   stdout: Buffer;
   stderr: string;
   code: number;
+}
+
+/**
+ * Refuses a push that deletes the branch HEAD names (git passes `<old> <new> <ref>` lines; a new id of zeros is a
+ * deletion). The message reaches the client as `remote: …`.
+ */
+const PRE_RECEIVE_HOOK = `#!/bin/sh
+head=
+while read -r old new ref; do
+  case "$new" in
+    *[!0]*) ;;
+    *)
+      [ -n "$head" ] || head=$(git symbolic-ref -q HEAD)
+      if [ "$ref" = "$head" ]; then
+        echo "branch \${ref#refs/heads/} is the default branch and cannot be deleted" >&2
+        exit 1
+      fi
+      ;;
+  esac
+done
+exit 0
+`;
+
+/** What `git init --bare` writes, parents before children, to be written again for each new repository. */
+interface RepositoryTemplate {
+  folders: string[];
+  files: { path: string; content: Buffer }[];
 }
 
 const HEX_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
@@ -102,7 +132,12 @@ export class NativeGitBackend implements GitBackend {
     return result.stdout;
   }
 
+  /**
+   * Creates the bare repository without starting git: the folders and files of a bare repository that git made
+   * once per object format (see `template`) are written under the new name, with HEAD naming the default branch.
+   */
   async create(key: RepoKey, options: { objectFormat: ObjectFormat; defaultBranch: string }): Promise<void> {
+    const template = await this.template(options.objectFormat);
     const dir = this.pathOf(key);
     // Readable by the server's account only: private repositories' contents live here.
     await mkdir(path.dirname(dir), { recursive: true, mode: 0o700 });
@@ -114,24 +149,66 @@ export class NativeGitBackend implements GitBackend {
       throw error;
     }
     try {
-      const init = await this.run([
-        'init',
-        '--bare',
-        '--quiet',
-        // Files git writes (now and on every push) get mode 0600, folders 0700, whatever the process umask.
-        '--shared=0600',
-        `--object-format=${options.objectFormat}`,
-        `--initial-branch=${options.defaultBranch}`,
-        dir,
+      for (const folder of template.folders) await mkdir(path.join(dir, folder), { mode: 0o700 });
+      await Promise.all([
+        ...template.files.map((file) => writeFile(path.join(dir, file.path), file.content, { mode: 0o600, flag: 'wx' })),
+        writeFile(path.join(dir, 'HEAD'), `ref: refs/heads/${options.defaultBranch}\n`, { mode: 0o600, flag: 'wx' }),
       ]);
-      if (init.code !== 0) throw new Error(`git init failed: ${init.stderr.trim()}`);
-      // Let clients ask for partial clones, and advertise push options.
-      await this.git(key, ['config', 'uploadpack.allowFilter', 'true']);
-      await this.git(key, ['config', 'uploadpack.allowAnySHA1InWant', 'true']);
-      await this.git(key, ['config', 'receive.advertisePushOptions', 'true']);
     } catch (error) {
       await this.remove(key);
       throw error;
+    }
+  }
+
+  /** Bare-repository skeletons by object format, made by git once per backend. */
+  private readonly templates = new Map<ObjectFormat, Promise<RepositoryTemplate>>();
+
+  private template(format: ObjectFormat): Promise<RepositoryTemplate> {
+    let template = this.templates.get(format);
+    if (!template) {
+      template = this.makeTemplate(format);
+      // A failure is not kept: the next create tries again.
+      template.catch(() => this.templates.delete(format));
+      this.templates.set(format, template);
+    }
+    return template;
+  }
+
+  /** Runs `git init` once in a scratch folder and reads back what it wrote (without sample hooks and HEAD). */
+  private async makeTemplate(format: ObjectFormat): Promise<RepositoryTemplate> {
+    await mkdir(this.trash, { recursive: true, mode: 0o700 });
+    const scratch = path.join(this.trash, `template-${format}-${randomBytes(6).toString('hex')}`);
+    try {
+      const init = await this.run(['init', '--bare', '--quiet', '--shared=0600', `--object-format=${format}`, scratch]);
+      if (init.code !== 0) throw new Error(`git init failed: ${init.stderr.trim()}`);
+      const settings: [string, string][] = [
+        // --shared turns this on; Forgejo allows force pushes unless a branch is protected.
+        ['receive.denyNonFastforwards', 'false'],
+        // Let clients ask for partial clones, and advertise push options.
+        ['uploadpack.allowFilter', 'true'],
+        ['uploadpack.allowAnySHA1InWant', 'true'],
+        ['receive.advertisePushOptions', 'true'],
+      ];
+      for (const [name, value] of settings) {
+        const set = await this.run(['--git-dir', scratch, 'config', name, value]);
+        if (set.code !== 0) throw new Error(`git config failed: ${set.stderr.trim()}`);
+      }
+      const template: RepositoryTemplate = { folders: [], files: [] };
+      const walk = async (relative: string): Promise<void> => {
+        for (const entry of await readdir(path.join(scratch, relative), { withFileTypes: true })) {
+          const entryPath = relative ? `${relative}/${entry.name}` : entry.name;
+          if (entry.isDirectory()) {
+            template.folders.push(entryPath);
+            await walk(entryPath);
+          } else if (entry.isFile() && entryPath !== 'HEAD' && !entryPath.endsWith('.sample')) {
+            template.files.push({ path: entryPath, content: await readFile(path.join(scratch, entryPath)) });
+          }
+        }
+      };
+      await walk('');
+      return template;
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
     }
   }
 
@@ -233,6 +310,28 @@ export class NativeGitBackend implements GitBackend {
     return write(root);
   }
 
+  async commitTreeOf(from: RepoKey, fromBranch: string, to: RepoKey, options: Omit<CommitFilesOptions, 'files' | 'expectedOldId'>): Promise<string | undefined> {
+    // The template's objects arrive under a scratch ref (fetch writes them to the pack store), which goes again below.
+    const scratch = `refs/repohost/template-${randomBytes(6).toString('hex')}`;
+    const fetched = await this.run(['--git-dir', this.pathOf(to), 'fetch', '--quiet', '--no-tags', this.pathOf(from), `+refs/heads/${fromBranch}:${scratch}`]);
+    if (fetched.code !== 0) return undefined;
+    try {
+      const committer = options.committer ?? options.author;
+      const id = (
+        await this.git(to, ['commit-tree', `${scratch}^{tree}`, '-F', '-'], {
+          input: options.message,
+          env: { ...signatureEnv('AUTHOR', options.author), ...signatureEnv('COMMITTER', committer) },
+        })
+      )
+        .toString()
+        .trim();
+      await this.git(to, ['update-ref', `refs/heads/${options.branch}`, id, '0'.repeat(id.length)]);
+      return id;
+    } finally {
+      await this.git(to, ['update-ref', '-d', scratch]).catch(() => undefined);
+    }
+  }
+
   async setDefaultBranch(key: RepoKey, branch: string): Promise<void> {
     await this.git(key, ['symbolic-ref', 'HEAD', `refs/heads/${branch}`]);
   }
@@ -283,14 +382,36 @@ export class NativeGitBackend implements GitBackend {
     return result.stdout;
   }
 
+  /** Where the hooks every push runs live (`core.hooksPath`); written on the first push, see `hooksFolder`. */
+  private hooksReady: string | undefined;
+
+  /**
+   * The pre-receive hook refuses to delete the branch HEAD names, as Forgejo does. Plain sh, so a push that
+   * deletes no branch costs no extra git process. Written synchronously, once per backend, because starting a
+   * service is synchronous; it is a single small file.
+   */
+  private hooksFolder(): string {
+    if (this.hooksReady) return this.hooksReady;
+    const dir = path.join(this.root, '.hooks');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const file = path.join(dir, 'pre-receive');
+    const scratch = `${file}.${randomBytes(6).toString('hex')}`;
+    writeFileSync(scratch, PRE_RECEIVE_HOOK, { mode: 0o700 });
+    renameSync(scratch, file);
+    return (this.hooksReady = dir);
+  }
+
   runService(key: RepoKey, service: GitService, options: RunServiceOptions): ServiceSession {
+    const hooks = service === 'receive-pack' ? ['-c', `core.hooksPath=${this.hooksFolder()}`] : [];
     const limit = service === 'receive-pack' && options.maxInputSize ? ['-c', `receive.maxInputSize=${options.maxInputSize}`] : [];
-    const args = [...serviceConfig(service), ...limit, service, ...(options.stateless ? ['--stateless-rpc'] : []), this.pathOf(key)];
+    const args = [...serviceConfig(service), ...hooks, ...limit, service, ...(options.stateless ? ['--stateless-rpc'] : []), this.pathOf(key)];
     const child = this.spawnGit(args, protocolEnv(options.protocol));
-    const output = new PassThrough();
+    // A fetch's reader reads git's stdout itself: pack data takes no detour through another stream. A push's
+    // answer is small and goes through a buffer that starts reading at once.
+    let output: Readable = child.stdout;
+    if (service === 'receive-pack') child.stdout.pipe((output = new PassThrough()));
     const stderr: Buffer[] = [];
     child.stderr.on('data', (c: Buffer) => stderr.push(c));
-    child.stdout.pipe(output);
     child.stdin.on('error', () => {});
     let reader: ReceiveCommandReader | undefined;
     let input: Readable = options.input;
@@ -325,7 +446,7 @@ export class NativeGitBackend implements GitBackend {
    * caller's slot) until it exits. The streams are let go too, so the child's `close` comes at once even when its
    * output was never read.
    */
-  private stopOnAbort(child: ChildProcessWithoutNullStreams, inputs: Readable[], output: PassThrough, signal: AbortSignal | undefined) {
+  private stopOnAbort(child: ChildProcessWithoutNullStreams, inputs: Readable[], output: Readable, signal: AbortSignal | undefined) {
     const state = { stopped: false, dispose: () => {} };
     if (!signal) return state;
     const stop = () => {
@@ -353,6 +474,103 @@ export class NativeGitBackend implements GitBackend {
       const now = current.get(c.ref);
       return /^0+$/.test(c.newId) ? now === undefined : now === c.newId;
     });
+  }
+
+  async resolveCommit(key: RepoKey, revision: string): Promise<string | undefined> {
+    // Never an option, never a NUL; `--end-of-options` keeps git from reading the name as one anyway.
+    if (revision === '' || revision.startsWith('-') || revision.includes('\0')) return undefined;
+    const result = await this.run(['--git-dir', this.pathOf(key), 'rev-parse', '--verify', '--quiet', '--end-of-options', `${revision}^{commit}`]);
+    const id = result.stdout.toString().trim();
+    return result.code === 0 && HEX_ID.test(id) ? id : undefined;
+  }
+
+  /** `git ls-tree -r -l`: one process for the whole tree, however many files it holds. */
+  async listFiles(key: RepoKey, commit: string): Promise<TreeFile[]> {
+    const out = await this.git(key, ['ls-tree', '-r', '-l', '-z', '--full-tree', commit]);
+    const files: TreeFile[] = [];
+    let start = 0;
+    while (start < out.length) {
+      let end = out.indexOf(0, start);
+      if (end < 0) end = out.length;
+      const entry = out.toString('utf8', start, end);
+      start = end + 1;
+      // `<mode> <type> <id> <size>\t<path>`; symbolic links (120000) are blobs too, but hold no code.
+      const tab = entry.indexOf('\t');
+      const [mode, type, , size] = entry.slice(0, tab).split(/ +/);
+      if (tab < 0 || type !== 'blob' || mode === '120000') continue;
+      files.push({ path: entry.slice(tab + 1), size: Number(size) || 0 });
+    }
+    return files;
+  }
+
+  /**
+   * `git archive` for zip and tar.gz. A bundle needs refs to name: it is written from a scratch git folder
+   * holding only `refs/heads/bundle` (and HEAD) at the commit, reading the repository's objects in place, as
+   * Forgejo names them. Either way one git process, whose output is read as it is written.
+   */
+  async archive(key: RepoKey, options: ArchiveOptions): Promise<ArchiveStream> {
+    const dir = this.pathOf(key);
+    let scratch: string | undefined;
+    let child: ChildProcessWithoutNullStreams;
+    if (options.format === 'bundle') {
+      await mkdir(this.trash, { recursive: true, mode: 0o700 });
+      scratch = path.join(this.trash, `bundle-${randomBytes(6).toString('hex')}`);
+      await mkdir(path.join(scratch, 'refs', 'heads'), { recursive: true, mode: 0o700 });
+      await Promise.all([
+        // The repository's config says which object format its ids are in.
+        readFile(path.join(dir, 'config')).then((config) => writeFile(path.join(scratch!, 'config'), config, { mode: 0o600 })),
+        writeFile(path.join(scratch, 'HEAD'), 'ref: refs/heads/bundle\n', { mode: 0o600 }),
+        writeFile(path.join(scratch, 'refs', 'heads', 'bundle'), `${options.commit}\n`, { mode: 0o600 }),
+      ]);
+      child = this.spawnGit(['--git-dir', scratch, 'bundle', 'create', '--quiet', '-', 'refs/heads/bundle', 'HEAD'], {
+        GIT_OBJECT_DIRECTORY: path.join(dir, 'objects'),
+      });
+    } else {
+      const prefix = options.prefix ? [`--prefix=${options.prefix}`] : [];
+      child = this.spawnGit(['--git-dir', dir, 'archive', `--format=${options.format}`, ...prefix, '--end-of-options', options.commit]);
+    }
+    child.stdin.on('error', () => {});
+    child.stdin.end();
+    const stderr: Buffer[] = [];
+    child.stderr.on('data', (c: Buffer) => stderr.push(c));
+    const output = child.stdout;
+    const stopOnAbort = this.stopOnAbort(child, [], output, options.signal);
+    // A reader that stops reading (the client went away) must not leave git blocked on a full pipe.
+    output.on('close', () => {
+      if (!output.readableEnded && child.exitCode === null) child.kill('SIGKILL');
+    });
+    const done = new Promise<void>((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', (code, signal) => {
+        stopOnAbort.dispose();
+        if (scratch) void rm(scratch, { recursive: true, force: true });
+        if (code === 0) resolve();
+        else if (stopOnAbort.stopped) reject(new Error(`git ${options.format} archive stopped: the client went away`));
+        else reject(new Error(`git ${options.format} archive exited with ${code ?? signal}: ${Buffer.concat(stderr).toString().trim()}`));
+      });
+    });
+    done.catch(() => {});
+    return { output, done };
+  }
+
+  /**
+   * One `rename(2)` of the bare folder: atomic on one file system, so a crash leaves the repository wholly at one
+   * place or the other. The new owner's folder is made first; the old one stays (an empty owner folder is harmless).
+   */
+  async rename(from: RepoKey, to: RepoKey): Promise<void> {
+    const source = this.pathOf(from);
+    const target = this.pathOf(to);
+    if (source === target) return;
+    // rename(2) would replace an empty folder at the target: refuse any folder there.
+    if (existsSync(target)) throw new RepositoryExistsError(to);
+    await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
+    try {
+      await rename(source, target);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOTEMPTY' || code === 'EEXIST') throw new RepositoryExistsError(to);
+      throw error;
+    }
   }
 }
 

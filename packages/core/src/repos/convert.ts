@@ -1,5 +1,6 @@
 import type { Settings } from '../config/settings.js';
 import { AccessMode } from '../access/permissions.js';
+import { ANONYMOUS } from '../access/actor.js';
 import { isoTime, type ApiView } from '../wire.js';
 import { apiUrl, webUrl } from '../urls.js';
 import { toApiUser } from '../users/convert.js';
@@ -8,22 +9,34 @@ import { DEFAULT_OBJECT_FORMAT, isObjectFormat } from '../git/backend.js';
 import type { Repository } from './tables.js';
 import type { ApiRepository } from './schemas.js';
 import type { RepoAccess } from './service.js';
+import { defaultPullsUnit, parseTopics, parseUnits } from './units.js';
 
 export function repoWebPath(owner: User, repo: Repository): string {
   return `${encodeURIComponent(owner.name)}/${encodeURIComponent(repo.name)}`;
 }
 
 /** `git@host:owner/repo.git`, or the `ssh://` form when SSH listens on a non-standard port. */
-function sshCloneUrl(settings: Settings, path: string): string {
+export function sshCloneUrl(settings: Settings, path: string): string {
   const { SSH_DOMAIN, SSH_PORT } = settings.server;
   return SSH_PORT === 22 ? `git@${SSH_DOMAIN}:${path}.git` : `ssh://git@${SSH_DOMAIN}:${SSH_PORT}/${path}.git`;
 }
 
-/** The API view of a repository, with the permissions of the actor it was loaded for. */
-export function toApiRepository({ repo, owner, mode }: RepoAccess, view: ApiView): ApiRepository {
+/** A repository's pending transfer with the accounts it names, as `RepoTransferService.withPendingTransfers` loads it. */
+export interface PendingTransferView {
+  doer: User;
+  recipient: User;
+}
+
+/**
+ * The API view of a repository, with the permissions of the actor it was loaded for. `repo_transfer` is filled
+ * when the access carries its pending transfer (see `RepoTransferService.withPendingTransfers`).
+ */
+export function toApiRepository({ repo, owner, mode, pendingTransfer }: RepoAccess & { pendingTransfer?: PendingTransferView }, view: ApiView): ApiRepository {
   const { settings } = view;
   const path = repoWebPath(owner, repo);
   const url = apiUrl(settings, `/repos/${path}`);
+  const units = parseUnits(repo.units, settings);
+  const pulls = units.pulls ?? defaultPullsUnit();
   return {
     id: repo.id,
     owner: toApiUser(owner, view),
@@ -37,7 +50,7 @@ export function toApiRepository({ repo, owner, mode }: RepoAccess, view: ApiView
     parent: null,
     mirror: repo.is_mirror === 1,
     size: Math.ceil(repo.size / 1024),
-    language: '',
+    language: repo.primary_language,
     languages_url: `${url}/languages`,
     html_url: webUrl(settings, path),
     url,
@@ -56,38 +69,48 @@ export function toApiRepository({ repo, owner, mode }: RepoAccess, view: ApiView
     archived: repo.is_archived === 1,
     created_at: isoTime(repo.created_unix),
     updated_at: isoTime(repo.updated_unix),
-    archived_at: isoTime(0),
+    archived_at: isoTime(repo.archived_unix),
     permissions: { admin: mode >= AccessMode.Admin, push: mode >= AccessMode.Write, pull: mode >= AccessMode.Read },
-    has_issues: true,
-    internal_tracker: {
-      enable_time_tracker: settings.service.ENABLE_TIMETRACKING,
-      allow_only_contributors_to_track_time: true,
-      enable_issue_dependencies: true,
-    },
-    has_wiki: true,
-    wiki_branch: repo.default_branch,
-    globally_editable_wiki: false,
-    has_pull_requests: true,
-    has_projects: true,
-    has_releases: true,
-    has_packages: true,
-    has_actions: false,
-    ignore_whitespace_conflicts: false,
-    allow_merge_commits: true,
-    allow_rebase: true,
-    allow_rebase_explicit: true,
-    allow_squash_merge: true,
-    allow_fast_forward_only_merge: true,
-    allow_rebase_update: true,
-    default_delete_branch_after_merge: false,
-    default_merge_style: 'merge',
-    default_update_style: 'merge',
-    default_allow_maintainer_edit: false,
+    has_issues: units.issues !== undefined || units.external_tracker !== undefined,
+    internal_tracker: units.issues ?? null,
+    external_tracker: units.external_tracker ?? null,
+    has_wiki: units.wiki !== undefined || units.external_wiki !== undefined,
+    external_wiki: units.external_wiki ?? null,
+    // No wiki storage exists yet, so no repository has wiki pages.
+    has_wiki_contents: false,
+    wiki_branch: repo.wiki_branch || repo.default_branch,
+    wiki_clone_url: webUrl(settings, `${path}.wiki.git`),
+    wiki_ssh_url: sshCloneUrl(settings, `${path}.wiki`),
+    globally_editable_wiki: units.wiki?.globally_editable ?? false,
+    has_pull_requests: units.pulls !== undefined,
+    has_projects: units.projects !== undefined,
+    has_releases: units.releases !== undefined,
+    has_packages: units.packages !== undefined,
+    has_actions: units.actions !== undefined,
+    ignore_whitespace_conflicts: pulls.ignore_whitespace_conflicts,
+    allow_merge_commits: pulls.allow_merge_commits,
+    allow_rebase: pulls.allow_rebase,
+    allow_rebase_explicit: pulls.allow_rebase_explicit,
+    allow_squash_merge: pulls.allow_squash_merge,
+    allow_fast_forward_only_merge: pulls.allow_fast_forward_only_merge,
+    allow_rebase_update: pulls.allow_rebase_update,
+    default_delete_branch_after_merge: pulls.default_delete_branch_after_merge,
+    default_merge_style: pulls.default_merge_style,
+    default_update_style: pulls.default_update_style,
+    default_allow_maintainer_edit: pulls.default_allow_maintainer_edit,
     avatar_url: '',
     internal: false,
     mirror_interval: '',
     object_format_name: isObjectFormat(repo.object_format_name) ? repo.object_format_name : DEFAULT_OBJECT_FORMAT,
     mirror_updated: isoTime(0),
-    topics: [],
+    topics: parseTopics(repo.topics),
+    repo_transfer: pendingTransfer ? toApiRepoTransfer(pendingTransfer, settings) : null,
   };
+}
+
+/** The accounts of a pending transfer, shown as to an anonymous viewer, as Forgejo shows them. */
+function toApiRepoTransfer({ doer, recipient }: PendingTransferView, settings: Settings): NonNullable<ApiRepository['repo_transfer']> {
+  const view: ApiView = { viewer: ANONYMOUS, settings };
+  // Teams come with organization recipients.
+  return { doer: toApiUser(doer, view), recipient: toApiUser(recipient, view), teams: [] };
 }

@@ -2,16 +2,23 @@ import './events.js';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import type { CoreContext, CoreTransaction } from '../context.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
-import { actorUser, isSiteAdmin, type Actor } from '../access/actor.js';
+import { actorUser, isSiteAdmin, SYSTEM, type Actor } from '../access/actor.js';
 import { AccessMode, ownedRepoVisibility, repoAccessMode, type AccessModeValue } from '../access/permissions.js';
 import { isUniqueViolation, nowUnix } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
-import { DEFAULT_OBJECT_FORMAT, RepositoryExistsError, type RefUpdate, type RepoKey } from '../git/backend.js';
+import { DEFAULT_OBJECT_FORMAT, isObjectFormat, RepositoryExistsError, type FileToCommit, type RefUpdate, type RepoKey } from '../git/backend.js';
+import { webUrl } from '../urls.js';
+import { RepoTemplatesService } from '../templates/service.js';
+import { LabelsStore } from '../labels/store.js';
+import { sshCloneUrl } from './convert.js';
+import { WatchesStore } from './watches.js';
+import { defaultUnits, parseTopics, serializeUnits } from './units.js';
 import { UsersStore } from '../users/store.js';
 import { noReplyAddress } from '../users/convert.js';
 import { isOrganization, type User } from '../users/tables.js';
 import { assertValidBranchName, assertValidRepoName } from './names.js';
-import { CreateRepoOptionSchema, type CreateRepoOption } from './schemas.js';
+import { CreateRepoOptionSchema, GenerateRepoOptionSchema, type CreateRepoOption, type GenerateRepoOption } from './schemas.js';
+import { TopicsService } from '../topics/service.js';
 import { REPO_ORDERINGS, ReposStore } from './store.js';
 import { GitIntentStore } from './intents.js';
 import type { Repository } from './tables.js';
@@ -22,11 +29,6 @@ export interface RepoAccess {
   owner: User;
   mode: AccessModeValue;
 }
-
-/** README templates available to `auto_init` (Forgejo ships the same single default). */
-const README_TEMPLATES: ReadonlyMap<string, (vars: { name: string; description: string }) => string> = new Map([
-  ['Default', ({ name, description }) => `# ${name}\n\n${description}\n`],
-]);
 
 /** Refused: files exist where the repository would go, and no row claims them (see `/admin/unadopted`). */
 const FILES_EXIST = 'The repository files already exist; ask a site administrator to adopt or delete them.';
@@ -59,15 +61,10 @@ export class ReposService {
     assertValidRepoName(opts.name);
     const defaultBranch = opts.default_branch || this.ctx.settings.repository.DEFAULT_BRANCH;
     assertValidBranchName(defaultBranch);
-    const readmeName = opts.auto_init ? opts.readme || 'Default' : undefined;
-    const readme = readmeName === undefined ? undefined : README_TEMPLATES.get(readmeName);
-    if (readmeName !== undefined && !readme) {
-      throw new BadRequestError(`readme template does not exist, available templates: [${[...README_TEMPLATES.keys()].join(' ')}]`);
-    }
-    // No .gitignore, license or label templates are shipped yet: refuse rather than silently ignore.
-    if (opts.auto_init && opts.gitignores) throw new BadRequestError(`gitignore template does not exist [name: ${opts.gitignores}]`);
-    if (opts.auto_init && opts.license) throw new BadRequestError(`license template does not exist [name: ${opts.license}]`);
-    if (opts.issue_labels) throw new ValidationError('issue_labels', `label template does not exist [name: ${opts.issue_labels}]`);
+    const templates = this.ctx.service(RepoTemplatesService);
+    // Everything the templates name is checked before anything is written.
+    const labels = opts.issue_labels ? templates.issueLabels(opts.issue_labels) : [];
+    const initialFiles = opts.auto_init ? await this.initialFiles(opts, owner) : [];
     if (!isSiteAdmin(actor)) this.assertBelowCreationLimit(owner);
     if (await this.store.findByOwnerAndName(owner.id, opts.name)) throw new ConflictError('The repository with the same name already exists.');
 
@@ -87,7 +84,7 @@ export class ReposService {
         throw error;
       }
       created = true;
-      if (readme) {
+      if (initialFiles.length > 0) {
         const author = doer ?? owner;
         await this.ctx.git.commitFiles(key, {
           branch: defaultBranch,
@@ -96,10 +93,11 @@ export class ReposService {
             name: author.full_name || author.name,
             email: author.keep_email_private ? noReplyAddress(author, this.ctx.settings) : author.email,
           },
-          files: [{ path: 'README.md', content: readme({ name: opts.name, description: opts.description ?? '' }) }],
+          files: initialFiles,
         });
       }
-      const size = await this.ctx.git.size(key);
+      // A repository made without files is as big as git's empty skeleton: nothing to count.
+      const size = initialFiles.length > 0 ? await this.ctx.git.size(key) : 0;
       const now = nowUnix();
       const repo = await this.ctx.transaction(async (tx) => {
         const row = await tx.store(ReposStore).insert({
@@ -110,13 +108,19 @@ export class ReposService {
           default_branch: defaultBranch,
           object_format_name: objectFormat,
           is_private: opts.private ? 1 : 0,
-          is_empty: readme ? 0 : 1,
+          is_empty: initialFiles.length > 0 ? 0 : 1,
           is_template: opts.template ? 1 : 0,
+          trust_model: opts.trust_model || 'default',
+          units: serializeUnits(defaultUnits(this.ctx.settings)),
+          // The creator watches what it creates, as on Forgejo.
+          num_watches: doer ? 1 : 0,
           size,
           created_unix: now,
           updated_unix: now,
         });
         await tx.store(UsersStore).adjustRepoCount(owner.id, 1);
+        if (doer) await tx.store(WatchesStore).watch(doer.id, row.id);
+        await tx.store(LabelsStore).insertMany(row.id, labels);
         await tx.store(GitIntentStore).delete(intent);
         tx.emit('repo.created', { repo: row, owner, actor });
         return row;
@@ -129,6 +133,73 @@ export class ReposService {
       if (isUniqueViolation(error)) throw new ConflictError('The repository with the same name already exists.');
       throw error;
     }
+  }
+
+  /** The files `auto_init` commits: README, .gitignore and LICENSE as the options name them (Forgejo's order). */
+  private async initialFiles(opts: CreateRepoOption, owner: User): Promise<FileToCommit[]> {
+    const templates = this.ctx.service(RepoTemplatesService);
+    const path = `${owner.name}/${opts.name}`;
+    const files: FileToCommit[] = [
+      {
+        path: 'README.md',
+        content: templates.readme(opts.readme || 'Default', {
+          name: opts.name,
+          description: opts.description ?? '',
+          ownerName: owner.name,
+          cloneUrlHttps: webUrl(this.ctx.settings, `${path}.git`),
+          cloneUrlSsh: sshCloneUrl(this.ctx.settings, path),
+        }),
+      },
+    ];
+    if (opts.gitignores) files.push({ path: '.gitignore', content: await templates.composeGitignore(opts.gitignores) });
+    if (opts.license) {
+      const year = String(new Date().getUTCFullYear());
+      files.push({ path: 'LICENSE', content: await templates.licenseText(opts.license, { year, owner: owner.full_name || owner.name, repo: opts.name }) });
+    }
+    return files;
+  }
+
+  /**
+   * Creates a repository from a template repository the actor may read: the template's files as one initial
+   * commit (`git_content`), its topics and its labels, as the options select. Webhooks, git hooks, avatars and
+   * branch protection are not copied yet (none of them exist in RepoHost so far).
+   */
+  async generate(actor: Actor, template: RepoAccess, input: GenerateRepoOption): Promise<RepoAccess> {
+    const doer = actorUser(actor);
+    if (!doer) throw new ForbiddenError('sign in to create a repository');
+    const opts = acceptInput(GenerateRepoOptionSchema, input);
+    if (template.repo.is_template !== 1) throw new ValidationError('template', 'this is not a template repo');
+    if (!(opts.git_content || opts.topics || opts.git_hooks || opts.webhooks || opts.avatar || opts.labels || opts.protected_branch)) {
+      throw new ValidationError('', 'must select at least one template item');
+    }
+    const owner = opts.owner.toLowerCase() === doer.lower_name ? doer : await this.users.findByName(opts.owner);
+    if (!owner) throw new NotFoundError('the owner does not exist');
+    if (owner.id !== doer.id && !isSiteAdmin(actor)) throw new ForbiddenError('Only admin can generate repository for other user.');
+    const source = template.repo;
+    const created = await this.create(actor, {
+      name: opts.name,
+      description: opts.description,
+      private: opts.private,
+      default_branch: opts.default_branch || source.default_branch,
+      object_format_name: isObjectFormat(source.object_format_name) ? source.object_format_name : DEFAULT_OBJECT_FORMAT,
+    }, { owner });
+    const key = repoKey(created.owner, created.repo);
+    if (opts.git_content && source.is_empty !== 1) {
+      const author = { name: doer.full_name || doer.name, email: doer.keep_email_private ? noReplyAddress(doer, this.ctx.settings) : doer.email };
+      const branch = created.repo.default_branch;
+      await this.ctx.git.commitTreeOf(repoKey(template.owner, source), source.default_branch, key, { branch, message: 'Initial commit', author });
+    }
+    const derived = await this.deriveFromRefs(key, created.repo.default_branch);
+    const repo = await this.ctx.transaction(async (tx) => {
+      if (opts.labels) {
+        const labels = await tx.store(LabelsStore).listOfRepo(source.id);
+        await tx.store(LabelsStore).insertMany(created.repo.id, labels.map((l) => ({ name: l.name, color: l.color, description: l.description, exclusive: l.exclusive === 1 })));
+      }
+      return tx.store(ReposStore).update(created.repo.id, { ...derived, template_id: source.id });
+    });
+    const result = { ...created, repo: repo ?? created.repo };
+    if (opts.topics) await this.ctx.service(TopicsService).replace(SYSTEM, result, { topics: parseTopics(source.topics) });
+    return { ...result, repo: (await this.store.findById(result.repo.id)) ?? result.repo };
   }
 
   private assertBelowCreationLimit(owner: User): void {
@@ -175,6 +246,8 @@ export class ReposService {
       const recorded: { key: RepoKey; intent: number }[] = [];
       for (const repo of repos) {
         if (!(await store.delete(repo.id))) throw new NotFoundError();
+        // Labels have no foreign key (organization labels carry repo_id 0): they go with their repository here.
+        await tx.store(LabelsStore).deleteOfRepo(repo.id);
         const key = repoKey(owner, repo);
         recorded.push({ key, intent: await intents.insert('remove', key, repo.id) });
         tx.emit('repo.deleted', { repo, owner, actor });
@@ -281,5 +354,15 @@ export class ReposService {
       await this.ctx.git.setDefaultBranch(key, defaultBranch);
     }
     return { is_empty: firstBranch === undefined ? 1 : 0, size, default_branch: defaultBranch };
+  }
+
+  /** The repository with id `id` and the actor's access (`GET /repositories/{id}`), or NotFound as `resolve`. */
+  async resolveById(actor: Actor, id: number): Promise<RepoAccess> {
+    const repo = Number.isSafeInteger(id) && id > 0 ? await this.store.findById(id) : undefined;
+    const owner = repo && (await this.users.findById(repo.owner_id));
+    if (!repo || !owner) throw new NotFoundError();
+    const mode = repoAccessMode(actor, repo, owner);
+    if (mode === AccessMode.None) throw new NotFoundError();
+    return { repo, owner, mode };
   }
 }

@@ -4,7 +4,7 @@ import { isStorableText } from '../storage/database.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
 import type { OwnedRepoVisibility } from '../access/permissions.js';
 import type { RepoOrderBy } from './schemas.js';
-import type { Repository, RepositoryTable, ReposTables } from './tables.js';
+import type { RepoTransfer, RepoTransferTable, Repository, RepositoryTable, ReposTables } from './tables.js';
 
 type SortColumn = 'lower_name' | 'id' | 'created_unix' | 'updated_unix' | 'size' | 'num_stars' | 'num_forks';
 type Ordering = readonly (readonly [SortColumn, 'asc' | 'desc'])[];
@@ -67,6 +67,51 @@ export class ReposStore extends Store<ReposTables> {
   /** Every repository of an owner, unpaged (for deleting an account). */
   allOf(ownerId: number): Promise<Repository[]> {
     return this.db.selectFrom('repository').selectAll().where('owner_id', '=', ownerId).orderBy('id').execute();
+  }
+
+  /**
+   * Changes the row only while its owner, name and status are still what the caller read (`expected`): undefined
+   * when a concurrent change got there first, so two renames or transfers of one repository cannot both win.
+   */
+  updateIfUnchanged(
+    id: number,
+    expected: Pick<Repository, 'owner_id' | 'lower_name' | 'status'>,
+    patch: Updateable<RepositoryTable>,
+  ): Promise<Repository | undefined> {
+    return this.db
+      .updateTable('repository')
+      .set(patch)
+      .where('id', '=', id)
+      .where('owner_id', '=', expected.owner_id)
+      .where('lower_name', '=', expected.lower_name)
+      .where('status', '=', expected.status)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  /** Ids of the accounts watching a repository in one of `modes` (Forgejo's watch modes). */
+  async watcherIds(repoId: number, modes: readonly number[]): Promise<number[]> {
+    const rows = await this.db.selectFrom('watch').select('user_id').where('repo_id', '=', repoId).where('mode', 'in', [...modes]).execute();
+    return rows.map((r) => r.user_id);
+  }
+
+  /** The pending transfer of a repository, if one is offered. */
+  findTransfer(repoId: number): Promise<RepoTransfer | undefined> {
+    return this.db.selectFrom('repo_transfer').selectAll().where('repo_id', '=', repoId).executeTakeFirst();
+  }
+
+  /** The pending transfers of several repositories, in one query. */
+  transfersOf(repoIds: readonly number[]): Promise<RepoTransfer[]> {
+    if (repoIds.length === 0) return Promise.resolve([]);
+    return this.db.selectFrom('repo_transfer').selectAll().where('repo_id', 'in', [...repoIds]).execute();
+  }
+
+  insertTransfer(row: Insertable<RepoTransferTable>): Promise<RepoTransfer> {
+    return this.db.insertInto('repo_transfer').values(row).returningAll().executeTakeFirstOrThrow();
+  }
+
+  async deleteTransfers(repoId: number): Promise<void> {
+    await this.db.deleteFrom('repo_transfer').where('repo_id', '=', repoId).execute();
   }
 
   /** A page of the owner's repositories that `visible` names, and their count: both from the same filter. */

@@ -30,6 +30,42 @@ export interface RepositoryTable {
   size: Generated<number>;
   created_unix: number;
   updated_unix: number;
+  /** JSON of the enabled units and their settings (see units.ts); '' means the defaults. */
+  units: Generated<string>;
+  /** JSON array of lower-case topic names. */
+  topics: Generated<string>;
+  /** The language with most bytes on the default branch, '' when unknown. */
+  primary_language: Generated<string>;
+  archived_unix: Generated<number>;
+  trust_model: Generated<string>;
+  /** The template repository this one was generated from (0: none). */
+  template_id: Generated<number>;
+  /** RepoStatus: 0 ready, 1 being migrated, 2 pending transfer. */
+  status: Generated<number>;
+  /** The wiki's branch ('' until the wiki is created: the default branch then). */
+  wiki_branch: Generated<string>;
+}
+
+/** An account watching a repository (Forgejo's watch modes: 1 normal, 2 don't watch, 3 auto). */
+export interface WatchTable {
+  id: Generated<number>;
+  user_id: number;
+  repo_id: number;
+  mode: Generated<number>;
+  created_unix: number;
+  updated_unix: number;
+}
+
+/** A transfer offered to a recipient who has not accepted it yet. */
+export interface RepoTransferTable {
+  id: Generated<number>;
+  doer_id: number;
+  recipient_id: number;
+  repo_id: number;
+  /** JSON array of team ids, for organization recipients. */
+  team_ids: Generated<string>;
+  created_unix: number;
+  updated_unix: number;
 }
 
 /**
@@ -51,7 +87,12 @@ export interface RepoGitIntentTable {
 export interface ReposTables {
   repository: RepositoryTable;
   repo_git_intent: RepoGitIntentTable;
+  watch: WatchTable;
+  repo_transfer: RepoTransferTable;
 }
+
+export type Watch = Selectable<WatchTable>;
+export type RepoTransfer = Selectable<RepoTransferTable>;
 
 export type RepoGitIntent = Selectable<RepoGitIntentTable>;
 

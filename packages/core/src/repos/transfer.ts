@@ -23,6 +23,16 @@ export interface TransferOptions {
   signal?: AbortSignal;
 }
 
+export interface RunTransferOptions extends TransferOptions {
+  /** HTTP sends one request per round (`--stateless-rpc`); SSH keeps one bidirectional stream. */
+  stateless: boolean;
+  /**
+   * Start git without waiting for the client's first bytes: over SSH the server speaks first (the ref
+   * advertisement), while an HTTP request always carries its body.
+   */
+  serverSpeaksFirst?: boolean;
+}
+
 const SAFE_PROTOCOL = /^[A-Za-z0-9=:._-]+$/;
 
 /**
@@ -59,7 +69,7 @@ export class GitTransferService {
       throw error;
     }
     if (access.mode < needed) throw new ForbiddenError('User permission denied');
-    if (request.service === 'receive-pack' && access.repo.is_archived === 1) throw new ForbiddenError('repository is archived');
+    if (request.service === 'receive-pack' && access.repo.is_archived === 1) throw new ForbiddenError('This repository is archived: it can be cloned, but not pushed to.');
     const key = repoKey(access.owner, access.repo);
     // A row whose storage is missing (lost, or not restored from a backup) is reported by the storage check.
     if (!(await this.ctx.git.exists(key))) throw new NotFoundError('Repository not found');
@@ -80,14 +90,14 @@ export class GitTransferService {
 
   /**
    * Runs the service over `input`; `done` settles after the push (if any) is recorded. git starts only once the
-   * first bytes of `input` have arrived and a slot is free, so a client that announces a body and sends nothing
-   * costs neither.
+   * first bytes of `input` have arrived (unless the server speaks first) and a slot is free, so a client that
+   * announces a body and sends nothing costs neither.
    */
-  async run(actor: Actor, request: TransferRequest, input: Readable, options: TransferOptions & { stateless: boolean }): Promise<ServiceSession> {
+  async run(actor: Actor, request: TransferRequest, input: Readable, options: RunTransferOptions): Promise<ServiceSession> {
     const { access, key, protocol } = await this.authorize(actor, request);
     // Input errors are read from `input.errored` below; one while nothing else listens must not crash the process.
     input.on('error', () => {});
-    await bodyArrives(input, options.signal);
+    if (!options.serverSpeaksFirst) await bodyArrives(input, options.signal);
     const release = await this.slots.acquire(options.signal);
     let session: ServiceSession;
     let intent: number | undefined;

@@ -7,6 +7,9 @@ import { authenticate, type Authentication } from '../auth.js';
 import { bodyTooLargeResponse, decodedRouterParams, errorResponse, missingScopeError, requestCredentials, type ResponseHeaders } from '../api/router.js';
 import { HttpError } from '../api/errors.js';
 
+/** srvx sends a Node stream given as the body by piping it into the socket; its types only know web bodies. */
+type ResponseBody = ConstructorParameters<typeof FastResponse>[0];
+
 /** The smart-protocol services by the name clients ask for: a Map, so a client's name can only pick one of these. */
 const SERVICES: ReadonlyMap<string, GitService> = new Map([
   ['git-upload-pack', 'upload-pack'],
@@ -56,6 +59,10 @@ export function registerSmartHttp(app: H3, host: RepoHost): void {
       if (input.errored instanceof HttpError) throw input.errored;
       // Stopped before it said anything: the client has gone away, and nobody is left to answer.
       if (session.output.destroyed && !session.output.readableEnded) throw new HttpError(499, 'the client closed the request');
+      const headers = noCache(`application/x-${serviceName}-result`);
+      // A fetch answers with git's own stdout, piped to the socket (srvx pipes a Node stream as it is): nothing to
+      // record afterwards, and the client checks the pack's framing itself.
+      if (service === 'upload-pack') return new FastResponse(session.output as unknown as ResponseBody, { status: 200, headers });
       // The response ends only after the push is recorded, so a client that sees success sees the new state.
       const body = new PassThrough();
       session.output.pipe(body, { end: false });
@@ -70,7 +77,7 @@ export function registerSmartHttp(app: H3, host: RepoHost): void {
       session.output.on('close', () => {
         if (!session.output.readableEnded) body.destroy(new Error(`git ${service} stopped`));
       });
-      return new FastResponse(Readable.toWeb(body) as ReadableStream, { status: 200, headers: noCache(`application/x-${serviceName}-result`) });
+      return new FastResponse(Readable.toWeb(body) as ReadableStream, { status: 200, headers });
     }));
   }
 }
@@ -91,6 +98,11 @@ async function handle(
     if (event.req.signal.aborted && !isRepoHostError(error) && !(error instanceof HttpError)) status = new HttpError(499, 'the client closed the request');
     // After a 413 the rest of the body is left unread: answered as the API answers it, then the connection closes.
     if (error instanceof HttpError && error.status === 413) return bodyTooLargeResponse(host, error, {}, event);
+    // git prints a text/plain error body as `remote: …`: the reason a push is refused (archived, no permission)
+    // reaches the user, as Forgejo's plain-text answers do.
+    if (error instanceof ForbiddenError) {
+      return new FastResponse(`${error.message}\n`, { status: 403, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+    }
     return errorResponse(host, status, {}, { challenge: true });
   }
 }

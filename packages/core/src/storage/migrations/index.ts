@@ -8,6 +8,10 @@ import { m0002_tokens_create } from './0002_tokens_create.js';
 import { m0003_repos_create } from './0003_repos_create.js';
 import { m0004_repos_git_intents } from './0004_repos_git_intents.js';
 import { m0005_security_sign_in_failures } from './0005_security_sign_in_failures.js';
+import { m0006_repos_settings } from './0006_repos_settings.js';
+import { m0007_topics_create } from './0007_topics_create.js';
+import { m0008_keys_public_keys } from './0008_keys_public_keys.js';
+import { m0009_labels_create } from './0009_labels_create.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001_users_create,
@@ -15,4 +19,8 @@ export const MIGRATIONS: readonly Migration[] = [
   m0003_repos_create,
   m0004_repos_git_intents,
   m0005_security_sign_in_failures,
+  m0006_repos_settings,
+  m0007_topics_create,
+  m0008_keys_public_keys,
+  m0009_labels_create,
 ];

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { CreateRepoOptionSchema, RepositorySchema, toApiRepository } from '@repohost/core';
 import type { ApiRouter } from '../router.js';
 import type { Groups } from '../groups.js';
 
@@ -46,5 +47,22 @@ export function registerAdminRoutes(_router: ApiRouter, { admin }: Groups): void
     reply: { status: 204, description: 'APIEmpty is an empty response' },
     errors: ['forbidden', 'not_found'],
     handler: async ({ host, actor, params }) => host.repoStorage.deleteUnadopted(actor, params.owner, params.repo),
+  });
+
+  admin.add({
+    method: 'POST',
+    path: '/users/{username}/repos',
+    operationId: 'adminCreateRepo',
+    summary: 'Create a repository on behalf of a user',
+    tag: 'admin',
+    auth: 'token',
+    scopes: ['admin'],
+    body: CreateRepoOptionSchema,
+    reply: { status: 201, description: 'Repository', schema: RepositorySchema },
+    errors: ['bad_request', 'forbidden', 'not_found', 'conflict', 'validation'],
+    handler: async ({ host, actor, params, body, view }) => {
+      const owner = await host.users.resolve(actor, params.username);
+      return toApiRepository(await host.repos.create(actor, body, { owner }), view);
+    },
   });
 }
