@@ -8,7 +8,7 @@ import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LabelSchema, RepositorySchema, matchesSchema } from '@repohost/core';
+import { LabelSchema, RepositorySchema, SYSTEM, matchesSchema } from '@repohost/core';
 import { createToken, createUser, jsonInit, startTestServer, tokenHeader, type TestServer } from '@repohost/test-support';
 
 let ts: TestServer;
@@ -192,6 +192,15 @@ describe('pushes', () => {
     const remote = (await gitOk(['ls-remote', url('alice/rules', 'alice', alice)])).stdout;
     expect(remote).toContain('refs/heads/main');
     expect(remote).not.toContain('refs/heads/side');
+    // Every ref change is on record, pusher and ids included; the refused deletion is not.
+    const pushes = await ts.host.repos.latestPushes(await ts.host.repos.resolve(SYSTEM, 'alice', 'rules'));
+    const alicesId = (await ts.host.users.resolve(SYSTEM, 'alice')).id;
+    expect(pushes.map((p) => [p.ref_name, /^0+$/.test(p.old_commit_id), /^0+$/.test(p.new_commit_id)])).toEqual([
+      ['refs/heads/main', false, false],
+      ['refs/heads/side', false, true],
+      ['refs/heads/side', true, false],
+    ]);
+    expect(pushes.every((p) => p.pusher_id === alicesId)).toBe(true);
   });
 
   it('refuses pushes to an archived repository with a message git shows, and accepts them after unarchiving', async () => {

@@ -74,3 +74,6 @@ export * from './settings/schemas.js';
 export { LabelsService } from './labels/service.js';
 export { LabelSchema, LabelSortSchema, LABEL_SORTS, type ApiLabel, type LabelSort } from './labels/schemas.js';
 export { toApiLabel } from './labels/convert.js';
+export { PushesStore } from './repos/pushes.js';
+export { WatchesStore, WatchMode } from './repos/watches.js';
+export type { RepoPush } from './repos/tables.js';

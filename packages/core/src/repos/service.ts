@@ -12,6 +12,7 @@ import { RepoTemplatesService } from '../templates/service.js';
 import { LabelsStore } from '../labels/store.js';
 import { sshCloneUrl } from './convert.js';
 import { WatchesStore } from './watches.js';
+import { PushesStore } from './pushes.js';
 import { defaultUnits, parseTopics, serializeUnits } from './units.js';
 import { UsersStore } from '../users/store.js';
 import { noReplyAddress } from '../users/convert.js';
@@ -21,7 +22,7 @@ import { CreateRepoOptionSchema, GenerateRepoOptionSchema, type CreateRepoOption
 import { TopicsService } from '../topics/service.js';
 import { REPO_ORDERINGS, ReposStore } from './store.js';
 import { GitIntentStore } from './intents.js';
-import type { Repository } from './tables.js';
+import type { RepoPush, Repository } from './tables.js';
 
 /** A repository with its owner and what the asking actor may do to it: what `/repos/{owner}/{repo}/…` loads. */
 export interface RepoAccess {
@@ -316,11 +317,18 @@ export class ReposService {
     const pushed = updates.find((u) => u.ref.startsWith('refs/heads/') && !/^0+$/.test(u.newId))?.ref.slice('refs/heads/'.length);
     const derived = await this.deriveFromRefs(repoKey(owner, repo), repo.default_branch, pushed);
     await this.ctx.transaction(async (tx) => {
-      const updated = await tx.store(ReposStore).update(repo.id, { ...derived, updated_unix: nowUnix() });
+      const now = nowUnix();
+      const updated = await tx.store(ReposStore).update(repo.id, { ...derived, updated_unix: now });
+      if (updated) await tx.store(PushesStore).record(repo.id, actorUser(actor)?.id ?? 0, updates, now);
       if (intent !== undefined) await tx.store(GitIntentStore).delete(intent);
       // Deleted while the push ran: nothing left to record.
       if (updated) tx.emit('repo.pushed', { repo: updated, owner, actor, updates });
     });
+  }
+
+  /** The refs recent pushes moved in a repository, newest first (what reactions to pushes read). */
+  latestPushes(access: RepoAccess, limit = 50): Promise<RepoPush[]> {
+    return this.ctx.store(PushesStore).latestOf(access.repo.id, limit);
   }
 
   /**

@@ -56,6 +56,17 @@ export interface WatchTable {
   updated_unix: number;
 }
 
+/** One ref a push moved (ids all zeros for a created or deleted ref). */
+export interface RepoPushTable {
+  id: Generated<number>;
+  repo_id: number;
+  pusher_id: number;
+  ref_name: string;
+  old_commit_id: string;
+  new_commit_id: string;
+  created_unix: number;
+}
+
 /** A transfer offered to a recipient who has not accepted it yet. */
 export interface RepoTransferTable {
   id: Generated<number>;
@@ -89,7 +100,10 @@ export interface ReposTables {
   repo_git_intent: RepoGitIntentTable;
   watch: WatchTable;
   repo_transfer: RepoTransferTable;
+  repo_push: RepoPushTable;
 }
+
+export type RepoPush = Selectable<RepoPushTable>;
 
 export type Watch = Selectable<WatchTable>;
 export type RepoTransfer = Selectable<RepoTransferTable>;

@@ -12,6 +12,7 @@ import { m0006_repos_settings } from './0006_repos_settings.js';
 import { m0007_topics_create } from './0007_topics_create.js';
 import { m0008_keys_public_keys } from './0008_keys_public_keys.js';
 import { m0009_labels_create } from './0009_labels_create.js';
+import { m0010_repos_pushes } from './0010_repos_pushes.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001_users_create,
@@ -23,4 +24,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0007_topics_create,
   m0008_keys_public_keys,
   m0009_labels_create,
+  m0010_repos_pushes,
 ];
