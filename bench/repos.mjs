@@ -1,0 +1,141 @@
+/**
+ * Repository benchmarks (`npm run bench:repos`, also run at the end of `npm run bench`):
+ *
+ * 1. Clone of a 2,000-commit repository over smart HTTP from a RepoHost server in this process, against
+ *    `git clone --no-local` of the same bare repository from its path: median of CLONE_RUNS runs each, after one
+ *    warm-up of each. Target: within 10 %.
+ * 2. Creating empty repositories: `host.repos.create` in a closed loop for CREATE_MS, and the storage step alone
+ *    two ways: the backend's skeleton (no git process) and the former way (`git init --bare` plus three
+ *    `git config` runs), each CREATE_STORAGE_COUNT times. Target: the whole create at ≥ 2× the former rate, measured
+ *    by replacing the skeleton with the former steps in the same loop.
+ *
+ * Everything runs on loopback in a temporary folder that is removed at the end.
+ */
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { RepoHost, SYSTEM, loadSettings, userActor } from '@repohost/core';
+import { startServer } from '@repohost/server';
+import { gitEnv, mustGit } from './git-client.mjs';
+
+const COMMITS = 2000;
+const CLONE_RUNS = 5;
+const CREATE_MS = 5000;
+
+/** Runs a command to its end; resolves with elapsed milliseconds, rejects on a non-zero exit. */
+function timed(command, args, options) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(command, args, { ...options, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (c) => (stderr += c));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(performance.now() - started) : reject(new Error(`${command} ${args.join(' ')}: ${stderr}`))));
+  });
+}
+
+/** Writes COMMITS commits (each changing a few files) with one `git fast-import`. */
+async function seed(dir, env) {
+  await mustGit(['init', '-q', '-b', 'main', dir], { env });
+  const lines = [];
+  for (let i = 1; i <= COMMITS; i++) {
+    lines.push('commit refs/heads/main', `mark :${i}`, `committer Bench <bench@example.com> ${1700000000 + i} +0000`);
+    const message = `commit ${i}\n`;
+    lines.push(`data ${Buffer.byteLength(message)}`, message.trimEnd());
+    if (i > 1) lines.push(`from :${i - 1}`);
+    for (let f = 0; f < 3; f++) {
+      const body = `file ${(i * 7 + f) % 400} changed in commit ${i}\n${'x'.repeat(200 + ((i * 13 + f) % 800))}\n`;
+      lines.push(`M 100644 inline src/dir${(i + f) % 20}/file${(i * 7 + f) % 400}.txt`, `data ${Buffer.byteLength(body)}`, body.trimEnd());
+    }
+    lines.push('');
+  }
+  await new Promise((resolve, reject) => {
+    const child = spawn('git', ['fast-import', '--quiet'], { cwd: dir, env, stdio: ['pipe', 'ignore', 'inherit'] });
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`fast-import exited ${code}`))));
+    child.stdin.end(`${lines.join('\n')}\n`);
+  });
+  await mustGit(['-C', dir, 'checkout', '-q', 'main'], { env });
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+export async function runRepoBench(log = console.log) {
+  const work = await mkdtemp(path.join(tmpdir(), 'repohost-bench-repos-'));
+  const home = path.join(work, 'home');
+  await mkdir(home);
+  const settings = loadSettings({ workPath: work, overrides: { server: { DOMAIN: '127.0.0.1', HTTP_PORT: 0 }, database: { PATH: path.join(work, 'bench.db') } } });
+  const host = await RepoHost.open({ settings });
+  const running = await startServer(host, { port: 0, hostname: '127.0.0.1' });
+  const results = {};
+  try {
+    const user = await host.users.create(SYSTEM, { username: 'bench', email: 'bench@example.com', password: 'bench-password-123', admin: false });
+    const actor = userActor(user);
+    const { value: token } = await host.tokens.create(SYSTEM, user, { name: 'bench', scopes: ['write:repository'] });
+    const env = gitEnv(home, token);
+
+    // ---- 1. clone of a 2,000-commit repository ------------------------------------------------------
+    await host.repos.create(actor, { name: 'history' });
+    const source = path.join(work, 'source');
+    await seed(source, env);
+    await mustGit(['-C', source, 'push', '-q', `${settings.server.ROOT_URL}bench/history.git`, 'main'], { env, timeoutMs: 120_000 });
+    const bare = path.join(settings.repository.ROOT, 'bench', 'history.git');
+    const viaHttp = [];
+    const viaPath = [];
+    for (let run = 0; run <= CLONE_RUNS; run++) {
+      const a = path.join(work, `http-${run}`);
+      const b = path.join(work, `local-${run}`);
+      const http = await timed('git', ['clone', '-q', '--bare', `${settings.server.ROOT_URL}bench/history.git`, a], { env });
+      const local = await timed('git', ['clone', '-q', '--bare', '--no-local', bare, b], { env });
+      await rm(a, { recursive: true, force: true });
+      await rm(b, { recursive: true, force: true });
+      // Run 0 warms caches for both.
+      if (run > 0) {
+        viaHttp.push(http);
+        viaPath.push(local);
+      }
+    }
+    results.cloneHttpMs = median(viaHttp);
+    results.cloneLocalMs = median(viaPath);
+    results.cloneRatio = results.cloneHttpMs / results.cloneLocalMs;
+    log(`clone of a ${COMMITS}-commit repository (median of ${CLONE_RUNS}): over HTTP ${results.cloneHttpMs.toFixed(0)} ms, git clone --no-local from the path ${results.cloneLocalMs.toFixed(0)} ms (${results.cloneRatio.toFixed(2)}×)`);
+
+    // ---- 2. creating empty repositories ---------------------------------------------------------------
+    const createLoop = async (label) => {
+      let count = 0;
+      const started = performance.now();
+      while (performance.now() - started < CREATE_MS) await host.repos.create(actor, { name: `${label}-${count++}` });
+      return (count / (performance.now() - started)) * 1000;
+    };
+    results.createPerSecond = await createLoop('skeleton');
+    // The former storage step, in the same loop: git init --bare and three git config runs per repository.
+    const git = host.git;
+    const skeletonCreate = git.create.bind(git);
+    git.create = async (key, options) => {
+      const dir = git.pathOf(key);
+      await mkdir(path.dirname(dir), { recursive: true });
+      await timed('git', ['init', '--bare', '--quiet', '--shared=0600', `--object-format=${options.objectFormat}`, `--initial-branch=${options.defaultBranch}`, dir], { env });
+      for (const [name, value] of [['uploadpack.allowFilter', 'true'], ['uploadpack.allowAnySHA1InWant', 'true'], ['receive.advertisePushOptions', 'true']]) {
+        await timed('git', ['--git-dir', dir, 'config', name, value], { env });
+      }
+    };
+    const formerPerSecond = await createLoop('former');
+    git.create = skeletonCreate;
+    results.formerCreatePerSecond = formerPerSecond;
+    results.createRatio = results.createPerSecond / formerPerSecond;
+    log(`empty repository creation (host.repos.create, closed loop, ${CREATE_MS / 1000} s each): ${results.createPerSecond.toFixed(0)}/s with the skeleton, ${formerPerSecond.toFixed(0)}/s with git init + 3 git config (${results.createRatio.toFixed(2)}×)`);
+  } finally {
+    await running.close();
+    await host.close();
+    await rm(work, { recursive: true, force: true });
+  }
+  return results;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const results = await runRepoBench();
+  const verdict = (ok) => (ok ? 'PASS' : 'MISS');
+  console.log(`${verdict(results.cloneRatio <= 1.1)}  clone within 10% of git clone --no-local: ${results.cloneRatio.toFixed(2)}×`);
+  console.log(`${verdict(results.createRatio >= 2)}  empty repository creation ≥ 2× the former rate: ${results.createRatio.toFixed(2)}×`);
+}
