@@ -17,3 +17,9 @@ export function apiDocsUrl(settings: Settings): string {
 export function webUrl(settings: Settings, path: string): string {
   return `${settings.server.ROOT_URL}${path}`;
 }
+
+/** `git@host:owner/repo.git`, or the `ssh://` form when SSH listens on a non-standard port. */
+export function sshCloneUrl(settings: Settings, path: string): string {
+  const { SSH_DOMAIN, SSH_PORT } = settings.server;
+  return SSH_PORT === 22 ? `git@${SSH_DOMAIN}:${path}.git` : `ssh://git@${SSH_DOMAIN}:${SSH_PORT}/${path}.git`;
+}

@@ -50,6 +50,8 @@ export interface RefUpdate {
 export interface ServiceOptions {
   /** The client's `Git-Protocol` value (e.g. `version=2`), already checked to be harmless. */
   protocol?: string;
+  /** The repository's object format, as the database records it (lets a backend reuse what depends only on it). */
+  objectFormat?: ObjectFormat;
 }
 
 export interface RunServiceOptions extends ServiceOptions {

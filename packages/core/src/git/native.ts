@@ -374,7 +374,22 @@ export class NativeGitBackend implements GitBackend {
     return kib * 1024;
   }
 
+  /**
+   * Protocol v2's upload-pack advertisement lists capabilities, not refs: every repository made from the same
+   * skeleton gets the same one for its object format, so it is kept by format instead of starting git each time.
+   */
+  private readonly v2Advertisements = new Map<ObjectFormat, Buffer>();
+
   async advertiseRefs(key: RepoKey, service: GitService, options: ServiceOptions): Promise<Buffer> {
+    const format = service === 'upload-pack' && options.protocol === 'version=2' ? options.objectFormat : undefined;
+    const cached = format && this.v2Advertisements.get(format);
+    if (cached) return cached;
+    const advertisement = await this.advertiseWithGit(key, service, options);
+    if (format) this.v2Advertisements.set(format, advertisement);
+    return advertisement;
+  }
+
+  private async advertiseWithGit(key: RepoKey, service: GitService, options: ServiceOptions): Promise<Buffer> {
     const result = await this.run([...serviceConfig(service), service, '--stateless-rpc', '--advertise-refs', this.pathOf(key)], {
       env: protocolEnv(options.protocol),
     });

@@ -1,7 +1,7 @@
 import type { CoreContext } from '../context.js';
 import type { Actor } from '../access/actor.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
-import type { RepoAccess } from '../repos/service.js';
+import type { RepoAccess } from '../repos/access.js';
 import { LabelsStore } from './store.js';
 import type { LabelSort } from './schemas.js';
 import type { Label } from './tables.js';

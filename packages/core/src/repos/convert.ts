@@ -2,24 +2,19 @@ import type { Settings } from '../config/settings.js';
 import { AccessMode } from '../access/permissions.js';
 import { ANONYMOUS } from '../access/actor.js';
 import { isoTime, type ApiView } from '../wire.js';
-import { apiUrl, webUrl } from '../urls.js';
+import { apiUrl, sshCloneUrl, webUrl } from '../urls.js';
 import { toApiUser } from '../users/convert.js';
 import type { User } from '../users/tables.js';
 import { DEFAULT_OBJECT_FORMAT, isObjectFormat } from '../git/backend.js';
 import type { Repository } from './tables.js';
 import type { ApiRepository } from './schemas.js';
-import type { RepoAccess } from './service.js';
+import type { RepoAccess } from './access.js';
 import { defaultPullsUnit, parseTopics, parseUnits } from './units.js';
 
 export function repoWebPath(owner: User, repo: Repository): string {
   return `${encodeURIComponent(owner.name)}/${encodeURIComponent(repo.name)}`;
 }
 
-/** `git@host:owner/repo.git`, or the `ssh://` form when SSH listens on a non-standard port. */
-export function sshCloneUrl(settings: Settings, path: string): string {
-  const { SSH_DOMAIN, SSH_PORT } = settings.server;
-  return SSH_PORT === 22 ? `git@${SSH_DOMAIN}:${path}.git` : `ssh://git@${SSH_DOMAIN}:${SSH_PORT}/${path}.git`;
-}
 
 /** A repository's pending transfer with the accounts it names, as `RepoTransferService.withPendingTransfers` loads it. */
 export interface PendingTransferView {

@@ -3,7 +3,7 @@ import type { Actor } from '../access/actor.js';
 import { UsersStore } from '../users/store.js';
 import { Visibility, isOrganization, type User } from '../users/tables.js';
 import { ReposStore } from './store.js';
-import type { RepoAccess } from './service.js';
+import type { RepoAccess } from './access.js';
 
 /** Forgejo's watch modes that mean "watching": normal (1) and auto (3); 2 is "don't watch". */
 const WATCHING_MODES = [1, 3] as const;

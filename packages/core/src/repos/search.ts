@@ -11,7 +11,7 @@ import { AccessMode, repoAccessMode } from '../access/permissions.js';
 import { acceptInput } from '../validation/validate.js';
 import { UsersStore } from '../users/store.js';
 import { RepositorySchema } from './schemas.js';
-import type { RepoAccess } from './service.js';
+import type { RepoAccess } from './access.js';
 import { DEFAULT_ORDERING, RepoSearchStore, type SearchFilter, type SearchOrdering, type SearchVisibility } from './search-store.js';
 import { SearchCatalog } from './search-catalog.js';
 import type { Repository } from './tables.js';

@@ -7,10 +7,10 @@ import { AccessMode, ownedRepoVisibility, repoAccessMode, type AccessModeValue }
 import { isUniqueViolation, nowUnix } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
 import { DEFAULT_OBJECT_FORMAT, isObjectFormat, RepositoryExistsError, type FileToCommit, type RefUpdate, type RepoKey } from '../git/backend.js';
-import { webUrl } from '../urls.js';
+import { sshCloneUrl, webUrl } from '../urls.js';
+import type { RepoAccess } from './access.js';
 import { RepoTemplatesService } from '../templates/service.js';
 import { LabelsStore } from '../labels/store.js';
-import { sshCloneUrl } from './convert.js';
 import { WatchesStore } from './watches.js';
 import { PushesStore } from './pushes.js';
 import { defaultUnits, parseTopics, serializeUnits } from './units.js';
@@ -24,12 +24,7 @@ import { REPO_ORDERINGS, ReposStore } from './store.js';
 import { GitIntentStore } from './intents.js';
 import type { RepoPush, Repository } from './tables.js';
 
-/** A repository with its owner and what the asking actor may do to it: what `/repos/{owner}/{repo}/…` loads. */
-export interface RepoAccess {
-  repo: Repository;
-  owner: User;
-  mode: AccessModeValue;
-}
+export type { RepoAccess } from './access.js';
 
 /** Refused: files exist where the repository would go, and no row claims them (see `/admin/unadopted`). */
 const FILES_EXIST = 'The repository files already exist; ask a site administrator to adopt or delete them.';

@@ -4,7 +4,8 @@ import { BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError } fro
 import type { CoreContext } from '../context.js';
 import type { Actor } from '../access/actor.js';
 import { AccessMode } from '../access/permissions.js';
-import type { GitService, ServiceSession } from '../git/backend.js';
+import { DEFAULT_OBJECT_FORMAT, isObjectFormat, type GitService, type ObjectFormat, type ServiceSession } from '../git/backend.js';
+import type { Repository } from './tables.js';
 import { ConcurrencyLimit } from '../git/limit.js';
 import { ReposService, repoKey } from './service.js';
 import { GitIntentStore } from './intents.js';
@@ -79,10 +80,10 @@ export class GitTransferService {
 
   /** The ref advertisement for `info/refs`. */
   async advertise(actor: Actor, request: TransferRequest, options: TransferOptions = {}): Promise<Buffer> {
-    const { key, protocol } = await this.authorize(actor, request);
+    const { access, key, protocol } = await this.authorize(actor, request);
     const release = await this.slots.acquire(options.signal);
     try {
-      return await this.ctx.git.advertiseRefs(key, request.service, { protocol });
+      return await this.ctx.git.advertiseRefs(key, request.service, { protocol, objectFormat: objectFormatOf(access.repo) });
     } finally {
       release();
     }
@@ -165,4 +166,8 @@ function bodyArrives(input: Readable, signal: AbortSignal | undefined): Promise<
     input.on('close', onClose);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+function objectFormatOf(repo: Repository): ObjectFormat {
+  return isObjectFormat(repo.object_format_name) ? repo.object_format_name : DEFAULT_OBJECT_FORMAT;
 }

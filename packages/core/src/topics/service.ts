@@ -6,7 +6,7 @@ import { AccessMode } from '../access/permissions.js';
 import { nowUnix } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
 import type { CoreTransaction } from '../context.js';
-import type { RepoAccess } from '../repos/service.js';
+import type { RepoAccess } from '../repos/access.js';
 import { ReposStore } from '../repos/store.js';
 import { parseTopics } from '../repos/units.js';
 import { MAX_TOPICS_PER_REPO, isValidTopic, normalizeTopic, sanitizeTopics } from './names.js';
