@@ -52,7 +52,7 @@ export { GitIntentStore, type GitIntentOp } from './repos/intents.js';
 export { RepositorySchema, CreateRepoOptionSchema, GenerateRepoOptionSchema, type GenerateRepoOption, PermissionSchema, ObjectFormatSchema, RepoOrderBySchema, REPO_ORDER_BY, type RepoOrderBy, type ApiRepository, type CreateRepoOption } from './repos/schemas.js';
 export type { Repository, ReposTables, RepoGitIntent } from './repos/tables.js';
 export { PublicSettingsService } from './settings/service.js';
-export { RepoSearchService, type RepoSearchOptions, RepoSearchQuerySchema, SearchResultsSchema, SearchErrorSchema, REPO_SEARCH_SORTS, REPO_SEARCH_MODES, searchVisibility, searchFilter, type RepoSearchQuery, type ApiSearchResults, type ApiSearchError } from './repos/search.js';
+export { RepoSearchService, searchPage, type RepoSearchOptions, RepoSearchQuerySchema, SearchResultsSchema, SearchErrorSchema, REPO_SEARCH_SORTS, REPO_SEARCH_MODES, searchVisibility, searchFilter, type RepoSearchQuery, type ApiSearchResults, type ApiSearchError } from './repos/search.js';
 export { RepoSearchStore, CATALOG_MAX_REPOSITORIES, type SearchFilter, type SearchVisibility, type SearchOrdering, type CatalogRows } from './repos/search-store.js';
 export { SearchCatalog, type CatalogEntry } from './repos/search-catalog.js';
 export { RepoLanguagesService, fileLanguage, languageSizes, primaryLanguage } from './repos/languages.js';

@@ -264,14 +264,18 @@ describe('filters, orderings and paging', () => {
     expect((await search(`${q}&page=-5`)).names).toHaveLength(4);
   });
 
-  test('a limit above [api] MAX_RESPONSE_ITEMS returns that many', async () => {
-    const max = s.host.settings.api.MAX_RESPONSE_ITEMS;
+  test('a page holds at most [ui] EXPLORE_PAGING_NUM repositories, whatever the limit; the Link header pages by it', async () => {
+    const cap = s.host.settings.ui.EXPLORE_PAGING_NUM;
     const many = await createUser(s.host, uniq('many'));
     const mtag = uniq('mx');
-    for (let i = 0; i < max + 2; i++) await repo(many, `${mtag}-${i}`);
-    const found = await search(`q=${mtag}&limit=${max * 10}`);
-    expect(found.names).toHaveLength(max);
-    expect(found.total).toBe(max + 2);
+    for (let i = 0; i < cap + 2; i++) await repo(many, `${mtag}-${i}`);
+    const found = await search(`q=${mtag}&limit=${cap * 10}`);
+    expect(found.names).toHaveLength(cap);
+    expect(found.total).toBe(cap + 2);
+    const res = await s.fetch(`/api/v1/repos/search?q=${mtag}&limit=${cap * 10}`);
+    expect(res.headers.get('link')).toContain(`limit=${cap * 10}&page=2`);
+    const second = await search(`q=${mtag}&limit=${cap * 10}&page=2`);
+    expect(second.names).toHaveLength(2);
   });
 });
 

@@ -5,7 +5,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ValidationError } from '../errors.js';
 import type { CoreContext } from '../context.js';
-import { clampPage, type Page } from '../paging.js';
+import { clampPage, type Page, type PageRequest, type Paging } from '../paging.js';
+import type { Settings } from '../config/settings.js';
 import type { Actor } from '../access/actor.js';
 import { AccessMode, repoAccessMode } from '../access/permissions.js';
 import { acceptInput } from '../validation/validate.js';
@@ -100,6 +101,13 @@ export interface RepoSearchOptions {
   catalog?: boolean;
 }
 
+/** A search's page: the usual clamping, and a page of at most `[ui] EXPLORE_PAGING_NUM` repositories. */
+export function searchPage(settings: Settings, paging: Paging): PageRequest {
+  const page = clampPage(settings, paging);
+  const cap = Math.max(1, settings.ui.EXPLORE_PAGING_NUM);
+  return page.limit > cap ? clampPage(settings, { page: page.page, limit: cap }) : page;
+}
+
 export class RepoSearchService {
   /** Every repository and owner as of `catalog.stamp`, on SQLite; rebuilt once the database is quiet again. */
   private catalog: SearchCatalog | undefined;
@@ -119,7 +127,7 @@ export class RepoSearchService {
   async search(actor: Actor, input: RepoSearchQuery, options: RepoSearchOptions = {}): Promise<Page<RepoAccess>> {
     const query = acceptInput(RepoSearchQuerySchema, input);
     const filter = searchFilter(actor, query);
-    const page = clampPage(this.ctx.settings, query);
+    const page = searchPage(this.ctx.settings, query);
     const catalog = options.catalog === false ? undefined : this.currentCatalog();
     if (catalog) {
       const { items, total } = catalog.search(filter, page);

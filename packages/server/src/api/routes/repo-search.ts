@@ -2,7 +2,7 @@ import { FastResponse } from 'srvx';
 import {
   RepoSearchQuerySchema,
   SearchResultsSchema,
-  clampPage,
+  searchPage,
   isRepoHostError,
   toApiRepository,
   type ApiSearchError,
@@ -61,7 +61,7 @@ export function registerRepoSearchRoutes(router: ApiRouter): void {
         return jsonResponse(500, JSON.stringify(body), responseHeaders);
       }
       const items = await host.repoTransfers.withPendingTransfers(found.items);
-      setPaginationHeaders(responseHeaders, host.settings.server.ROOT_URL, event.url, clampPage(host.settings, query), found.total);
+      setPaginationHeaders(responseHeaders, host.settings.server.ROOT_URL, event.url, searchPage(host.settings, query), found.total);
       // The body SearchResultsSchema describes, assembled from each repository's serialization.
       return jsonResponse(200, `{"ok":true,"data":[${items.map((r) => repositoryJson(r, view)).join(',')}]}`, responseHeaders);
     },
