@@ -1,9 +1,9 @@
 import './events.js';
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import type { CoreContext, CoreTransaction } from '../context.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
 import { actorUser, isSiteAdmin, SYSTEM, type Actor } from '../access/actor.js';
-import { AccessMode, ownedRepoVisibility, repoAccessMode, type AccessModeValue } from '../access/permissions.js';
+import { AccessMode, ownedRepoVisibility, repoAccessMode } from '../access/permissions.js';
 import { isUniqueViolation, nowUnix } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
 import { DEFAULT_OBJECT_FORMAT, isObjectFormat, RepositoryExistsError, type FileToCommit, type RefUpdate, type RepoKey } from '../git/backend.js';
