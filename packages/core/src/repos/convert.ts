@@ -9,7 +9,7 @@ import { DEFAULT_OBJECT_FORMAT, isObjectFormat } from '../git/backend.js';
 import type { Repository } from './tables.js';
 import type { ApiRepository } from './schemas.js';
 import type { RepoAccess } from './access.js';
-import { defaultPullsUnit, parseTopics, parseUnits } from './units.js';
+import { defaultPullsUnit, parseTopics, viewUnits } from './units.js';
 
 export function repoWebPath(owner: User, repo: Repository): string {
   return `${encodeURIComponent(owner.name)}/${encodeURIComponent(repo.name)}`;
@@ -30,7 +30,7 @@ export function toApiRepository({ repo, owner, mode, pendingTransfer }: RepoAcce
   const { settings } = view;
   const path = repoWebPath(owner, repo);
   const url = apiUrl(settings, `/repos/${path}`);
-  const units = parseUnits(repo.units, settings);
+  const units = viewUnits(repo.units, settings);
   const pulls = units.pulls ?? defaultPullsUnit();
   return {
     id: repo.id,

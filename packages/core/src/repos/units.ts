@@ -111,6 +111,30 @@ export function parseUnits(text: string, settings: Settings): RepoUnits {
   return stored;
 }
 
+/**
+ * `parseUnits` for readers that only look (converters): most repositories share one `units` text, so its parsed
+ * form is kept per settings and text, frozen so no reader can change what the next one sees.
+ */
+const viewedUnits = new WeakMap<Settings, Map<string, Readonly<RepoUnits>>>();
+const VIEWED_UNITS_KEPT = 256;
+
+export function viewUnits(text: string, settings: Settings): Readonly<RepoUnits> {
+  let kept = viewedUnits.get(settings);
+  if (!kept) viewedUnits.set(settings, (kept = new Map()));
+  let units = kept.get(text);
+  if (!units) {
+    units = deepFreeze(parseUnits(text, settings));
+    if (kept.size >= VIEWED_UNITS_KEPT) kept.clear();
+    kept.set(text, units);
+  }
+  return units;
+}
+
+function deepFreeze<T extends object>(value: T): T {
+  for (const inner of Object.values(value)) if (inner && typeof inner === 'object') deepFreeze(inner as object);
+  return Object.freeze(value);
+}
+
 export function serializeUnits(units: RepoUnits): string {
   return JSON.stringify(units);
 }
