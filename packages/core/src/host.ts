@@ -6,8 +6,12 @@ import { NativeGitBackend } from './git/native.js';
 import { CoreContext, type CoreTransaction } from './context.js';
 import type { DomainEvents } from './events/bus.js';
 import { UsersService } from './users/service.js';
+import { UserAdminService } from './users/admin-service.js';
+import { UserEmailsService } from './users/emails.js';
+import { UserAvatarsService } from './users/avatars.js';
 import { TokensService } from './tokens/service.js';
 import { KeysService } from './keys/service.js';
+import { GpgKeysService } from './gpg/service.js';
 import { ReposService } from './repos/service.js';
 import { GitTransferService } from './repos/transfer.js';
 import { RepoStorageService, type ReconcileReport } from './repos/storage.js';
@@ -21,6 +25,8 @@ import { RepoArchiveService } from './repos/archive.js';
 import { TopicsService } from './topics/service.js';
 import { LabelsService } from './labels/service.js';
 import { RepoTemplatesService } from './templates/service.js';
+import { ActivityService } from './activity/service.js';
+import { SocialService } from './social/service.js';
 
 export interface RepoHostOptions {
   /** Resolved settings; when absent they are loaded from `config`. */
@@ -46,7 +52,7 @@ export interface RepoHostOptions {
 export class RepoHost {
   private readonly ctx: CoreContext;
   /** What opening found and repaired of interrupted changes (empty lists when nothing was, or `reconcile: false`). */
-  reconciled: ReconcileReport = { abandonedCreates: [], finishedRemovals: [], resynced: [], undoneRenames: [] };
+  reconciled: ReconcileReport = { abandonedCreates: [], finishedRemovals: [], resynced: [], undoneRenames: [], undoneOwnerRenames: [] };
 
   private constructor(
     readonly settings: Settings,
@@ -58,10 +64,28 @@ export class RepoHost {
     // primary language follows pushes to the default branch.
     this.topics.subscribe();
     this.repoLanguages.subscribe();
+    // Deploy keys go with their repository, GPG keys with their account.
+    this.keys.subscribe();
+    this.gpgKeys.subscribe();
+    this.activity.subscribe();
+    // Follows, stars and watches go with their accounts and repositories, the counters they kept corrected.
+    this.social.subscribe();
   }
 
   get users(): UsersService {
     return this.ctx.service(UsersService);
+  }
+  /** Every email address of an account (`/user/emails`, `/admin/emails`). */
+  get userEmails(): UserEmailsService {
+    return this.ctx.service(UserEmailsService);
+  }
+  /** Uploaded and generated avatars, and the bytes behind `avatar_url`. */
+  get userAvatars(): UserAvatarsService {
+    return this.ctx.service(UserAvatarsService);
+  }
+  /** Site administration of accounts: create, list, edit, rename (with their storage), delete. */
+  get userAdmin(): UserAdminService {
+    return this.ctx.service(UserAdminService);
   }
   get tokens(): TokensService {
     return this.ctx.service(TokensService);
@@ -69,6 +93,10 @@ export class RepoHost {
   /** SSH public keys. */
   get keys(): KeysService {
     return this.ctx.service(KeysService);
+  }
+  /** GPG keys of accounts, and finding one by the key id a signature names. */
+  get gpgKeys(): GpgKeysService {
+    return this.ctx.service(GpgKeysService);
   }
   get repos(): ReposService {
     return this.ctx.service(ReposService);
@@ -120,6 +148,14 @@ export class RepoHost {
   /** Repository labels (read; label sets and templates create them). */
   get labels(): LabelsService {
     return this.ctx.service(LabelsService);
+  }
+  /** Activity feeds and heatmaps (Forgejo's actions). */
+  get activity(): ActivityService {
+    return this.ctx.service(ActivityService);
+  }
+  /** Follows, stars, watches and blocks (`/user/following`, `/user/starred`, `…/subscription`, `/user/block`). */
+  get social(): SocialService {
+    return this.ctx.service(SocialService);
   }
 
   /**

@@ -22,22 +22,73 @@ export { pktLine, FLUSH_PKT } from './git/pkt-line.js';
 export { NativeGitBackend, type NativeGitOptions } from './git/native.js';
 export { UsersService, type DeleteUserOptions } from './users/service.js';
 export { UsersStore } from './users/store.js';
-export { toApiUser } from './users/convert.js';
+export { UserAdminService } from './users/admin-service.js';
+export { UserAdminStore, type UserAdminColumns } from './users/admin-store.js';
+export {
+  EditUserOptionSchema,
+  RenameUserOptionSchema,
+  ADMIN_USER_SORTS,
+  type EditUserOption,
+  type RenameUserOption,
+  type AdminUserSort,
+  type AdminUserSearch,
+} from './users/admin-schemas.js';
+export { toApiUser, toApiUserSettings, toApiEmail, avatarUrl, avatarHash, AVATARS_PATH, DEFAULT_AVATAR_PATH } from './users/convert.js';
+export { UserEmailsService, isAcceptableEmail, type OwnedEmailAddress } from './users/emails.js';
+export { UserAvatarsService, type AvatarImage } from './users/avatars.js';
+export { identiconPng } from './users/identicon.js';
+export { imageInfo, type ImageInfo, type ImageFormat } from './users/images.js';
+export { GHOST_USER, ACTIONS_USER, GHOST_USER_ID, ACTIONS_USER_ID, systemUserById, isSystemUser } from './users/system.js';
+export { userVisibilityFilter, userVisibleSql, type UserVisibilityFilter } from './users/visibility.js';
+export { USER_SEARCH_ORDERS, type UserSearchOrder, type UserSearchOptions } from './users/store.js';
 export { randomPassword } from './users/password.js';
 export { UserSchema, CreateUserOptionSchema, VisibilitySchema, type ApiUser, type CreateUserOption } from './users/schemas.js';
-export { UserType, Visibility, VISIBILITY_NAMES, canSignIn, isOrganization, type User, type UsersTables, type VisibilityName } from './users/tables.js';
+export {
+  UserSettingsSchema,
+  UserSettingsOptionsSchema,
+  EmailSchema,
+  CreateEmailOptionSchema,
+  DeleteEmailOptionSchema,
+  UpdateUserAvatarOptionSchema,
+  UserSearchQuerySchema,
+  UserSearchResultsSchema,
+  type ApiUserSettings,
+  type UserSettingsOptions,
+  type ApiEmail,
+  type CreateEmailOption,
+  type DeleteEmailOption,
+  type UpdateUserAvatarOption,
+  type UserSearchQuery,
+  type ApiUserSearchResults,
+} from './users/schemas.js';
+export { UserType, Visibility, VISIBILITY_NAMES, canSignIn, isOrganization, type User, type UsersTables, type VisibilityName, type EmailAddress } from './users/tables.js';
 export { TokensService, TOKEN_PATTERN, looksLikeToken, type CreatedToken, type AuthenticatedToken } from './tokens/service.js';
 export { TokensStore } from './tokens/store.js';
 export { toApiAccessToken } from './tokens/convert.js';
 export { AccessTokenSchema, CreateAccessTokenOptionSchema, type ApiAccessToken, type CreateAccessTokenOption } from './tokens/schemas.js';
 export { SCOPE_CATEGORIES, KNOWN_SCOPES, normalizeScopes, scopesGrant, isPublicOnly, type ScopeCategory, type ScopeLevel } from './tokens/scopes.js';
 export type { AccessToken, TokensTables } from './tokens/tables.js';
-export { KeysService, type AuthenticatedKey } from './keys/service.js';
-export { KeysStore } from './keys/store.js';
-export { toApiPublicKey } from './keys/convert.js';
-export { PublicKeySchema, CreateKeyOptionSchema, type ApiPublicKey, type CreateKeyOption } from './keys/schemas.js';
+export { KeysService, type AuthenticatedKey, type SshIdentity, type DeployKeyAccess, type DeployKeyFilter } from './keys/service.js';
+export { KeysStore, type DeployKeyWithContent } from './keys/store.js';
+export { toApiPublicKey, toApiDeployKey } from './keys/convert.js';
+export { PublicKeySchema, CreateKeyOptionSchema, DeployKeySchema, type ApiPublicKey, type ApiDeployKey, type CreateKeyOption } from './keys/schemas.js';
 export { parsePublicKey, checkKeySize, fingerprintOf, KeyParseError, MINIMUM_KEY_SIZES, type ParsedPublicKey, type KeyFamily } from './keys/openssh.js';
-export { KeyType, type PublicKey, type KeysTables } from './keys/tables.js';
+export { KeyType, type PublicKey, type DeployKey, type KeysTables } from './keys/tables.js';
+export { GpgKeysService, normalizeKeyId, type GpgKeyForVerification } from './gpg/service.js';
+export { GpgKeysStore } from './gpg/store.js';
+export { toApiGPGKey } from './gpg/convert.js';
+export {
+  GPGKeySchema,
+  GPGKeyEmailSchema,
+  CreateGPGKeyOptionSchema,
+  VerifyGPGKeyOptionSchema,
+  type ApiGPGKey,
+  type ApiGPGKeyEmail,
+  type CreateGPGKeyOption,
+  type VerifyGPGKeyOption,
+} from './gpg/schemas.js';
+export { readArmoredPublicKeys, tokenSigner, GpgKeyParseError, type ParsedGpgKey, type ParsedGpgSubkey, type GpgCapabilities } from './gpg/openpgp.js';
+export type { GpgKey, GpgKeyImport, GpgKeyWithSubkeys, GpgTables } from './gpg/tables.js';
 export { ReposService, type RepoAccess } from './repos/service.js';
 export { ReposStore, REPO_ORDERINGS } from './repos/store.js';
 export { toApiRepository, type PendingTransferView } from './repos/convert.js';
@@ -75,5 +126,18 @@ export { LabelsService } from './labels/service.js';
 export { LabelSchema, LabelSortSchema, LABEL_SORTS, type ApiLabel, type LabelSort } from './labels/schemas.js';
 export { toApiLabel } from './labels/convert.js';
 export { PushesStore } from './repos/pushes.js';
-export { WatchesStore, WatchMode } from './repos/watches.js';
+export { WatchesStore, WatchMode, WATCHING_MODES } from './repos/watches.js';
+export { SocialService } from './social/service.js';
+export { FollowsStore, StarsStore, BlocksStore, type RepoListFilter } from './social/store.js';
+export { toApiWatchInfo, toApiBlockedUser } from './social/convert.js';
+export { WatchInfoSchema, BlockedUserSchema, type ApiWatchInfo, type ApiBlockedUser } from './social/schemas.js';
+export type { Follow, Star, UserBlocking, SocialTables } from './social/tables.js';
+export { UserCountersStore, type UserCounterDeltas } from './users/counters.js';
+export { RepoCountersStore, type RepoCounterDeltas } from './repos/counters.js';
 export type { RepoPush } from './repos/tables.js';
+export { ActivityService, dayRange } from './activity/service.js';
+export { ActivityStore, HEATMAP_BUCKET_SECONDS, type ActUserRule, type FeedFilter, type HeatmapBucket } from './activity/store.js';
+export { toApiActivity, type ActivityEntry } from './activity/convert.js';
+export { ActivitySchema, UserHeatmapDataSchema, UserActivityFeedsQuerySchema, RepoActivityFeedsQuerySchema, type ApiActivity, type ApiUserHeatmapData, type UserActivityFeedsQuery, type RepoActivityFeedsQuery } from './activity/schemas.js';
+export { OP_TYPE_NAMES, OpType, opTypeName, type Action as ActivityAction, type ActivityTables, type NewAction, type OpTypeName } from './activity/tables.js';
+export type { LoggedCommit, CommitLogOptions } from './git/backend.js';

@@ -9,6 +9,7 @@ import type { RegisteredRoute } from './api/contract.js';
 import { buildOpenApiDocument } from './api/openapi.js';
 import { registerRoutes } from './api/routes/index.js';
 import { registerSmartHttp } from './git/smart-http.js';
+import { registerAvatars } from './avatars.js';
 import { startSshServer, type RunningSshServer } from './ssh/server.js';
 
 export interface RepoHostApp {
@@ -43,6 +44,7 @@ export function createApp(host: RepoHost): RepoHostApp {
   // Anything else under /api answers in the API's JSON error format.
   app.all('/api/**', () => errorResponse(host, new NotFoundError(), apiResponseHeaders()));
   registerSmartHttp(app, host);
+  registerAvatars(app, host);
   app.all('/**', () => errorResponse(host, new NotFoundError()));
   return { app, routes: router.routes, openapi: document };
 }

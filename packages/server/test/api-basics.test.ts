@@ -56,7 +56,7 @@ describe('GET /version and /settings/* with default settings', () => {
     const res = await s.fetch('/api/v1/settings/ui');
     expect(res.status).toBe(200);
     expect(await json(res)).toEqual({
-      default_theme: 'forgejo-auto',
+      default_theme: 'gitea-auto',
       allowed_reactions: ['+1', '-1', 'laugh', 'hooray', 'confused', 'heart', 'rocket', 'eyes'],
       custom_emojis: ['git', 'gitea', 'codeberg', 'gitlab', 'github', 'gogs', 'forgejo'],
     });

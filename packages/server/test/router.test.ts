@@ -238,13 +238,16 @@ describe('closed sets and Object.prototype names', () => {
   });
 
   test('git\'s info/refs refuses a service named after a prototype member', async () => {
-    // A repository of its own: the probes above may have renamed or moved `subject` (PATCH and transfer are routes too).
-    const repo = uniq('refs');
-    await s.host.repos.create(userActor(await s.host.users.resolve(SYSTEM, admin)), { name: repo });
+    // An owner and repository of their own: the probes above ran every route with the admin's credentials, and
+    // some of them (rename, PATCH, transfer, admin edits) may have renamed the admin, its password or `subject`.
+    const owner = uniq('refs');
+    await createUser(s.host, owner);
+    await s.host.repos.create(userActor(await s.host.users.resolve(SYSTEM, owner)), { name: 'subject' });
+    const ownerAuth = { Authorization: basic(owner, PASSWORD) };
     for (const name of PROTO_NAMES) {
-      const res = await s.fetch(`/${admin}/${repo}.git/info/refs?service=${encodeURIComponent(name)}`, { headers: auth });
+      const res = await s.fetch(`/${owner}/subject.git/info/refs?service=${encodeURIComponent(name)}`, { headers: ownerAuth });
       expect(res.status, name).toBe(403);
     }
-    expect((await s.fetch(`/${admin}/${repo}.git/info/refs?service=git-upload-pack`, { headers: auth })).status).toBe(200);
+    expect((await s.fetch(`/${owner}/subject.git/info/refs?service=git-upload-pack`, { headers: ownerAuth })).status).toBe(200);
   });
 });

@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { SYSTEM, randomPassword, toApiUser, type User } from '@repohost/core';
+import { SYSTEM, ValidationError, randomPassword, type User } from '@repohost/core';
 import { withHost, type GlobalOptions } from '../config.js';
 import { UsageError, type CliIo } from '../io.js';
 
@@ -26,19 +26,32 @@ Commands:
       --id ID | --username, -u NAME | --email, -e EMAIL   [--purge]
   generate-access-token   Create an access token for a user
       --username, -u NAME   --token-name, -t NAME (default "gitea-admin")   --scopes S (default "all")   --raw
+  must-change-password    Set (or with --unset clear) "must change password" for the named users
+      [USERNAME...]   --all, -A (every user)   --exclude, -e NAME (repeatable)   --unset
+  reset-2fa               Remove a user's two-factor authentication (none exists yet: RepoHost has no 2FA)
+      --username, -u NAME
 `;
 
 type Values = Record<string, string | boolean | undefined>;
 
 /** Parses flags; booleans also take Gitea's `--flag=true|false` form. */
 function parse(args: string[], options: NonNullable<ParseArgsConfig['options']>): Values {
+  return parseWithPositionals(args, options, false).values;
+}
+
+function parseWithPositionals(
+  args: string[],
+  options: NonNullable<ParseArgsConfig['options']>,
+  allowPositionals = true,
+): { values: Values & Record<string, string | boolean | string[] | undefined>; positionals: string[] } {
   const normalized = args.map((arg) => {
     const m = /^--([\w-]+)=(true|false)$/i.exec(arg);
     if (!m || options[m[1]!]?.type !== 'boolean') return arg;
     return m[2]!.toLowerCase() === 'true' ? `--${m[1]}` : `--no-${m[1]}`;
   });
   try {
-    return parseArgs({ args: normalized, options, strict: true, allowPositionals: false, allowNegative: true }).values as Values;
+    const parsed = parseArgs({ args: normalized, options, strict: true, allowPositionals, allowNegative: true });
+    return { values: parsed.values as Values, positionals: parsed.positionals };
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
@@ -63,6 +76,10 @@ export async function adminUser(args: string[], global: GlobalOptions, io: CliIo
       return remove(rest, global, io);
     case 'generate-access-token':
       return generateAccessToken(rest, global, io);
+    case 'must-change-password':
+      return mustChangePassword(rest, global, io);
+    case 'reset-2fa':
+      return resetTwoFactor(rest, global, io);
     case undefined:
     case 'help':
     case '--help':
@@ -105,15 +122,20 @@ async function create(args: string[], global: GlobalOptions, io: CliIo): Promise
   return withHost(global, io, async (host) => {
     // Gitea's rule: everyone must change a generated or admin-set password, except the very first account.
     const mustChange = v['must-change-password'] !== undefined ? Boolean(v['must-change-password']) : (await host.users.count()) > 0;
-    const user = await host.users.create(SYSTEM, {
-      username,
-      email,
-      password,
-      full_name: (v.fullname as string | undefined) ?? '',
-      admin: Boolean(v.admin),
-      restricted: Boolean(v.restricted),
-      must_change_password: mustChange,
-    });
+    const min = host.settings.security.MIN_PASSWORD_LENGTH;
+    if ([...password!].length < min) throw new ValidationError('password', `password is too short: at least ${min} characters`);
+    const user = await host.userAdmin.create(
+      SYSTEM,
+      {
+        username,
+        email,
+        password,
+        full_name: (v.fullname as string | undefined) ?? '',
+        restricted: Boolean(v.restricted),
+        must_change_password: mustChange,
+      },
+      { admin: Boolean(v.admin) },
+    );
     if (v['random-password']) io.stdout(`generated random password is '${password}'\n`);
     if (v['access-token']) {
       const created = await host.tokens.create(SYSTEM, user, {
@@ -132,16 +154,18 @@ async function list(args: string[], global: GlobalOptions, io: CliIo): Promise<n
   return withHost(global, io, async (host) => {
     const users: User[] = [];
     const limit = host.settings.api.MAX_RESPONSE_ITEMS;
+    // Gitea's listing: every individual account by id; with --admin only administrators, without the last two
+    // columns. No account has a second factor yet.
     for (let page = 1; ; page++) {
-      const result = await host.users.list(SYSTEM, { page, limit });
+      const result = await host.userAdmin.search(SYSTEM, { sort: 'oldest', isAdmin: v.admin ? true : undefined }, { page, limit });
       users.push(...result.items);
       if (users.length >= result.total || result.items.length === 0) break;
     }
-    const rows = [['ID', 'Username', 'Email', 'IsActive', 'IsAdmin', '2FA']];
-    const view = { viewer: SYSTEM, settings: host.settings };
-    for (const u of users.map((user) => toApiUser(user, view))) {
-      if (v.admin && !u.is_admin) continue;
-      rows.push([String(u.id), u.login, u.email, String(u.active), String(u.is_admin), 'false']);
+    users.sort((a, b) => a.id - b.id);
+    const rows = v.admin ? [['ID', 'Username', 'Email', 'IsActive']] : [['ID', 'Username', 'Email', 'IsActive', 'IsAdmin', '2FA']];
+    for (const u of users) {
+      const row = [String(u.id), u.name, u.email, String(u.is_active === 1)];
+      rows.push(v.admin ? row : [...row, String(u.is_admin === 1), 'false']);
     }
     io.stdout(table(rows));
     return 0;
@@ -183,7 +207,7 @@ async function remove(args: string[], global: GlobalOptions, io: CliIo): Promise
     if (!user) throw new UsageError('user not found');
     if (v.username && user.lower_name !== String(v.username).toLowerCase()) throw new UsageError('the user does not match the provided username');
     if (v.email && user.lower_email !== String(v.email).toLowerCase()) throw new UsageError('the user does not match the provided email');
-    await host.users.delete(SYSTEM, user, { purge: Boolean(v.purge) });
+    await host.userAdmin.delete(SYSTEM, user, { purge: Boolean(v.purge) });
     return 0;
   });
 }
@@ -206,7 +230,39 @@ async function generateAccessToken(args: string[], global: GlobalOptions, io: Cl
   });
 }
 
+async function mustChangePassword(args: string[], global: GlobalOptions, io: CliIo): Promise<number> {
+  const { values: v, positionals } = parseWithPositionals(args, {
+    all: { type: 'boolean', short: 'A' },
+    exclude: { type: 'string', short: 'e', multiple: true },
+    unset: { type: 'boolean' },
+  });
+  if (positionals.length === 0 && !v.all) throw new UsageError('either usernames or --all must be provided');
+  const value = !v.unset;
+  return withHost(global, io, async (host) => {
+    const updated = await host.userAdmin.setMustChangePassword(
+      SYSTEM,
+      { all: Boolean(v.all), usernames: positionals, exclude: (v.exclude as string[] | undefined) ?? [] },
+      value,
+    );
+    io.stdout(`Updated ${updated} users setting MustChangePassword to ${value}\n`);
+    return 0;
+  });
+}
+
+async function resetTwoFactor(args: string[], global: GlobalOptions, io: CliIo): Promise<number> {
+  const v = parse(args, { username: { type: 'string', short: 'u' } });
+  const username = required(v, 'username');
+  return withHost(global, io, async (host) => {
+    const user = await host.users.findByName(username);
+    if (!user) throw new UsageError(`user does not exist [name: ${username}]`);
+    // Nothing to remove: RepoHost has no two-factor authentication yet, so no account has it enabled.
+    io.stdout(`${user.name} has no two-factor authentication to reset (RepoHost does not support it yet)\n`);
+    return 0;
+  });
+}
+
+/** Columns as Go's tabwriter lays them out for Gitea (minimum width 5, padding 1); the last one unpadded. */
 function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]! + 1)).join('').trimEnd() + '\n').join('');
+  const widths = rows[0]!.map((_, i) => Math.max(5, ...rows.map((r) => r[i]!.length + 1)));
+  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('') + '\n').join('');
 }

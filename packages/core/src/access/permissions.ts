@@ -8,15 +8,16 @@ export const AccessMode = { None: 0, Read: 1, Write: 2, Admin: 3, Owner: 4 } as 
 export type AccessModeValue = (typeof AccessMode)[keyof typeof AccessMode];
 
 /**
- * May `actor` know that `user` exists? Public profiles: everyone. Limited: any signed-in user (not a public-only
- * token). Private: the user and site administrators.
+ * May `actor` know that `user` exists? Public profiles: everyone. Limited: any signed-in, unrestricted user (not a
+ * public-only token). Private: the user and site administrators.
  */
 export function canSeeUser(actor: Actor, user: User): boolean {
   if (isSiteAdmin(actor)) return true;
   if (actor.kind === 'user' && actor.user.id === user.id) return true;
   if (user.visibility === Visibility.Public) return true;
   if (actor.kind !== 'user' || actor.publicOnly) return false;
-  return user.visibility === Visibility.Limited;
+  // Restricted accounts see only public profiles (and their own), as in Forgejo's IsUserVisibleToViewer.
+  return user.visibility === Visibility.Limited && actor.user.is_restricted !== 1;
 }
 
 /** Which of an owner's repositories an actor may see: none, the public ones, or all of them. */

@@ -88,7 +88,10 @@ const SPEC = {
   },
   ui: {
     EXPLORE_PAGING_NUM: int(20),
-    DEFAULT_THEME: str('forgejo-auto'),
+    /** Commits an activity feed entry of a push lists. */
+    FEED_MAX_COMMIT_NUM: int(5),
+    /** Gitea's name: the Gitea SDK and its clients expect it (Forgejo ships `forgejo-auto`; set it in [ui] to taste). */
+    DEFAULT_THEME: str('gitea-auto'),
     REACTIONS: list(['+1', '-1', 'laugh', 'hooray', 'confused', 'heart', 'rocket', 'eyes']),
     CUSTOM_EMOJIS: list(['git', 'gitea', 'codeberg', 'gitlab', 'github', 'gogs', 'forgejo']),
   },
@@ -125,6 +128,14 @@ const SPEC = {
   },
   mirror: {
     ENABLED: bool(true),
+  },
+  picture: {
+    /** Uploaded avatars; empty means `APP_DATA_PATH/avatars`, relative paths are taken from the work path. */
+    AVATAR_UPLOAD_PATH: str(''),
+    AVATAR_MAX_WIDTH: int(4096),
+    AVATAR_MAX_HEIGHT: int(4096),
+    /** Bytes. */
+    AVATAR_MAX_FILE_SIZE: int(1048576),
   },
   /** RepoHost's own settings (Forgejo has no equivalent). */
   repohost: {

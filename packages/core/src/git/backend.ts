@@ -90,6 +90,31 @@ export interface TreeFile {
   size: number;
 }
 
+/** One commit as `commitLog` reads it. */
+export interface LoggedCommit {
+  id: string;
+  parents: string[];
+  /** The raw message. */
+  message: string;
+  authorName: string;
+  authorEmail: string;
+  /** Author time in strict ISO 8601 with the author's offset, as git records it. */
+  authorTime: string;
+  committerName: string;
+  committerEmail: string;
+}
+
+export interface CommitLogOptions {
+  /** The newest commit (a full id; a tag id is peeled). */
+  head: string;
+  /** Commits reachable from this id are left out. */
+  exclude?: string;
+  /** Commits read in full, newest first. */
+  detailed: number;
+  /** Commits counted at most (git stops walking there). */
+  countLimit: number;
+}
+
 /** The formats `archive` writes: git's zip and gzipped tar, and a git bundle of the commit's history. */
 export const ARCHIVE_FORMATS = ['zip', 'tar.gz', 'bundle'] as const;
 export type ArchiveFormat = (typeof ARCHIVE_FORMATS)[number];
@@ -116,6 +141,14 @@ export class RepositoryExistsError extends Error {
   constructor(key: RepoKey) {
     super(`repository files already exist for ${key.owner}/${key.name}`);
     this.name = 'RepositoryExistsError';
+  }
+}
+
+/** Raised by `renameOwner` when the new owner's place already holds repositories. */
+export class OwnerStorageExistsError extends Error {
+  constructor(owner: string) {
+    super(`repository files already exist for owner ${owner}`);
+    this.name = 'OwnerStorageExistsError';
   }
 }
 
@@ -156,6 +189,11 @@ export interface GitBackend {
   runService(key: RepoKey, service: GitService, options: RunServiceOptions): ServiceSession;
   /** The commit `revision` names (a branch, tag, commit id, or any git revision), or undefined when none. */
   resolveCommit(key: RepoKey, revision: string): Promise<string | undefined>;
+  /**
+   * One `git log` over `exclude..head`: the first `detailed` commits in full and how many there are, up to
+   * `countLimit` (the rest are only counted). Rejects when an id is unknown.
+   */
+  commitLog(key: RepoKey, options: CommitLogOptions): Promise<{ commits: LoggedCommit[]; count: number }>;
   /** Every blob of the commit's tree with its size, in one pass (symbolic links and submodules left out). */
   listFiles(key: RepoKey, commit: string): Promise<TreeFile[]>;
   /** Starts streaming an archive of a commit, as git writes it. */
@@ -165,6 +203,12 @@ export interface GitBackend {
    * Fails with RepositoryExistsError when storage exists at `to` (and with ENOENT when `from` has none).
    */
   rename(from: RepoKey, to: RepoKey): Promise<void>;
+  /**
+   * Moves every repository of owner `from` to owner `to` in one step (never half there), for renaming an account.
+   * Resolves false when `from` has no storage (nothing moved), true when it moved. Fails with
+   * OwnerStorageExistsError when `to` already holds anything (an empty place is taken over).
+   */
+  renameOwner(from: string, to: string): Promise<boolean>;
   /**
    * Commits the tree at `fromBranch` of `from` as the first commit of `branch` in `to` (same object format): a
    * repository generated from a template starts with the template's files, not its history. Returns the commit id,

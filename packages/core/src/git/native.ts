@@ -5,11 +5,14 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import {
+  OwnerStorageExistsError,
   RepositoryExistsError,
   type ArchiveOptions,
   type ArchiveStream,
   type CommitFilesOptions,
+  type CommitLogOptions,
   type GitBackend,
+  type LoggedCommit,
   type GitService,
   isObjectFormat,
   type ObjectFormat,
@@ -64,6 +67,11 @@ interface RepositoryTemplate {
   files: { path: string; content: Buffer }[];
 }
 
+/** `commitLog`'s fields, each ended by NUL (`-z` ends each commit with one too): the message last. */
+const LOG_FORMAT = '%H%x00%P%x00%an%x00%ae%x00%cn%x00%ce%x00%aI%x00%B';
+const LOG_FIELDS = 8;
+/** Bytes of one field `commitLog` keeps: a message is cut there. */
+const LOG_FIELD_BYTES = 64 * 1024;
 const HEX_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 
 /**
@@ -499,6 +507,61 @@ export class NativeGitBackend implements GitBackend {
     return result.code === 0 && HEX_ID.test(id) ? id : undefined;
   }
 
+  async commitLog(key: RepoKey, options: CommitLogOptions): Promise<{ commits: LoggedCommit[]; count: number }> {
+    const { head, exclude, detailed, countLimit } = options;
+    if (!HEX_ID.test(head) || (exclude !== undefined && !HEX_ID.test(exclude))) throw new Error('commitLog takes full commit ids');
+    const range = exclude === undefined ? [head] : [head, `^${exclude}`];
+    const args = ['--git-dir', this.pathOf(key), 'log', '-z', `--max-count=${Math.max(1, countLimit)}`, `--format=${LOG_FORMAT}`, '--end-of-options', ...range];
+    return new Promise((resolve, reject) => {
+      const child = this.spawnGit(args);
+      const commits: LoggedCommit[] = [];
+      const err: Buffer[] = [];
+      let count = 0;
+      let field = 0;
+      let fields: string[] = [];
+      let parts: Buffer[] = [];
+      let kept = 0;
+      // Read as git writes: only the first `detailed` commits are held, each field cut at LOG_FIELD_BYTES.
+      child.stdout.on('data', (chunk: Buffer) => {
+        let start = 0;
+        while (start < chunk.length) {
+          const nul = chunk.indexOf(0, start);
+          const end = nul < 0 ? chunk.length : nul;
+          const keep = count < detailed;
+          if (keep && kept < LOG_FIELD_BYTES) {
+            const piece = chunk.subarray(start, Math.min(end, start + LOG_FIELD_BYTES - kept));
+            parts.push(piece);
+            kept += piece.length;
+          }
+          if (nul < 0) break;
+          start = nul + 1;
+          if (keep) {
+            fields.push(Buffer.concat(parts).toString('utf8'));
+            parts = [];
+            kept = 0;
+          }
+          field += 1;
+          if (field === LOG_FIELDS) {
+            if (keep) {
+              const [id = '', parents = '', authorName = '', authorEmail = '', committerName = '', committerEmail = '', authorTime = '', message = ''] = fields;
+              commits.push({ id, parents: parents ? parents.split(' ') : [], authorName, authorEmail, committerName, committerEmail, authorTime, message });
+            }
+            fields = [];
+            field = 0;
+            count += 1;
+          }
+        }
+      });
+      child.stderr.on('data', (c: Buffer) => err.push(c));
+      child.on('error', reject);
+      child.on('close', (code) => {
+        if (code === 0) resolve({ commits, count });
+        else reject(new Error(`git log failed (${code}): ${Buffer.concat(err).toString('utf8').trim()}`));
+      });
+      child.stdin.end();
+    });
+  }
+
   /** `git ls-tree -r -l`: one process for the whole tree, however many files it holds. */
   async listFiles(key: RepoKey, commit: string): Promise<TreeFile[]> {
     const out = await this.git(key, ['ls-tree', '-r', '-l', '-z', '--full-tree', commit]);
@@ -584,6 +647,37 @@ export class NativeGitBackend implements GitBackend {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOTEMPTY' || code === 'EEXIST') throw new RepositoryExistsError(to);
+      throw error;
+    }
+  }
+
+  /** Absolute path of an owner's folder; the name was validated by core, the check here is a second fence. */
+  private ownerPath(owner: string): string {
+    if (!owner || owner.startsWith('.') || owner.includes('/') || owner.includes('\\') || owner.includes('\0')) {
+      throw new Error(`invalid owner name: ${JSON.stringify(owner)}`);
+    }
+    return path.join(this.root, owner);
+  }
+
+  /**
+   * One `rename(2)` of the owner's folder: atomic on one file system, so a crash leaves every repository of the
+   * owner at one place or the other. rename(2) replaces an empty folder at the target and refuses a non-empty one.
+   */
+  async renameOwner(from: string, to: string): Promise<boolean> {
+    const source = this.ownerPath(from);
+    const target = this.ownerPath(to);
+    if (source === target) return false;
+    try {
+      await rename(source, target);
+      return true;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') {
+        // Nothing to move; still refuse a place that holds someone's files, so a repair never takes them.
+        if ((await readdirOrEmpty(target)).length > 0) throw new OwnerStorageExistsError(to);
+        return false;
+      }
+      if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOTDIR') throw new OwnerStorageExistsError(to);
       throw error;
     }
   }

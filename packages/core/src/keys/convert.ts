@@ -4,8 +4,12 @@ import { apiUrl } from '../urls.js';
 import { isoTime, type ApiView } from '../wire.js';
 import { toApiUser } from '../users/convert.js';
 import type { User } from '../users/tables.js';
+import { toApiRepository, repoWebPath } from '../repos/convert.js';
+import type { RepoAccess } from '../repos/access.js';
+import type { AccessModeValue } from '../access/permissions.js';
 import { KeyType, type PublicKey } from './tables.js';
-import type { ApiPublicKey } from './schemas.js';
+import type { DeployKeyWithContent } from './store.js';
+import type { ApiDeployKey, ApiPublicKey } from './schemas.js';
 
 const KEY_TYPE_NAMES: ReadonlyMap<number, string> = new Map([
   [KeyType.User, 'user'],
@@ -13,10 +17,11 @@ const KEY_TYPE_NAMES: ReadonlyMap<number, string> = new Map([
 ]);
 
 /**
- * The API view of a user's key. Anyone may read a public key; its type, mode and owner are added for the owner
- * and site administrators, as Forgejo does. `url` is the key under `/user/keys`, whoever looks.
+ * The API view of a key (`owner`: its account; none for a deploy key). Anyone may read a public key; its type,
+ * mode and owner are added for the owner and site administrators, as Forgejo does. `url` is the key under
+ * `/user/keys`, whoever looks.
  */
-export function toApiPublicKey(key: PublicKey, owner: User, view: ApiView): ApiPublicKey {
+export function toApiPublicKey(key: PublicKey, owner: User | undefined, view: ApiView): ApiPublicKey {
   const api: ApiPublicKey = {
     id: key.id,
     key: key.content,
@@ -26,10 +31,32 @@ export function toApiPublicKey(key: PublicKey, owner: User, view: ApiView): ApiP
     created_at: isoTime(key.created_unix),
     verified: key.verified === 1,
   };
-  if (isSiteAdmin(view.viewer) || isSelf(view.viewer, owner)) {
+  if (isSiteAdmin(view.viewer) || (owner && isSelf(view.viewer, owner))) {
     api.key_type = KEY_TYPE_NAMES.get(key.type) ?? 'unknown';
     api.read_only = key.mode === AccessMode.Read;
-    if (key.type === KeyType.User) api.user = toApiUser(owner, view);
+    if (key.type === KeyType.User && owner) api.user = toApiUser(owner, view);
+  }
+  return api;
+}
+
+/**
+ * The API view of one of a repository's deploy keys, at `/repos/{owner}/{repo}/keys/{id}`. The repository (with
+ * the key's mode as its permissions) is added for site administrators and the repository's owner, as Forgejo
+ * does, unless `withRepository` is false (Forgejo's answer to a creation has none).
+ */
+export function toApiDeployKey(key: DeployKeyWithContent, access: RepoAccess, view: ApiView, withRepository = true): ApiDeployKey {
+  const api: ApiDeployKey = {
+    id: key.id,
+    key_id: key.key_id,
+    key: key.content,
+    url: apiUrl(view.settings, `/repos/${repoWebPath(access.owner, access.repo)}/keys/${key.id}`),
+    title: key.name,
+    fingerprint: key.fingerprint,
+    created_at: isoTime(key.created_unix),
+    read_only: key.mode === AccessMode.Read,
+  };
+  if (withRepository && (isSiteAdmin(view.viewer) || isSelf(view.viewer, access.owner))) {
+    api.repository = toApiRepository({ repo: access.repo, owner: access.owner, mode: key.mode as AccessModeValue }, view);
   }
   return api;
 }

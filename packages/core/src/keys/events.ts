@@ -1,6 +1,7 @@
 import type { Actor } from '../access/actor.js';
 import type { User } from '../users/tables.js';
-import type { PublicKey } from './tables.js';
+import type { Repository } from '../repos/tables.js';
+import type { DeployKey, PublicKey } from './tables.js';
 
 declare module '../events/bus.js' {
   interface DomainEventMap {
@@ -8,5 +9,9 @@ declare module '../events/bus.js' {
     'key.added': { key: PublicKey; user: User; actor: Actor };
     /** A public key was removed from an account. */
     'key.deleted': { key: PublicKey; user: User; actor: Actor };
+    /** A deploy key was added to a repository. */
+    'deploy_key.added': { deployKey: DeployKey; repo: Repository; owner: User; actor: Actor };
+    /** A deploy key was removed from a repository. */
+    'deploy_key.deleted': { deployKey: DeployKey; repo: Repository; owner: User; actor: Actor };
   }
 }

@@ -210,6 +210,19 @@ function pemToBlob(text: string): Buffer {
   throw new KeyParseError('unable to convert to ssh public key', true);
 }
 
+/** What an OpenSSH key type name looks like (`ssh-ed25519`, `ecdsa-sha2-nistp256`, `sk-…@openssh.com`). */
+const KEY_TYPE_NAME = /^(?:ssh-[a-z0-9-]+|ecdsa-sha2-[a-z0-9]+|sk-[a-z0-9-]+@openssh\.com|[a-z0-9-]+-cert-v01@openssh\.com)$/;
+
+/**
+ * An authorized_keys line may start with options (`command="…"`, `no-pty`, `from=…`) before the key type. Such a
+ * key would mean something else to sshd than what it grants here, so it is refused with a reason that says so.
+ */
+function refuseOptions(fields: readonly string[]): void {
+  if (fields.length < 3 || KEY_TYPE_NAME.test(fields[0]!)) return;
+  const typeAt = fields.findIndex((field, i) => i > 0 && KEY_TYPE_NAME.test(field));
+  if (typeAt > 0 && typeAt + 1 < fields.length) throw new KeyParseError('authorized_keys options are not allowed: add the key alone (type, key and comment)');
+}
+
 /** `SHA256:<unpadded base64>` of a key blob. */
 export function fingerprintOf(blob: Buffer): string {
   return `SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}`;
@@ -232,6 +245,7 @@ export function parsePublicKey(input: string): ParsedPublicKey {
   } else {
     // One key per line; Forgejo reads a key wrapped over lines by joining them.
     const fields = text.replace(/\n/g, '').split(/[ \t]+/);
+    refuseOptions(fields);
     if (fields.length === 1) blob = decodeBase64(fields[0]!);
     else {
       declaredType = fields[0]!;

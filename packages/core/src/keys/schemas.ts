@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { UserSchema } from '../users/schemas.js';
+import { RepositorySchema } from '../repos/schemas.js';
 
 /** Forgejo's `CreateKeyOption`: `read_only` matters for deploy keys only; a user key always grants write. */
 export const CreateKeyOptionSchema = Type.Object(
@@ -30,3 +31,23 @@ export const PublicKeySchema = Type.Object(
   { $id: 'PublicKey', description: 'PublicKey publickey is a user key to push code to repository' },
 );
 export type ApiPublicKey = Static<typeof PublicKeySchema>;
+
+/**
+ * The API `DeployKey`. `repository` is filled for site administrators and the repository's owner only, as Forgejo
+ * does; `key_id` is the `public_key` the deploy key uses (shared by the repositories it deploys).
+ */
+export const DeployKeySchema = Type.Object(
+  {
+    id: Type.Integer({ format: 'int64' }),
+    key_id: Type.Integer({ format: 'int64' }),
+    key: Type.String(),
+    url: Type.String(),
+    title: Type.String(),
+    fingerprint: Type.String(),
+    created_at: Type.String({ format: 'date-time' }),
+    read_only: Type.Boolean(),
+    repository: Type.Optional(RepositorySchema),
+  },
+  { $id: 'DeployKey', description: 'DeployKey a deploy key' },
+);
+export type ApiDeployKey = Static<typeof DeployKeySchema>;

@@ -1,22 +1,43 @@
 import './events.js';
-import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
+import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
 import type { CoreContext } from '../context.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
-import { isSelf, isSiteAdmin, type Actor } from '../access/actor.js';
-import { AccessMode } from '../access/permissions.js';
+import { SYSTEM, isSelf, isSiteAdmin, type Actor } from '../access/actor.js';
+import { AccessMode, type AccessModeValue } from '../access/permissions.js';
 import { isUniqueViolation, nowUnix } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
 import { canSignIn, isOrganization, type User } from '../users/tables.js';
 import { UsersStore } from '../users/store.js';
+import type { RepoAccess } from '../repos/access.js';
+import { ReposService } from '../repos/service.js';
 import { CreateKeyOptionSchema, type CreateKeyOption } from './schemas.js';
-import { KeyType, type PublicKey } from './tables.js';
-import { KeysStore } from './store.js';
+import { KeyType, type DeployKey, type PublicKey } from './tables.js';
+import { KeysStore, type DeployKeyWithContent } from './store.js';
 import { KeyParseError, checkKeySize, parsePublicKey, type ParsedPublicKey } from './openssh.js';
 
 /** A key that may sign in, with the account it signs in as. */
 export interface AuthenticatedKey {
   key: PublicKey;
   user: User;
+}
+
+/**
+ * What a key presented to the SSH server is: a user's key signs in as its owner; a deploy key signs in as
+ * nobody, and may only reach the repositories it is a deploy key of ({@link KeysService.authorizeDeployKey}).
+ */
+export type SshIdentity = ({ kind: 'user' } & AuthenticatedKey) | { kind: 'deploy'; key: PublicKey };
+
+/** A repository a deploy key may reach, and its grant there. */
+export interface DeployKeyAccess {
+  /** The repository, with the mode the key grants on it. */
+  access: RepoAccess;
+  deployKey: DeployKey;
+}
+
+/** What a deploy key listing may be narrowed to (Forgejo's `key_id` and `fingerprint` query parameters). */
+export interface DeployKeyFilter {
+  keyId?: number;
+  fingerprint?: string;
 }
 
 /** Forgejo's `MaxSize(50)` on a key's title. */
@@ -32,6 +53,18 @@ export class KeysService {
   constructor(private readonly ctx: CoreContext) {
     this.store = ctx.store(KeysStore);
     this.users = ctx.store(UsersStore);
+  }
+
+  private get repos(): ReposService {
+    return this.ctx.service(ReposService);
+  }
+
+  /** Deploy keys go with their repository; a key no repository uses any more goes too. Registered once per host. */
+  subscribe(): void {
+    this.ctx.events.withinTransaction('repo.deleted', async ({ payload }, tx) => {
+      const keys = tx.store(KeysStore);
+      await keys.deleteUnusedDeployPublicKeys(await keys.deleteDeployKeysOfRepo(payload.repo.id), KeyType.Deploy);
+    });
   }
 
   /** Keys are managed by their owner, or by a site administrator. */
@@ -59,9 +92,7 @@ export class KeysService {
   async add(actor: Actor, user: User, input: CreateKeyOption): Promise<PublicKey> {
     this.assertMayManage(actor, user);
     const opts = acceptInput(CreateKeyOptionSchema, input);
-    if (opts.title === '') throw new ValidationError('title', 'Required');
-    if ([...opts.title].length > MAX_TITLE_LENGTH) throw new ValidationError('title', `MaxSize(${MAX_TITLE_LENGTH})`);
-    if (opts.key.trim() === '') throw new ValidationError('key', 'Required');
+    checkTitleAndKey(opts);
     const parsed = this.checkKeyContent(opts.key);
     const now = nowUnix();
     try {
@@ -95,6 +126,37 @@ export class KeysService {
    */
   list(_actor: Actor, user: User, options: Paging & { fingerprint?: string } = {}): Promise<Page<PublicKey>> {
     return this.store.listOf(user.id, KeyType.User, clampPage(this.ctx.settings, options), options.fingerprint);
+  }
+
+  /**
+   * `/user/keys/{id}`: one of the actor's own keys, with its owner; a site administrator may read (and delete)
+   * any user's key this way, as in Forgejo. Anyone else's key is not found (Forgejo shows it without its private
+   * details; here a key of an account the caller may not see must not be learnt by its number).
+   */
+  async getForActor(actor: Actor, id: number): Promise<{ key: PublicKey; owner: User }> {
+    const key = await this.findById(id);
+    const self = actor.kind === 'user' ? actor.user : undefined;
+    if (key && key.type === KeyType.User && self) {
+      if (key.owner_id === self.id) return { key, owner: self };
+      const owner = isSiteAdmin(actor) ? await this.users.findById(key.owner_id) : undefined;
+      if (owner) return { key, owner };
+    }
+    throw new NotFoundError(`public key does not exist [id: ${id}]`);
+  }
+
+  /**
+   * `/user/keys?fingerprint=…`: Forgejo searches every account for the fingerprint there. A site administrator
+   * does so here too (user and deploy keys); anyone else finds among their own keys.
+   */
+  async searchByFingerprint(actor: Actor, user: User, fingerprint: string): Promise<Page<{ key: PublicKey; owner: User | undefined }>> {
+    if (!isSiteAdmin(actor)) {
+      const own = await this.store.listOf(user.id, KeyType.User, { page: 1, limit: 1 }, fingerprint);
+      return { items: own.items.map((key) => ({ key, owner: user })), total: own.total };
+    }
+    const key = await this.store.byFingerprint(fingerprint);
+    if (!key) return { items: [], total: 0 };
+    const owner = key.owner_id === user.id ? user : key.owner_id > 0 ? await this.users.findById(key.owner_id) : undefined;
+    return { items: [{ key, owner }], total: 1 };
   }
 
   /** One of `user`'s keys; NotFound when it is not theirs. */
@@ -142,6 +204,23 @@ export class KeysService {
   async authenticate(key: { content: string } | { id: number }): Promise<AuthenticatedKey | null> {
     const found = 'id' in key ? await this.findById(key.id) : await this.findByContent(key.content);
     if (!found || found.type !== KeyType.User) return null;
+    return this.userOf(found);
+  }
+
+  /**
+   * Who a key presented over SSH is: a user key of an account that may sign in, or a deploy key (which reaches
+   * its repositories only, through {@link authorizeDeployKey}). Null for anything else.
+   */
+  async identify(key: { content: string } | { id: number }): Promise<SshIdentity | null> {
+    const found = 'id' in key ? await this.findById(key.id) : await this.findByContent(key.content);
+    if (!found) return null;
+    if (found.type === KeyType.Deploy) return { kind: 'deploy', key: found };
+    if (found.type !== KeyType.User) return null;
+    const account = await this.userOf(found);
+    return account && { kind: 'user', ...account };
+  }
+
+  private async userOf(found: PublicKey): Promise<AuthenticatedKey | null> {
     const user = await this.users.findById(found.owner_id);
     if (!user || isOrganization(user) || !canSignIn(user)) return null;
     const now = nowUnix();
@@ -151,4 +230,129 @@ export class KeysService {
     }
     return { key: found, user };
   }
+
+  /**
+   * May deploy key `key` run a git service needing `needed` on `ownerName/repoName`? Only on a repository it is a
+   * deploy key of (any other is not found, public or not), and pushing only with a read-write grant. Returns the
+   * repository with the mode the key grants; git then runs as the repository's owner, as Forgejo records a
+   * deploy key's push.
+   */
+  async authorizeDeployKey(key: PublicKey, ownerName: string, repoName: string, needed: AccessModeValue): Promise<DeployKeyAccess> {
+    if (key.type !== KeyType.Deploy) throw new NotFoundError('Repository not found');
+    let access: RepoAccess;
+    try {
+      access = await this.repos.resolve(SYSTEM, ownerName, repoName.replace(/\.git$/i, ''));
+    } catch (error) {
+      if (error instanceof NotFoundError) throw new NotFoundError('Repository not found');
+      throw error;
+    }
+    const deployKey = await this.store.deployKeyOf(key.id, access.repo.id);
+    if (!deployKey) throw new NotFoundError('Repository not found');
+    if (deployKey.mode < needed) {
+      throw new ForbiddenError(`Deploy Key: ${key.id}:${deployKey.name} is not authorized to write to ${access.owner.name}/${access.repo.name}.`);
+    }
+    const now = nowUnix();
+    if (now - deployKey.updated_unix >= TOUCH_INTERVAL_SECONDS) {
+      await this.store.touchDeployKey(deployKey.id, now);
+      deployKey.updated_unix = now;
+    }
+    return { access: { ...access, mode: deployKey.mode as AccessModeValue }, deployKey };
+  }
+
+  // Deploy keys: `/repos/{owner}/{repo}/keys`, for the repository's administrators.
+
+  /** Forgejo's reqToken and reqAdmin on the deploy key routes. */
+  private assertRepoAdmin(actor: Actor, access: RepoAccess): void {
+    if (actor.kind === 'anonymous') throw new UnauthorizedError('token is required');
+    if (access.mode < AccessMode.Admin) throw new ForbiddenError('user should be an owner or a collaborator with admin write of a repository');
+  }
+
+  /** A repository's deploy keys, oldest first. */
+  listDeployKeys(actor: Actor, access: RepoAccess, options: Paging & DeployKeyFilter = {}): Promise<Page<DeployKeyWithContent>> {
+    this.assertRepoAdmin(actor, access);
+    const filter: DeployKeyFilter = {};
+    if (options.keyId) filter.keyId = options.keyId;
+    if (options.fingerprint) filter.fingerprint = options.fingerprint;
+    return this.store.listDeployKeys(access.repo.id, clampPage(this.ctx.settings, options), filter);
+  }
+
+  /** One of a repository's deploy keys; NotFound when it is not one of this repository's. */
+  async getDeployKey(actor: Actor, access: RepoAccess, id: number): Promise<DeployKeyWithContent> {
+    this.assertRepoAdmin(actor, access);
+    const key = Number.isSafeInteger(id) && id > 0 ? await this.store.deployKeyById(id) : undefined;
+    if (!key || key.repo_id !== access.repo.id) throw new NotFoundError(`deploy key does not exist [id: ${id}]`);
+    return key;
+  }
+
+  /**
+   * Adds a deploy key to a repository, read-only unless `read_only` is false. A key already used as a user key is
+   * refused; a key that is a deploy key elsewhere is shared (one `public_key`), each repository with its own title
+   * and mode.
+   */
+  async addDeployKey(actor: Actor, access: RepoAccess, input: CreateKeyOption): Promise<DeployKeyWithContent> {
+    this.assertRepoAdmin(actor, access);
+    const opts = acceptInput(CreateKeyOptionSchema, input);
+    checkTitleAndKey(opts);
+    const parsed = this.checkKeyContent(opts.key);
+    // Go's zero value: an absent `read_only` grants write.
+    const mode = opts.read_only ? AccessMode.Read : AccessMode.Write;
+    const { repo, owner } = access;
+    // A concurrent addition of the same key can win the race for its `public_key` row: the second try finds it.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.ctx.transaction(async (tx) => {
+          const keys = tx.store(KeysStore);
+          const now = nowUnix();
+          let key = await keys.byFingerprint(parsed.fingerprint);
+          if (key && key.type !== KeyType.Deploy) throw new ValidationError('', 'Key content has been used as non-deploy key');
+          if (key && (await keys.deployKeyOf(key.id, repo.id))) throw new ValidationError('', 'This key has already been added to this repository');
+          if (await keys.deployKeyNameTaken(repo.id, opts.title)) throw new ValidationError('', 'A key with the same name already exists');
+          key ??= await keys.insert({
+            owner_id: 0,
+            name: opts.title,
+            fingerprint: parsed.fingerprint,
+            content: parsed.content,
+            mode,
+            type: KeyType.Deploy,
+            created_unix: now,
+            updated_unix: now,
+          });
+          const deployKey = await keys.insertDeployKey({
+            key_id: key.id,
+            repo_id: repo.id,
+            name: opts.title,
+            fingerprint: key.fingerprint,
+            mode,
+            created_unix: now,
+            updated_unix: now,
+          });
+          tx.emit('deploy_key.added', { deployKey, repo, owner, actor });
+          return { ...deployKey, content: key.content };
+        });
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        if (attempt >= 2) throw new ValidationError('', 'This key has already been added to this repository');
+      }
+    }
+  }
+
+  /** Removes a deploy key from a repository; its key goes too once no repository uses it. */
+  async deleteDeployKey(actor: Actor, access: RepoAccess, id: number): Promise<void> {
+    const key = await this.getDeployKey(actor, access, id);
+    const { repo, owner } = access;
+    await this.ctx.transaction(async (tx) => {
+      const keys = tx.store(KeysStore);
+      if (!(await keys.deleteDeployKey(repo.id, key.id))) throw new NotFoundError(`deploy key does not exist [id: ${id}]`);
+      await keys.deleteUnusedDeployPublicKeys([key.key_id], KeyType.Deploy);
+      const { content: _content, ...deployKey } = key;
+      tx.emit('deploy_key.deleted', { deployKey, repo, owner, actor });
+    });
+  }
+}
+
+/** Forgejo's binding on `CreateKeyOption`: both required, the title at most 50 characters. */
+function checkTitleAndKey(opts: CreateKeyOption): void {
+  if (opts.title === '') throw new ValidationError('title', 'Required');
+  if ([...opts.title].length > MAX_TITLE_LENGTH) throw new ValidationError('title', `MaxSize(${MAX_TITLE_LENGTH})`);
+  if (opts.key.trim() === '') throw new ValidationError('key', 'Required');
 }

@@ -3,7 +3,7 @@ import type { Generated, Selectable } from 'kysely';
 /** What a key is for, numbered as Forgejo stores it. */
 export const KeyType = { User: 1, Deploy: 2, Principal: 3 } as const;
 
-/** An SSH public key: a user's (authenticates as its owner) or, later, a repository's deploy key. */
+/** An SSH public key: a user's (authenticates as its owner) or a deploy key's (see `deploy_key`). */
 export interface PublicKeyTable {
   id: Generated<number>;
   /** The user the key authenticates as (deploy keys: 0). */
@@ -26,9 +26,30 @@ export interface PublicKeyTable {
   updated_unix: number;
 }
 
+/**
+ * A deploy key of one repository: the `public_key` row (type Deploy, owner 0) it uses, and the mode it grants on
+ * that repository. One key may be a deploy key of several repositories, each with its own title and mode.
+ */
+export interface DeployKeyTable {
+  id: Generated<number>;
+  /** The `public_key` row. */
+  key_id: number;
+  repo_id: number;
+  /** The title, unique within the repository. */
+  name: string;
+  fingerprint: string;
+  /** AccessMode: 1 read (clone and fetch), 2 write (push too). */
+  mode: number;
+  created_unix: number;
+  /** Last change, or last use over SSH. */
+  updated_unix: number;
+}
+
 /** The tables the keys domain owns. */
 export interface KeysTables {
   public_key: PublicKeyTable;
+  deploy_key: DeployKeyTable;
 }
 
 export type PublicKey = Selectable<PublicKeyTable>;
+export type DeployKey = Selectable<DeployKeyTable>;

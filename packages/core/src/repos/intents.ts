@@ -16,9 +16,13 @@ import type { RepoGitIntent, ReposTables } from './tables.js';
  *   so the storage goes back to where the row says it is.
  * - `head`: HEAD is being pointed at a new default branch, before the transaction that records it deletes the
  *   intent. Left over: HEAD goes back to the row's default branch.
+ * - `owner-rename`: the folder of account `repo_id` (all its repositories) is being moved to owner `owner_name`
+ *   (`repo_name` is empty), before the transaction that renames the account deletes the intent. Left over: the
+ *   account kept its name, so the folder goes back to it. Repaired before every other kind, so that those find
+ *   storage where the rows say it is.
  * Later kinds (fork, mirror sync, merge) add their op here with their reconciliation.
  */
-export type GitIntentOp = 'create' | 'remove' | 'sync' | 'rename' | 'head';
+export type GitIntentOp = 'create' | 'remove' | 'sync' | 'rename' | 'head' | 'owner-rename';
 
 /** The `repo_git_intent` table. */
 export class GitIntentStore extends Store<ReposTables> {

@@ -174,7 +174,8 @@ function matching(eb: Eb, filter: SearchFilter): Expression<SqlBool> {
   return eb.and(all);
 }
 
-function visible(eb: Eb, visibility: SearchVisibility): Expression<SqlBool> {
+/** The repositories `visibility` lets through, with the owner's row joined as `owner` (also the starred and watched lists). */
+export function visible(eb: Eb, visibility: SearchVisibility): Expression<SqlBool> {
   switch (visibility.kind) {
     case 'all':
       return sql<SqlBool>`1 = 1`;

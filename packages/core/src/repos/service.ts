@@ -15,6 +15,7 @@ import { WatchesStore } from './watches.js';
 import { PushesStore } from './pushes.js';
 import { defaultUnits, parseTopics, serializeUnits } from './units.js';
 import { UsersStore } from '../users/store.js';
+import { UserAdminStore } from '../users/admin-store.js';
 import { noReplyAddress } from '../users/convert.js';
 import { isOrganization, type User } from '../users/tables.js';
 import { assertValidBranchName, assertValidRepoName } from './names.js';
@@ -61,7 +62,7 @@ export class ReposService {
     // Everything the templates name is checked before anything is written.
     const labels = opts.issue_labels ? templates.issueLabels(opts.issue_labels) : [];
     const initialFiles = opts.auto_init ? await this.initialFiles(opts, owner) : [];
-    if (!isSiteAdmin(actor)) this.assertBelowCreationLimit(owner);
+    if (!isSiteAdmin(actor)) await this.assertBelowCreationLimit(owner);
     if (await this.store.findByOwnerAndName(owner.id, opts.name)) throw new ConflictError('The repository with the same name already exists.');
 
     const key: RepoKey = { owner: owner.lower_name, name: opts.name.toLowerCase() };
@@ -198,8 +199,10 @@ export class ReposService {
     return { ...result, repo: (await this.store.findById(result.repo.id)) ?? result.repo };
   }
 
-  private assertBelowCreationLimit(owner: User): void {
-    const limit = this.ctx.settings.repository.MAX_CREATION_LIMIT;
+  private async assertBelowCreationLimit(owner: User): Promise<void> {
+    // The account's own limit (set by an administrator) wins; -1 there means the site default.
+    const own = (await this.ctx.store(UserAdminStore).limitsOf(owner.id)).max_repo_creation;
+    const limit = own > -1 ? own : this.ctx.settings.repository.MAX_CREATION_LIMIT;
     if (limit >= 0 && owner.num_repos >= limit) throw new ForbiddenError(`user has reached maximum limit of repositories [limit: ${limit}]`);
   }
 

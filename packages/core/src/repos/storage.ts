@@ -3,7 +3,7 @@ import type { CoreContext, CoreTransaction } from '../context.js';
 import { clampPage, offsetOf, type Page, type Paging } from '../paging.js';
 import { isSiteAdmin, type Actor } from '../access/actor.js';
 import { nowUnix } from '../storage/database.js';
-import type { RepoKey } from '../git/backend.js';
+import { OwnerStorageExistsError, type RepoKey } from '../git/backend.js';
 import { UsersStore } from '../users/store.js';
 import { isOrganization } from '../users/tables.js';
 import { GitIntentStore } from './intents.js';
@@ -25,6 +25,8 @@ export interface ReconcileReport {
   resynced: RepoKey[];
   /** Storage moved back to where its row says it is, after a rename or transfer whose row change never committed. */
   undoneRenames: RepoKey[];
+  /** Owners (lower-case names) whose folder went back to them after an account rename that never committed. */
+  undoneOwnerRenames: string[];
 }
 
 /** Where the database and storage disagree, for administrators to act on. */
@@ -60,11 +62,17 @@ export class RepoStorageService {
    * process's changes in flight would look interrupted too, so a single process owns a storage for now).
    */
   async reconcile(): Promise<ReconcileReport> {
-    const report: ReconcileReport = { abandonedCreates: [], finishedRemovals: [], resynced: [], undoneRenames: [] };
+    const report: ReconcileReport = { abandonedCreates: [], finishedRemovals: [], resynced: [], undoneRenames: [], undoneOwnerRenames: [] };
     await this.ctx.git.collectGarbage();
     const intents = this.ctx.store(GitIntentStore);
+    const all = await intents.all();
+    // Account renames first: every other repair looks for storage under the owner name its row has now.
+    for (const intent of all.filter((i) => i.op === 'owner-rename')) {
+      await this.undoOwnerRename(intent.repo_id, intent.owner_name, report);
+      await intents.delete(intent.id);
+    }
     // Oldest first: a rename undone here puts the storage back before a later intent of the same row looks for it.
-    for (const intent of await intents.all()) {
+    for (const intent of all.filter((i) => i.op !== 'owner-rename')) {
       const k = { owner: intent.owner_name, name: intent.repo_name };
       if (intent.op === 'create' || intent.op === 'remove') {
         // A row under that name owns the storage: a create that did commit, or a later create after a removal.
@@ -113,6 +121,52 @@ export class RepoStorageService {
     if (!(await this.ctx.git.exists(found.key)) && (await this.ctx.git.exists(target))) {
       await this.ctx.git.rename(target, found.key);
       report.undoneRenames.push(found.key);
+    }
+  }
+
+  /**
+   * The folder of an interrupted account rename to `target` goes back to the account's name as its row has it:
+   * the row is renamed only by the transaction that also deletes the intent. When the account is gone, the
+   * folder stays where it is (its repositories' removals recorded their own intents under the old name).
+   */
+  private async undoOwnerRename(userId: number, target: string, report: ReconcileReport): Promise<void> {
+    const user = await this.ctx.store(UsersStore).findById(userId);
+    if (!user || user.lower_name === target) return;
+    try {
+      if (await this.ctx.git.renameOwner(target, user.lower_name)) report.undoneOwnerRenames.push(user.lower_name);
+    } catch (error) {
+      // The account's own folder holds repositories: the move never happened, so there is nothing to undo.
+      if (!(error instanceof OwnerStorageExistsError)) throw error;
+    }
+  }
+
+  /**
+   * Renames an account together with its storage: the owner folder moves first (recorded as an `owner-rename`
+   * intent), then `commit` changes the row in the transaction that deletes the intent. A failure of `commit` or
+   * of the move puts the folder back here; a crash leaves the intent, and `reconcile` puts it back. Fails with
+   * OwnerStorageExistsError when the new name's place already holds files.
+   */
+  async renameOwnerWithStorage<T>(change: { userId: number; from: string; to: string }, commit: (tx: CoreTransaction) => Promise<T>): Promise<T> {
+    const { from, to } = change;
+    if (from === to) return this.ctx.transaction(commit);
+    const intents = this.ctx.store(GitIntentStore);
+    const intent = await intents.insert('owner-rename', { owner: to, name: '' }, change.userId);
+    let moved = false;
+    try {
+      moved = await this.ctx.git.renameOwner(from, to);
+      return await this.ctx.transaction(async (tx) => {
+        const result = await commit(tx);
+        await tx.store(GitIntentStore).delete(intent);
+        return result;
+      });
+    } catch (error) {
+      try {
+        if (moved) await this.ctx.git.renameOwner(to, from);
+        await intents.delete(intent);
+      } catch (undoError) {
+        console.error('[repohost] undoing an account folder move failed; it is repaired at the next start:', undoError);
+      }
+      throw error;
     }
   }
 

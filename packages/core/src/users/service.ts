@@ -13,9 +13,43 @@ import { ReposService } from '../repos/service.js';
 import { SecurityService } from '../security/service.js';
 import { assertValidEmail, assertValidUsername } from './names.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password.js';
-import { CreateUserOptionSchema, type CreateUserOption } from './schemas.js';
-import { UserType, canSignIn, visibilityValue, type User } from './tables.js';
-import { UsersStore } from './store.js';
+import {
+  CreateUserOptionSchema,
+  UserSearchQuerySchema,
+  UserSettingsOptionsSchema,
+  type CreateUserOption,
+  type UserSearchQuery,
+  type UserSettingsOptions,
+} from './schemas.js';
+import { UserType, canSignIn, visibilityValue, type User, type UserTable } from './tables.js';
+import { USER_SEARCH_ORDERS, UsersStore, type UserSearchOrder } from './store.js';
+import { ACTIONS_USER_ID, GHOST_USER_ID, systemUserById } from './system.js';
+import { userVisibilityFilter } from './visibility.js';
+import { UserAvatarsService } from './avatars.js';
+import type { Updateable } from 'kysely';
+
+/** Character limits of the settings Forgejo checks (`binding:"MaxSize(n)"`), and of the columns behind the rest. */
+const SETTING_MAX_LENGTHS = {
+  full_name: 100,
+  website: 255,
+  description: 255,
+  location: 50,
+  pronouns: 50,
+  language: 32,
+  theme: 255,
+  diff_view_style: 255,
+} as const;
+
+/** Forgejo's `ValidSiteUrl`: an absolute http or https URL with a host. */
+function assertSiteUrl(value: string): void {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.host) throw new ValidationError('website', 'ValidSiteUrl');
+}
 
 export interface DeleteUserOptions {
   /** Also delete the user's repositories (otherwise a user who owns any is refused). */
@@ -49,7 +83,8 @@ export class UsersService {
       const users = tx.store(UsersStore);
       const clash = await users.findClash(lowerName, lowerEmail);
       if (clash?.lower_name === lowerName) throw new ValidationError('username', `user already exists [name: ${opts.username}]`);
-      if (clash) throw new ValidationError('email', `e-mail already in use [email: ${email}]`);
+      // Another account's secondary address counts as used too.
+      if (clash || (await users.findEmail(lowerEmail))) throw new ValidationError('email', `e-mail already in use [email: ${email}]`);
       let user: User;
       try {
         user = await users.insert({
@@ -69,7 +104,9 @@ export class UsersService {
           is_restricted: opts.restricted ? 1 : 0,
           created_unix: created,
           updated_unix: created,
+          theme: this.ctx.settings.ui.DEFAULT_THEME,
         });
+        await users.insertEmail({ uid: user.id, email, lower_email: lowerEmail, is_activated: user.is_active, is_primary: 1 });
       } catch (error) {
         // A concurrent create of the same name or email won the race.
         if (isUniqueViolation(error)) throw new ValidationError('username', `user already exists [name: ${opts.username}]`);
@@ -105,6 +142,57 @@ export class UsersService {
     const user = await this.store.findByName(name);
     if (!user || !canSeeUser(actor, user)) throw new NotFoundError(`user redirect does not exist [name: ${name}]`);
     return user;
+  }
+
+  /**
+   * `GET /users/search`: individual accounts whose name, full name or (visible) email holds `q`, among those the
+   * actor may see; `uid` narrows to one account. The ghost (-1) and actions (-2) users are found by their id only,
+   * as Forgejo finds them.
+   */
+  async search(actor: Actor, input: UserSearchQuery): Promise<Page<User>> {
+    const query = acceptInput(UserSearchQuerySchema, input);
+    const uid = query.uid ?? 0;
+    if (uid === GHOST_USER_ID || uid === ACTIONS_USER_ID) return { items: [systemUserById(uid)!], total: 1 };
+    const sort = query.sort?.trim() ?? '';
+    const order: UserSearchOrder = Object.hasOwn(USER_SEARCH_ORDERS, sort) ? (sort as UserSearchOrder) : 'alphabetically';
+    return this.store.search({
+      keyword: (query.q ?? '').trim().toLowerCase(),
+      uid,
+      order,
+      visible: userVisibilityFilter(actor),
+      emailsOf: isSiteAdmin(actor) ? { all: true } : { all: false, selfId: actor.kind === 'user' ? actor.user.id : null },
+      page: clampPage(this.ctx.settings, query),
+    });
+  }
+
+  /**
+   * `PATCH /user/settings`: changes the fields given, checked as Forgejo's binding checks them (lengths in
+   * characters; `website` an http(s) URL or empty). The user themself or a site administrator may.
+   */
+  async updateSettings(actor: Actor, user: User, input: UserSettingsOptions): Promise<User> {
+    if (!isSiteAdmin(actor) && !isSelf(actor, user)) throw new ForbiddenError('you may not change this user\'s settings');
+    const opts = acceptInput(UserSettingsOptionsSchema, input);
+    for (const [field, max] of Object.entries(SETTING_MAX_LENGTHS) as [keyof typeof SETTING_MAX_LENGTHS, number][]) {
+      const value = opts[field];
+      if (value !== undefined && [...value].length > max) throw new ValidationError(field, `MaxSize(${max})`);
+    }
+    if (opts.website) assertSiteUrl(opts.website);
+    const changes: Updateable<UserTable> = {};
+    if (opts.full_name !== undefined) changes.full_name = opts.full_name;
+    if (opts.website !== undefined) changes.website = opts.website;
+    if (opts.description !== undefined) changes.description = opts.description;
+    if (opts.location !== undefined) changes.location = opts.location;
+    if (opts.pronouns !== undefined) changes.pronouns = opts.pronouns;
+    if (opts.language !== undefined) changes.language = opts.language;
+    if (opts.theme !== undefined) changes.theme = opts.theme;
+    if (opts.diff_view_style !== undefined) changes.diff_view_style = opts.diff_view_style;
+    if (opts.enable_repo_unit_hints !== undefined) changes.enable_repo_unit_hints = opts.enable_repo_unit_hints ? 1 : 0;
+    if (opts.hide_email !== undefined) changes.keep_email_private = opts.hide_email ? 1 : 0;
+    if (opts.hide_pronouns !== undefined) changes.keep_pronouns_private = opts.hide_pronouns ? 1 : 0;
+    if (opts.hide_activity !== undefined) changes.keep_activity_private = opts.hide_activity ? 1 : 0;
+    if (Object.keys(changes).length === 0) return user;
+    changes.updated_unix = nowUnix();
+    return this.store.update(user.id, changes);
   }
 
   /** All accounts (site administrators only), oldest first. */
@@ -162,5 +250,6 @@ export class UsersService {
       await users.delete(user.id);
       tx.emit('user.deleted', { user, actor });
     });
+    if (user.use_custom_avatar === 1) await this.ctx.service(UserAvatarsService).discardIfUnused(user.avatar);
   }
 }

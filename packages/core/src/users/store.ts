@@ -1,8 +1,37 @@
-import { sql, type Insertable } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
 import { Store } from '../storage/store.js';
 import { isStorableText } from '../storage/database.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
-import { UserType, type User, type UserTable, type UsersTables } from './tables.js';
+import { UserType, type EmailAddress, type EmailAddressTable, type User, type UserTable, type UsersTables } from './tables.js';
+import { userVisibleSql, type UserVisibilityFilter } from './visibility.js';
+
+/** Orders `/users/search` accepts (Forgejo's names); names sort case-insensitively, the same on every database. */
+export const USER_SEARCH_ORDERS = {
+  alphabetically: [['lower_name', 'asc']],
+  reversealphabetically: [['lower_name', 'desc']],
+  oldest: [['created_unix', 'asc'], ['id', 'asc']],
+  newest: [['created_unix', 'desc'], ['id', 'desc']],
+  recentupdate: [['updated_unix', 'desc'], ['id', 'desc']],
+  leastupdate: [['updated_unix', 'asc'], ['id', 'asc']],
+} as const satisfies Record<string, readonly (readonly ['lower_name' | 'created_unix' | 'updated_unix' | 'id', 'asc' | 'desc'])[]>;
+export type UserSearchOrder = keyof typeof USER_SEARCH_ORDERS;
+
+export interface UserSearchOptions {
+  /** Lower-cased; matched anywhere in the name, the full name and (where `emailsOf` allows) the email. */
+  keyword: string;
+  /** Only this account (0: any). */
+  uid: number;
+  order: UserSearchOrder;
+  visible: UserVisibilityFilter;
+  /** Whose email a keyword may match: everyone's (admins), those not kept private, plus this account's own. */
+  emailsOf: { all: true } | { all: false; selfId: number | null };
+  page: PageRequest;
+}
+
+/** `%`, `_` and the escape itself taken literally in a LIKE pattern (used with a backslash as ESCAPE). */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
 
 /** The `user` table. Names and emails are looked up lower-cased; a NUL can be in neither. */
 export class UsersStore extends Store<UsersTables> {
@@ -99,6 +128,92 @@ export class UsersStore extends Store<UsersTables> {
   }
 
   async delete(id: number): Promise<void> {
+    await this.db.deleteFrom('email_address').where('uid', '=', id).execute();
     await this.db.deleteFrom('user').where('id', '=', id).execute();
+  }
+
+  /** Individual accounts matching a search, visible to the searcher, in one page and the count of all. */
+  search(options: UserSearchOptions): Promise<Page<User>> {
+    let base = this.individuals().where(userVisibleSql(options.visible));
+    if (options.uid > 0) base = base.where('id', '=', options.uid);
+    if (options.keyword) {
+      const pattern = likePattern(options.keyword);
+      const matches = [sql`lower_name LIKE ${pattern} ESCAPE '\\'`, sql`lower(full_name) LIKE ${pattern} ESCAPE '\\'`];
+      const { emailsOf } = options;
+      if (emailsOf.all) matches.push(sql`lower_email LIKE ${pattern} ESCAPE '\\'`);
+      else {
+        const mayMatch = emailsOf.selfId === null ? sql`keep_email_private = 0` : sql`(keep_email_private = 0 OR id = ${emailsOf.selfId})`;
+        matches.push(sql`(lower_email LIKE ${pattern} ESCAPE '\\' AND ${mayMatch})`);
+      }
+      base = base.where(sql<boolean>`(${sql.join(matches, sql` OR `)})`);
+    }
+    let rows = base.selectAll();
+    for (const [column, direction] of USER_SEARCH_ORDERS[options.order]) rows = rows.orderBy(column, direction);
+    return Store.page(
+      rows.limit(options.page.limit).offset(offsetOf(options.page)).execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
+    );
+  }
+
+  /** Changes profile and settings columns; returns the updated row. */
+  update(id: number, changes: Updateable<UserTable>): Promise<User> {
+    return this.db.updateTable('user').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  }
+
+  /** How many accounts show the uploaded avatar with this hash (two may upload the same image). */
+  async countAvatarUsers(hash: string): Promise<number> {
+    const row = await this.db.selectFrom('user').select((eb) => eb.fn.countAll<number>().as('n')).where('avatar', '=', hash).where('use_custom_avatar', '=', 1).executeTakeFirst();
+    return Store.count(row);
+  }
+
+  // ---- email addresses ----
+
+  /** An account's addresses, oldest first (the primary one among them). */
+  emailsOf(uid: number): Promise<EmailAddress[]> {
+    return this.db.selectFrom('email_address').selectAll().where('uid', '=', uid).orderBy('id').execute();
+  }
+
+  /** The address row with this lower-cased address, of any account. */
+  findEmail(lowerEmail: string): Promise<EmailAddress | undefined> {
+    if (!isStorableText(lowerEmail)) return Promise.resolve(undefined);
+    return this.db.selectFrom('email_address').selectAll().where('lower_email', '=', lowerEmail).executeTakeFirst();
+  }
+
+  insertEmail(row: Insertable<EmailAddressTable>): Promise<EmailAddress> {
+    return this.db.insertInto('email_address').values(row).returningAll().executeTakeFirstOrThrow();
+  }
+
+  async deleteEmail(id: number): Promise<void> {
+    await this.db.deleteFrom('email_address').where('id', '=', id).execute();
+  }
+
+  /** Makes `id` the account's one primary address and the user row's email. */
+  async setPrimaryEmail(uid: number, id: number, email: string): Promise<void> {
+    await this.db.updateTable('email_address').set({ is_primary: 0 }).where('uid', '=', uid).where('is_primary', '=', 1).execute();
+    await this.db.updateTable('email_address').set({ is_primary: 1, is_activated: 1 }).where('id', '=', id).execute();
+    await this.db.updateTable('user').set({ email, lower_email: email.toLowerCase() }).where('id', '=', uid).execute();
+  }
+
+  /** Addresses of individual accounts matching a keyword (address, name or full name), with their owners. */
+  searchEmails(keyword: string, page: PageRequest): Promise<Page<EmailAddress & { user_name: string }>> {
+    let base = this.db.selectFrom('email_address').innerJoin('user', 'user.id', 'email_address.uid').where('user.type', '=', UserType.Individual);
+    if (keyword) {
+      const pattern = likePattern(keyword.toLowerCase());
+      base = base.where(
+        sql<boolean>`(lower(${sql.ref('user.full_name')}) LIKE ${pattern} ESCAPE '\\' OR ${sql.ref('user.lower_name')} LIKE ${pattern} ESCAPE '\\' OR ${sql.ref('email_address.lower_email')} LIKE ${pattern} ESCAPE '\\')`,
+      );
+    }
+    return Store.page(
+      base
+        .selectAll('email_address')
+        .select('user.name as user_name')
+        .orderBy('email_address.lower_email')
+        .orderBy('email_address.is_primary', 'desc')
+        .orderBy('email_address.id')
+        .limit(page.limit)
+        .offset(offsetOf(page))
+        .execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
+    );
   }
 }

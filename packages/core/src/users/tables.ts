@@ -42,14 +42,36 @@ export interface UserTable {
   created_unix: number;
   updated_unix: number;
   last_login_unix: Generated<number>;
+  // Settings (migration 0011).
+  theme: Generated<string>;
+  diff_view_style: Generated<string>;
+  keep_activity_private: Generated<number>;
+  keep_pronouns_private: Generated<number>;
+  enable_repo_unit_hints: Generated<number>;
+  /** Content hash of an uploaded avatar (a file under the avatar folder); empty for the generated identicon. */
+  avatar: Generated<string>;
+  use_custom_avatar: Generated<number>;
+}
+
+/** Every address of an account, the primary one included (Forgejo's `email_address`). */
+export interface EmailAddressTable {
+  id: Generated<number>;
+  uid: number;
+  email: string;
+  /** Unique: an address belongs to one account. */
+  lower_email: string;
+  is_activated: Generated<number>;
+  is_primary: Generated<number>;
 }
 
 /** The tables the users domain owns. */
 export interface UsersTables {
   user: UserTable;
+  email_address: EmailAddressTable;
 }
 
 export type User = Selectable<UserTable>;
+export type EmailAddress = Selectable<EmailAddressTable>;
 
 /** May this account sign in at all (any method)? Inactive and login-prohibited accounts may not. */
 export function canSignIn(user: Pick<User, 'is_active' | 'prohibit_login'>): boolean {

@@ -1,11 +1,12 @@
 /**
  * The built-in SSH server: git over SSH (`git@host:owner/repo.git`), authenticated by the users' public keys and
- * served through core's transfer service, so the access checks are exactly those of smart HTTP.
+ * served through core's transfer service, so the access checks are exactly those of smart HTTP. A repository's
+ * deploy key reaches that repository only: read-only keys fetch, read-write keys push too.
  */
 import { createServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { Transform } from 'node:stream';
-import { isRepoHostError, parsePublicKey, userActor, type AuthenticatedKey, type RepoHost } from '@repohost/core';
+import { AccessMode, isRepoHostError, parsePublicKey, userActor, type Actor, type RepoHost, type SshIdentity } from '@repohost/core';
 import type * as Ssh2 from 'ssh2';
 import { loadHostKeys } from './host-keys.js';
 import { parseGitCommand, sshErrorMessage, SshCommandError, type GitCommand } from './command.js';
@@ -66,7 +67,8 @@ function algorithms(settings: RepoHost['settings']): Ssh2.Algorithms {
 interface ConnectionState {
   socket: Socket;
   authTimer: NodeJS.Timeout | undefined;
-  authenticated: AuthenticatedKey | undefined;
+  /** The user (or deploy key) the connection authenticated as. */
+  authenticated: SshIdentity | undefined;
   authAttempts: number;
   sessions: number;
   idleTimer: NodeJS.Timeout | undefined;
@@ -211,8 +213,8 @@ export async function startSshServer(host: RepoHost, options: SshServerOptions =
 }
 
 /**
- * Public-key authentication: the offered key must be a user key of an account that may sign in, and, when the
- * client has signed, the signature must verify. Only the configured login (`git`) is accepted.
+ * Public-key authentication: the offered key must be a user key of an account that may sign in, or a deploy key,
+ * and, when the client has signed, the signature must verify. Only the configured login (`git`) is accepted.
  */
 async function authenticate(host: RepoHost, ssh2: Ssh2Module, state: ConnectionState, ctx: Ssh2.AuthContext): Promise<void> {
   if (ctx.method !== 'publickey' || ctx.username !== host.settings.server.BUILTIN_SSH_SERVER_USER) return ctx.reject(['publickey']);
@@ -227,7 +229,7 @@ async function authenticate(host: RepoHost, ssh2: Ssh2Module, state: ConnectionS
   } catch {
     return ctx.reject(['publickey']);
   }
-  const found = await host.keys.authenticate({ content });
+  const found = await host.keys.identify({ content });
   if (!found) return ctx.reject(['publickey']);
   // Without a signature the client only asks whether this key would do; it signs next.
   if (!ctx.signature || !ctx.blob) return ctx.accept();
@@ -238,8 +240,12 @@ async function authenticate(host: RepoHost, ssh2: Ssh2Module, state: ConnectionS
 }
 
 /** The friendly refusal of a shell (or of an empty command), as Forgejo words it. */
-function greet(channel: Ssh2.ServerChannel, account: AuthenticatedKey): void {
-  channel.stderr.write(`Hi there, ${account.user.name}! You've successfully authenticated, but RepoHost does not provide shell access.\n`);
+function greet(channel: Ssh2.ServerChannel, account: SshIdentity): void {
+  channel.stderr.write(
+    account.kind === 'user'
+      ? `Hi there, ${account.user.name}! You've successfully authenticated, but RepoHost does not provide shell access.\n`
+      : `Hi there! You've successfully authenticated with the deploy key named ${account.key.name}, but RepoHost does not provide shell access.\n`,
+  );
   channel.exit(0);
   channel.end();
 }
@@ -270,7 +276,7 @@ async function serve(
   channel: Ssh2.ServerChannel,
   line: string,
   protocol: string | undefined,
-  account: AuthenticatedKey,
+  account: SshIdentity,
   connection: { onActivity: () => void; gone: AbortSignal },
 ): Promise<void> {
   if (line.trim() === '') return greet(channel, account);
@@ -295,7 +301,8 @@ async function serve(
   stop.signal.addEventListener('abort', () => input.destroy(), { once: true });
   let session;
   try {
-    session = await host.transfer.run(userActor(account.user), { ...command, protocol }, input, {
+    const actor = await actorFor(host, account, command);
+    session = await host.transfer.run(actor, { ...command, protocol }, input, {
       stateless: false,
       serverSpeaksFirst: true,
       signal: stop.signal,
@@ -327,4 +334,15 @@ async function serve(
     console.error(`[repohost] ssh git ${command.service} for ${command.owner}/${command.name} failed:`, error);
     refuse(channel, 'Failed to execute git command');
   }
+}
+
+/**
+ * Who git runs as. A user key: its account. A deploy key: first its grant on the repository is checked (none, or
+ * read-only for a push, ends here); then git runs as the repository's owner, as Forgejo records a deploy key's push.
+ */
+async function actorFor(host: RepoHost, account: SshIdentity, command: GitCommand): Promise<Actor> {
+  if (account.kind === 'user') return userActor(account.user);
+  const needed = command.service === 'receive-pack' ? AccessMode.Write : AccessMode.Read;
+  const { access } = await host.keys.authorizeDeployKey(account.key, command.owner, command.name, needed);
+  return userActor(access.owner);
 }

@@ -13,6 +13,11 @@ import { m0007_topics_create } from './0007_topics_create.js';
 import { m0008_keys_public_keys } from './0008_keys_public_keys.js';
 import { m0009_labels_create } from './0009_labels_create.js';
 import { m0010_repos_pushes } from './0010_repos_pushes.js';
+import { m0011_users_profiles } from './0011_users_profiles.js';
+import { m0012_social_relations } from './0012_social_relations.js';
+import { m0013_keys_deploy_gpg } from './0013_keys_deploy_gpg.js';
+import { m0014_activity_actions } from './0014_activity_actions.js';
+import { m0015_users_admin } from './0015_users_admin.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001_users_create,
@@ -25,4 +30,9 @@ export const MIGRATIONS: readonly Migration[] = [
   m0008_keys_public_keys,
   m0009_labels_create,
   m0010_repos_pushes,
+  m0011_users_profiles,
+  m0012_social_relations,
+  m0013_keys_deploy_gpg,
+  m0014_activity_actions,
+  m0015_users_admin,
 ];

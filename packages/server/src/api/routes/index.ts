@@ -6,27 +6,43 @@ import { defineGroups, type Groups } from '../groups.js';
 import { registerMiscRoutes } from './misc.js';
 import { registerTemplateRoutes } from './templates.js';
 import { registerUserRoutes } from './users.js';
+import { registerUserSettingsRoutes } from './user-settings.js';
+import { registerUserEmailRoutes } from './user-emails.js';
 import { registerTokenRoutes } from './tokens.js';
 import { registerRepoRoutes } from './repos.js';
 import { registerAdminRoutes } from './admin.js';
+import { registerAdminUserRoutes } from './admin-users.js';
 import { registerRepoSearchRoutes } from './repo-search.js';
 import { registerTopicRoutes } from './topics.js';
 import { registerRepoArchiveRoutes } from './repo-archive.js';
 import { registerRepoLanguageRoutes } from './repo-languages.js';
 import { registerLabelRoutes } from './labels.js';
+import { registerActivityRoutes } from './activity.js';
+import { registerKeyRoutes } from './keys.js';
+import { registerDeployKeyRoutes } from './deploy-keys.js';
+import { registerGpgKeyRoutes } from './gpg-keys.js';
+import { registerSocialRoutes } from './social.js';
 
 const ROUTE_MODULES: readonly ((router: ApiRouter, groups: Groups) => void)[] = [
   registerMiscRoutes,
   registerTemplateRoutes,
   registerUserRoutes,
+  registerUserSettingsRoutes,
+  registerUserEmailRoutes,
   registerTokenRoutes,
   registerRepoRoutes,
   registerAdminRoutes,
+  registerAdminUserRoutes,
   registerRepoSearchRoutes,
   registerTopicRoutes,
   registerRepoArchiveRoutes,
   registerRepoLanguageRoutes,
   registerLabelRoutes,
+  registerActivityRoutes,
+  registerKeyRoutes,
+  registerDeployKeyRoutes,
+  registerGpgKeyRoutes,
+  registerSocialRoutes,
 ];
 
 export function registerRoutes(router: ApiRouter): void {

@@ -1,9 +1,26 @@
-import { RepositorySchema, UserSchema, toApiRepository, toApiUser } from '@repohost/core';
-import type { ApiRouter } from '../router.js';
+import { RepositorySchema, UserSchema, UserSearchQuerySchema, UserSearchResultsSchema, clampPage, toApiRepository, toApiUser } from '@repohost/core';
+import { setPaginationHeaders, type ApiRouter } from '../router.js';
 import type { Groups } from '../groups.js';
 
-/** `/user` and `/users/{username}`. */
-export function registerUserRoutes(_router: ApiRouter, { me, user }: Groups): void {
+/** `/user`, `/users/search` and `/users/{username}`. */
+export function registerUserRoutes(router: ApiRouter, { me, user }: Groups): void {
+  // A static segment: the router matches it before `/users/{username}`, whatever the registration order.
+  router.add({
+    method: 'GET',
+    path: '/users/search',
+    operationId: 'userSearch',
+    summary: 'Search for users',
+    tag: 'user',
+    scopes: ['user'],
+    query: UserSearchQuerySchema,
+    reply: { status: 200, description: 'SearchResults of a successful search', schema: UserSearchResultsSchema },
+    handler: async ({ host, actor, query, view, event, responseHeaders }) => {
+      const found = await host.users.search(actor, query);
+      setPaginationHeaders(responseHeaders, host.settings.server.ROOT_URL, event.url, clampPage(host.settings, query), found.total);
+      return { ok: true, data: found.items.map((u) => toApiUser(u, view)) };
+    },
+  });
+
   me.add({
     method: 'GET',
     path: '',

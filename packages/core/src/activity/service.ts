@@ -1,0 +1,268 @@
+import type { CoreContext, CoreTransaction } from '../context.js';
+import type { DomainEvent } from '../events/bus.js';
+import { actorUser, isSelf, isSiteAdmin, userActor, type Actor } from '../access/actor.js';
+import { AccessMode, repoAccessMode } from '../access/permissions.js';
+import type { LoggedCommit, RefUpdate } from '../git/backend.js';
+import type { Page, PageRequest } from '../paging.js';
+import { nowUnix } from '../storage/database.js';
+import { UsersStore } from '../users/store.js';
+import { isOrganization, type User } from '../users/tables.js';
+import { ReposStore } from '../repos/store.js';
+import { WatchMode } from '../repos/watches.js';
+import { searchVisibility } from '../repos/search.js';
+import type { RepoAccess } from '../repos/access.js';
+import type { Repository } from '../repos/tables.js';
+import '../repos/events.js';
+import '../social/events.js';
+import { ActivityStore, type ActUserRule, type FeedFilter, type HeatmapBucket } from './store.js';
+import { OpType, type Action, type NewAction } from './tables.js';
+import type { ActivityEntry } from './convert.js';
+import { goJson, toPushCommit, type PushCommitsJson } from './push-content.js';
+import type { RepoActivityFeedsQuery, UserActivityFeedsQuery } from './schemas.js';
+
+/** Op types whose feed rows go only to watchers who may read the repository's code (Forgejo's NotifyWatchers). */
+const CODE_OPS: ReadonlySet<number> = new Set([OpType.CommitRepo, OpType.PushTag, OpType.DeleteTag, OpType.DeleteBranch]);
+
+/** A new branch's entry lists at most this many of its commits (Forgejo's `CommitsBeforeLimit(10)`). */
+const NEW_BRANCH_COMMITS = 10;
+/** A push's commits are counted (`Len`) up to this many; git stops walking there. */
+const PUSH_COUNT_LIMIT = 10_000;
+/** The heatmap covers the last year (Forgejo: created after now − 31536000 s). */
+const HEATMAP_SECONDS = 31_536_000;
+
+/** One action before it is written to the feeds it reaches. */
+type Pending = Omit<NewAction, 'user_id'>;
+
+/**
+ * Activity feeds (Forgejo's `action` table): what happened to repositories, written once per feed it reaches
+ * (the doer's, the repository owner's and its watchers'), read back per account, per repository and as a heatmap.
+ */
+export class ActivityService {
+  constructor(private readonly ctx: CoreContext) {}
+
+  private get store(): ActivityStore {
+    return this.ctx.store(ActivityStore);
+  }
+
+  /**
+   * Records actions from domain events, once per host. Changes made in one transaction get their actions in that
+   * transaction; pushes after they commit, since reading their commits needs git.
+   */
+  subscribe(): void {
+    const events = this.ctx.events;
+    events.withinTransaction('repo.created', async ({ payload, occurredUnix }, tx) => {
+      const { repo, owner, actor } = payload;
+      await this.fanOut(tx, repo, owner, [this.pending(OpType.CreateRepo, actor, owner, repo, occurredUnix)]);
+    });
+    events.withinTransaction('repo.renamed', async ({ payload, occurredUnix }, tx) => {
+      const { repo, owner, actor, oldName } = payload;
+      await this.fanOut(tx, repo, owner, [this.pending(OpType.RenameRepo, actor, owner, repo, occurredUnix, { content: oldName })]);
+    });
+    events.withinTransaction('repo.transferred', async ({ payload, occurredUnix }, tx) => {
+      const { repo, owner, previousOwner, actor } = payload;
+      const content = `${previousOwner.name}/${repo.name}`;
+      await this.fanOut(tx, repo, owner, [this.pending(OpType.TransferRepo, actor, owner, repo, occurredUnix, { content })]);
+    });
+    events.withinTransaction('repo.starred', async ({ payload, occurredUnix }, tx) => {
+      const { user, repo } = payload;
+      const owner = await tx.store(UsersStore).findById(repo.owner_id);
+      if (!owner) return;
+      await this.fanOut(tx, repo, owner, [this.pending(OpType.StarRepo, userActor(user), owner, repo, occurredUnix)]);
+    });
+    events.withinTransaction('repo.edited', async ({ payload }, tx) => {
+      if (payload.repo.is_private !== payload.previous.is_private) {
+        await tx.store(ActivityStore).setPrivacyOfRepo(payload.repo.id, payload.repo.is_private === 1);
+      }
+    });
+    events.on('repo.pushed', (event) => this.recordPush(event));
+  }
+
+  private pending(opType: number, actor: Actor, owner: User, repo: Repository, createdUnix: number, extra: Partial<Pending> = {}): Pending {
+    // The server itself (CLI, start-up repair) acts for the owner.
+    const doer = actorUser(actor) ?? owner;
+    return { op_type: opType, act_user_id: doer.id, repo_id: repo.id, is_private: repo.is_private, created_unix: createdUnix, ...extra };
+  }
+
+  /**
+   * Writes actions of one repository to every feed they reach, in one statement: the doer's, the owner's, and
+   * those of the watchers (for code changes, the watchers who may read the repository).
+   */
+  private async fanOut(tx: CoreTransaction, repo: Repository, owner: User, actions: readonly Pending[]): Promise<void> {
+    if (actions.length === 0) return;
+    const watcherIds = await tx.store(ReposStore).watcherIds(repo.id, [WatchMode.Normal, WatchMode.Auto]);
+    let readers: Set<number> | undefined;
+    if (watcherIds.length > 0 && actions.some((a) => CODE_OPS.has(a.op_type))) {
+      const watchers = await tx.store(UsersStore).findByIds(watcherIds);
+      readers = new Set([...watchers.values()].filter((w) => repoAccessMode(userActor(w), repo, owner) >= AccessMode.Read).map((w) => w.id));
+    }
+    const rows: NewAction[] = [];
+    for (const action of actions) {
+      const receivers = new Set<number>([action.act_user_id]);
+      // Forgejo writes the owner's row for organizations; an individual owner's comes from watching, and is
+      // written here whether or not they still watch.
+      receivers.add(owner.id);
+      for (const id of watcherIds) {
+        if (!CODE_OPS.has(action.op_type) || readers?.has(id)) receivers.add(id);
+      }
+      for (const userId of receivers) rows.push({ ...action, user_id: userId });
+    }
+    await tx.store(ActivityStore).insertMany(rows);
+  }
+
+  /** After a push committed: one action per ref it moved, with the commits git reads for it. */
+  private async recordPush(event: DomainEvent<'repo.pushed'>): Promise<void> {
+    const { repo, owner, actor, updates } = event.payload;
+    const actions: Pending[] = [];
+    for (const update of updates) {
+      let action: { opType: number; content: string } | undefined;
+      try {
+        action = await this.pushAction(repo, owner, update);
+      } catch (error) {
+        // A ref git cannot walk (a tag of a tree, objects gone): that ref has no entry, the others still do.
+        console.error(`[repohost] no feed entry for ${update.ref} of ${owner.name}/${repo.name}:`, error);
+        continue;
+      }
+      if (action) actions.push(this.pending(action.opType, actor, owner, repo, event.occurredUnix, { ref_name: update.ref, content: action.content }));
+    }
+    if (actions.length === 0) return;
+    await this.ctx.transaction(async (tx) => {
+      // Deleted since the push: its actions went with it.
+      const current = await tx.store(ReposStore).findById(repo.id);
+      if (!current) return;
+      await this.fanOut(tx, current, owner, actions.map((a) => ({ ...a, is_private: current.is_private })));
+    });
+  }
+
+  /** What one ref update shows in feeds, as Forgejo's push handling and feed notifier write it. */
+  private async pushAction(repo: Repository, owner: User, update: RefUpdate): Promise<{ opType: number; content: string } | undefined> {
+    const key = { owner: owner.lower_name, name: repo.lower_name };
+    const zero = '0'.repeat(update.newId.length);
+    const deleted = update.newId === zero;
+    const created = update.oldId === zero;
+    const compareUrl = (from: string, to: string) => `${encodeURIComponent(owner.name)}/${encodeURIComponent(repo.name)}/compare/${from}...${to}`;
+    if (update.ref.startsWith('refs/tags/')) {
+      if (deleted) return { opType: OpType.DeleteTag, content: goJson(emptyPushCommits()) };
+      const head = (await this.ctx.git.commitLog(key, { head: update.newId, detailed: 1, countLimit: 1 })).commits[0];
+      if (!head) return undefined;
+      const content: PushCommitsJson = { Commits: null, HeadCommit: toPushCommit(head), CompareURL: compareUrl(zero, update.newId), Len: 0 };
+      return { opType: OpType.PushTag, content: goJson(content) };
+    }
+    if (!update.ref.startsWith('refs/heads/')) return undefined;
+    if (deleted) return { opType: OpType.DeleteBranch, content: '' };
+    const feedMax = Math.max(0, this.ctx.settings.ui.FEED_MAX_COMMIT_NUM);
+    const log = created
+      ? await this.ctx.git.commitLog(key, { head: update.newId, detailed: NEW_BRANCH_COMMITS, countLimit: NEW_BRANCH_COMMITS })
+      : await this.ctx.git.commitLog(key, { head: update.newId, exclude: update.oldId, detailed: feedMax, countLimit: PUSH_COUNT_LIMIT });
+    let head: LoggedCommit | undefined = log.commits[0]?.id === update.newId ? log.commits[0] : undefined;
+    // A branch moved back to an ancestor lists no commits, but its entry still names the head.
+    head ??= (await this.ctx.git.commitLog(key, { head: update.newId, detailed: 1, countLimit: 1 })).commits[0];
+    let from = update.oldId;
+    if (created) {
+      const oldest = log.commits[log.commits.length - 1];
+      const parent = oldest?.parents.find((p) => p !== zero);
+      if (parent) from = parent;
+      else if (repo.default_branch !== update.ref.slice('refs/heads/'.length)) from = repo.default_branch;
+    }
+    const content: PushCommitsJson = {
+      Commits: log.commits.slice(0, feedMax).map(toPushCommit),
+      HeadCommit: head ? toPushCommit(head) : null,
+      CompareURL: from === zero ? '' : compareUrl(from, update.newId),
+      Len: log.count,
+    };
+    return { opType: OpType.CommitRepo, content: goJson(content) };
+  }
+
+  /** `GET /users/{username}/activities/feeds`: what `user`'s feed shows `actor`, newest first. */
+  async userFeed(actor: Actor, user: User, query: UserActivityFeedsQuery, page: PageRequest): Promise<Page<ActivityEntry>> {
+    const filter: FeedFilter = {
+      ...this.viewerRules(actor),
+      ...dayRange(query.date),
+      receiverId: user.id,
+      performerId: query['only-performed-by'] ? user.id : undefined,
+      // Actions on private repositories are listed to the account itself and to site administrators only.
+      includePrivate: !isPublicOnly(actor) && (isSiteAdmin(actor) || isSelf(actor, user)),
+    };
+    return this.load(actor, await this.store.feed(filter, page));
+  }
+
+  /** `GET /repos/{owner}/{repo}/activities/feeds`: a repository's actions, once each, newest first. */
+  async repoFeed(actor: Actor, access: RepoAccess, query: RepoActivityFeedsQuery, page: PageRequest): Promise<Page<ActivityEntry>> {
+    const filter: FeedFilter = {
+      ...this.viewerRules(actor),
+      ...dayRange(query.date),
+      repoId: access.repo.id,
+      ownRowsOnly: true,
+      includePrivate: true,
+    };
+    return this.load(actor, await this.store.feed(filter, page));
+  }
+
+  /**
+   * `GET /users/{username}/heatmap`: what `user` did in the last year, per 15 minutes. Empty when the user hides
+   * their activity from `actor`.
+   */
+  async heatmap(actor: Actor, user: User): Promise<HeatmapBucket[]> {
+    if (user.keep_activity_private === 1 && !isSiteAdmin(actor) && !isSelf(actor, user)) return [];
+    // Organizations will count every action in their repositories; an account counts what it did itself.
+    const performerId = isOrganization(user) ? undefined : user.id;
+    return this.store.heatmap({
+      ...this.viewerRules(actor),
+      receiverId: user.id,
+      performerId,
+      includePrivate: true,
+      createdFrom: nowUnix() - HEATMAP_SECONDS + 1,
+    });
+  }
+
+  /** Which repositories' and whose actions `actor` may see. */
+  private viewerRules(actor: Actor): Pick<FeedFilter, 'repos' | 'actUsers'> {
+    return { repos: searchVisibility(actor, true), actUsers: actUserRule(actor) };
+  }
+
+  /** A page's accounts and repositories, in one query each. */
+  private async load(actor: Actor, page: Page<Action>): Promise<Page<ActivityEntry>> {
+    if (page.items.length === 0) return { items: [], total: page.total };
+    const repos = await this.store.repositories(page.items.map((a) => a.repo_id));
+    const users = await this.ctx.store(UsersStore).findByIds([...page.items.map((a) => a.act_user_id), ...[...repos.values()].map((r) => r.owner_id)]);
+    const items: ActivityEntry[] = [];
+    for (const action of page.items) {
+      const repo = repos.get(action.repo_id);
+      const owner = repo && users.get(repo.owner_id);
+      const actUser = users.get(action.act_user_id);
+      // Deleted between the two reads: its actions are going too.
+      if (!repo || !owner || !actUser) continue;
+      items.push({ action, actUser, repo: { repo, owner, mode: repoAccessMode(actor, repo, owner) } });
+    }
+    return { items, total: page.total };
+  }
+}
+
+function isPublicOnly(actor: Actor): boolean {
+  return actor.kind === 'anonymous' || (actor.kind === 'user' && actor.publicOnly);
+}
+
+function actUserRule(actor: Actor): ActUserRule {
+  if (isSiteAdmin(actor) && !isPublicOnly(actor)) return { kind: 'any' };
+  if (actor.kind !== 'user' || actor.publicOnly) return { kind: 'public' };
+  return { kind: 'signed-in', userId: actor.user.id };
+}
+
+/** Forgejo's `PushCommits{}`: nothing listed. */
+function emptyPushCommits(): PushCommitsJson {
+  return { Commits: null, HeadCommit: null, CompareURL: '', Len: 0 };
+}
+
+/**
+ * The day `date` names (`YYYY-MM-DD`, UTC) as inclusive unix bounds; nothing when absent or not a real day
+ * (Forgejo ignores a date it cannot parse).
+ */
+export function dayRange(date: string | undefined): Pick<FeedFilter, 'createdFrom' | 'createdTo'> {
+  const match = date === undefined ? null : /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  if (!match) return {};
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const start = Date.UTC(year, month - 1, day);
+  const parsed = new Date(start);
+  if (parsed.getUTCFullYear() !== year || parsed.getUTCMonth() !== month - 1 || parsed.getUTCDate() !== day) return {};
+  const from = Math.floor(start / 1000);
+  return { createdFrom: from, createdTo: from + 86_399 };
+}

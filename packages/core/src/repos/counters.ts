@@ -1,0 +1,32 @@
+import { sql } from 'kysely';
+import { Store } from '../storage/store.js';
+import type { ReposTables } from './tables.js';
+
+/** The repository counters other domains keep, by the API names of what they count. */
+export interface RepoCounterDeltas {
+  /** `num_stars` (`stars_count`). */
+  stars?: number;
+  /** `num_watches` (`watchers_count`). */
+  watches?: number;
+}
+
+const COLUMNS = { stars: 'num_stars', watches: 'num_watches' } as const;
+
+/** Ids per statement: SQLite and PostgreSQL both cap the number of bound parameters. */
+const CHUNK = 500;
+
+/** Counters of `repository` rows that count rows of other domains, moved inside the transaction that changes those. */
+export class RepoCountersStore extends Store<ReposTables> {
+  /** Moves the counters of every repository in `ids` (distinct) by the same deltas. */
+  async adjust(ids: readonly number[], deltas: RepoCounterDeltas): Promise<void> {
+    const set: Record<string, unknown> = {};
+    for (const key of Object.keys(COLUMNS) as (keyof RepoCounterDeltas)[]) {
+      const delta = deltas[key] ?? 0;
+      if (delta !== 0) set[COLUMNS[key]] = sql`${sql.ref(COLUMNS[key])} + ${delta}`;
+    }
+    if (Object.keys(set).length === 0) return;
+    for (let i = 0; i < ids.length; i += CHUNK) {
+      await this.db.updateTable('repository').set(set).where('id', 'in', ids.slice(i, i + CHUNK)).execute();
+    }
+  }
+}

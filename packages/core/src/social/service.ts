@@ -1,0 +1,268 @@
+/**
+ * Follows, stars, watches and blocks between accounts and repositories, with the counters they keep
+ * (`num_followers`, `num_following`, `num_stars` of accounts; `num_stars`, `num_watches` of repositories): each
+ * counter moves in the transaction that changes what it counts, and only when a row really came or went, so
+ * repeated and concurrent calls count once.
+ */
+import './events.js';
+import type { CoreContext, CoreTransaction } from '../context.js';
+import { ForbiddenError, UnauthorizedError, ValidationError } from '../errors.js';
+import { clampPage, type Page, type Paging } from '../paging.js';
+import { actorUser, isSelf, type Actor } from '../access/actor.js';
+import { repoAccessMode } from '../access/permissions.js';
+import { nowUnix } from '../storage/database.js';
+import { isOrganization, type User } from '../users/tables.js';
+import { UsersStore } from '../users/store.js';
+import { UserCountersStore } from '../users/counters.js';
+import { userVisibilityFilter } from '../users/visibility.js';
+import { RepoCountersStore } from '../repos/counters.js';
+import { searchVisibility } from '../repos/search.js';
+import { WatchesStore } from '../repos/watches.js';
+import type { RepoAccess } from '../repos/access.js';
+import type { Repository } from '../repos/tables.js';
+import { BlocksStore, FollowsStore, StarsStore, type RepoListFilter } from './store.js';
+import type { UserBlocking } from './tables.js';
+
+/** What a blocked account (or its blocker) is told when the block stops it. */
+const BLOCKED_MESSAGE = 'user is blocked by the poster or repository owner';
+
+function signedIn(actor: Actor): User {
+  const user = actorUser(actor);
+  if (!user) throw new UnauthorizedError('token is required');
+  return user;
+}
+
+export class SocialService {
+  constructor(private readonly ctx: CoreContext) {}
+
+  /**
+   * Registers what keeps the other side's counters true when accounts and repositories are deleted; once per host.
+   * The relation rows are still there when these run (their keys are checked at commit), so each handler knows
+   * whose counters to move before it deletes them.
+   */
+  subscribe(): void {
+    this.ctx.events.withinTransaction('user.deleted', async ({ payload }, tx) => this.forgetUser(tx, payload.user.id));
+    this.ctx.events.withinTransaction('repo.deleted', async ({ payload }, tx) => {
+      const stargazers = await tx.store(StarsStore).deleteOfRepo(payload.repo.id);
+      await tx.store(UserCountersStore).adjust(stargazers, { stars: -1 });
+    });
+  }
+
+  private async forgetUser(tx: CoreTransaction, userId: number): Promise<void> {
+    const users = tx.store(UserCountersStore);
+    const repos = tx.store(RepoCountersStore);
+    const { followed, followers } = await tx.store(FollowsStore).deleteAllOf(userId);
+    await users.adjust(followed, { followers: -1 });
+    await users.adjust(followers, { following: -1 });
+    await repos.adjust(await tx.store(StarsStore).deleteOfUser(userId), { stars: -1 });
+    await repos.adjust(await tx.store(WatchesStore).deleteOf(userId), { watches: -1 });
+    await tx.store(BlocksStore).deleteAllOf(userId);
+  }
+
+  // ---- follows ----
+
+  /**
+   * `PUT /user/following/{username}`. Following oneself records nothing, following again changes nothing (as
+   * Forgejo); a block between the two, either way, is refused.
+   */
+  async follow(actor: Actor, target: User): Promise<void> {
+    const me = signedIn(actor);
+    if (me.id === target.id) return;
+    await this.ctx.transaction(async (tx) => {
+      await tx.store(UserCountersStore).lockPair(me.id, target.id);
+      const follows = tx.store(FollowsStore);
+      if (await follows.isFollowing(me.id, target.id)) return;
+      if (await tx.store(BlocksStore).eitherBlocked(me.id, target.id)) throw new ForbiddenError(BLOCKED_MESSAGE);
+      if (!(await follows.insert(me.id, target.id, nowUnix()))) return;
+      await this.countFollow(tx, me.id, target.id, +1);
+      tx.emit('user.followed', { follower: me, followee: target, actor });
+    });
+  }
+
+  /** `DELETE /user/following/{username}`: 204 whether or not there was a follow. */
+  async unfollow(actor: Actor, target: User): Promise<void> {
+    const me = signedIn(actor);
+    await this.ctx.transaction(async (tx) => {
+      if (await this.removeFollow(tx, me.id, target.id)) tx.emit('user.unfollowed', { follower: me, followee: target, actor });
+    });
+  }
+
+  private async removeFollow(tx: CoreTransaction, followerId: number, followeeId: number): Promise<boolean> {
+    if (!(await tx.store(FollowsStore).delete(followerId, followeeId))) return false;
+    await this.countFollow(tx, followerId, followeeId, -1);
+    return true;
+  }
+
+  private async countFollow(tx: CoreTransaction, followerId: number, followeeId: number, delta: number): Promise<void> {
+    const counters = tx.store(UserCountersStore);
+    await counters.adjust([followeeId], { followers: delta });
+    await counters.adjust([followerId], { following: delta });
+  }
+
+  /** Does `follower` follow `target`? */
+  isFollowing(follower: User, target: User): Promise<boolean> {
+    return this.ctx.store(FollowsStore).isFollowing(follower.id, target.id);
+  }
+
+  /** The individual accounts following `user` that `actor` may see. */
+  listFollowers(actor: Actor, user: User, paging?: Paging): Promise<Page<User>> {
+    return this.ctx.store(FollowsStore).listFollowers(user.id, userVisibilityFilter(actor), clampPage(this.ctx.settings, paging));
+  }
+
+  /** The accounts `user` follows that `actor` may see. */
+  listFollowing(actor: Actor, user: User, paging?: Paging): Promise<Page<User>> {
+    return this.ctx.store(FollowsStore).listFollowing(user.id, userVisibilityFilter(actor), clampPage(this.ctx.settings, paging));
+  }
+
+  // ---- stars ----
+
+  /** `PUT /user/starred/{owner}/{repo}`: a repository the caller can read, unless its owner blocked the caller. */
+  async star(actor: Actor, access: RepoAccess): Promise<void> {
+    const me = signedIn(actor);
+    const { repo } = access;
+    await this.ctx.transaction(async (tx) => {
+      const stars = tx.store(StarsStore);
+      if (await stars.isStarring(me.id, repo.id)) return;
+      if (await this.blockedByOwner(tx.store(BlocksStore), access, me)) throw new ForbiddenError(BLOCKED_MESSAGE);
+      if (!(await stars.insert(me.id, repo.id, nowUnix()))) return;
+      await tx.store(RepoCountersStore).adjust([repo.id], { stars: 1 });
+      await tx.store(UserCountersStore).adjust([me.id], { stars: 1 });
+      tx.emit('repo.starred', { user: me, repo: { ...repo, num_stars: repo.num_stars + 1 }, actor });
+    });
+  }
+
+  /** `DELETE /user/starred/{owner}/{repo}`: 204 whether or not there was a star. */
+  async unstar(actor: Actor, access: RepoAccess): Promise<void> {
+    const me = signedIn(actor);
+    const { repo } = access;
+    await this.ctx.transaction(async (tx) => {
+      if (!(await tx.store(StarsStore).delete(me.id, repo.id))) return;
+      await tx.store(RepoCountersStore).adjust([repo.id], { stars: -1 });
+      await tx.store(UserCountersStore).adjust([me.id], { stars: -1 });
+      tx.emit('repo.unstarred', { user: me, repo: { ...repo, num_stars: repo.num_stars - 1 }, actor });
+    });
+  }
+
+  isStarring(actor: Actor, access: RepoAccess): Promise<boolean> {
+    return this.ctx.store(StarsStore).isStarring(signedIn(actor).id, access.repo.id);
+  }
+
+  /**
+   * Repositories `user` starred that `actor` may see; only public ones on another account's list, as Forgejo
+   * shows them. Each with the caller's access.
+   */
+  async listStarred(actor: Actor, user: User, paging?: Paging): Promise<Page<RepoAccess>> {
+    const page = await this.ctx.store(StarsStore).listStarred(user.id, this.repoListFilter(actor, user), clampPage(this.ctx.settings, paging));
+    return this.withAccess(actor, page);
+  }
+
+  /** The accounts that starred a repository, those `actor` may see, first star first. */
+  listStargazers(actor: Actor, access: RepoAccess, paging?: Paging): Promise<Page<User>> {
+    return this.ctx.store(StarsStore).listStargazers(access.repo.id, userVisibilityFilter(actor), clampPage(this.ctx.settings, paging));
+  }
+
+  // ---- watches ----
+
+  /** `PUT /repos/{owner}/{repo}/subscription`: an explicit watch, unless the owner blocked the caller. */
+  async watch(actor: Actor, access: RepoAccess): Promise<void> {
+    const me = signedIn(actor);
+    const { repo } = access;
+    await this.ctx.transaction(async (tx) => {
+      const watches = tx.store(WatchesStore);
+      if (await watches.isWatching(me.id, repo.id)) return;
+      if (await this.blockedByOwner(tx.store(BlocksStore), access, me)) throw new ForbiddenError(BLOCKED_MESSAGE);
+      if (await watches.startWatching(me.id, repo.id, nowUnix())) await tx.store(RepoCountersStore).adjust([repo.id], { watches: 1 });
+    });
+  }
+
+  /** `DELETE /repos/{owner}/{repo}/subscription`: 204 whether or not the caller was watching. */
+  async unwatch(actor: Actor, access: RepoAccess): Promise<void> {
+    const me = signedIn(actor);
+    await this.ctx.transaction(async (tx) => {
+      if (await tx.store(WatchesStore).stopWatching(me.id, access.repo.id, nowUnix())) {
+        await tx.store(RepoCountersStore).adjust([access.repo.id], { watches: -1 });
+      }
+    });
+  }
+
+  isWatching(actor: Actor, access: RepoAccess): Promise<boolean> {
+    return this.ctx.store(WatchesStore).isWatching(signedIn(actor).id, access.repo.id);
+  }
+
+  /** Repositories `user` watches that `actor` may see (public ones only on another account's list). */
+  async listSubscriptions(actor: Actor, user: User, paging?: Paging): Promise<Page<RepoAccess>> {
+    const page = await this.ctx.store(WatchesStore).listWatched(user.id, this.repoListFilter(actor, user), clampPage(this.ctx.settings, paging));
+    return this.withAccess(actor, page);
+  }
+
+  /** The accounts watching a repository that `actor` may see. */
+  listSubscribers(actor: Actor, access: RepoAccess, paging?: Paging): Promise<Page<User>> {
+    return this.ctx.store(WatchesStore).listWatchers(access.repo.id, userVisibilityFilter(actor), clampPage(this.ctx.settings, paging));
+  }
+
+  // ---- blocks ----
+
+  /**
+   * `PUT /user/block/{username}`, as Forgejo: blocking oneself or someone already blocked changes nothing; an
+   * organization cannot be blocked (422). A new block ends the follows between the two, both ways, and the
+   * blocked account's watches of the blocker's repositories; its stars stay.
+   */
+  async block(actor: Actor, target: User): Promise<void> {
+    const me = signedIn(actor);
+    if (isOrganization(target)) throw new ValidationError('', `${target.name} is an organization not a user`);
+    if (me.id === target.id) return;
+    await this.ctx.transaction(async (tx) => {
+      await tx.store(UserCountersStore).lockPair(me.id, target.id);
+      if (!(await tx.store(BlocksStore).insert(me.id, target.id, nowUnix()))) return;
+      if (await this.removeFollow(tx, target.id, me.id)) tx.emit('user.unfollowed', { follower: target, followee: me, actor });
+      if (await this.removeFollow(tx, me.id, target.id)) tx.emit('user.unfollowed', { follower: me, followee: target, actor });
+      await tx.store(RepoCountersStore).adjust(await tx.store(WatchesStore).deleteOf(target.id, me.id), { watches: -1 });
+      tx.emit('user.blocked', { blocker: me, blockee: target, actor });
+    });
+  }
+
+  /** `PUT /user/unblock/{username}`: 204 whether or not there was a block; organizations: 422. */
+  async unblock(actor: Actor, target: User): Promise<void> {
+    const me = signedIn(actor);
+    if (isOrganization(target)) throw new ValidationError('', `${target.name} is an organization not a user`);
+    await this.ctx.transaction(async (tx) => {
+      if (await tx.store(BlocksStore).delete(me.id, target.id)) tx.emit('user.unblocked', { blocker: me, blockee: target, actor });
+    });
+  }
+
+  /** `GET /user/list_blocked`: the accounts the caller blocked, oldest block first. */
+  listBlocked(actor: Actor, paging?: Paging): Promise<Page<UserBlocking>> {
+    return this.ctx.store(BlocksStore).list(signedIn(actor).id, clampPage(this.ctx.settings, paging));
+  }
+
+  /** Has `blockerId` blocked `userId`? What issues, comments and reactions ask before letting `userId` act. */
+  isBlocked(blockerId: number, userId: number): Promise<boolean> {
+    return this.ctx.store(BlocksStore).isBlocked(blockerId, userId);
+  }
+
+  /** Has any of `blockerIds` (an issue's poster and its repository's owner, say) blocked `userId`? One query. */
+  isBlockedByAny(blockerIds: readonly number[], userId: number): Promise<boolean> {
+    return this.ctx.store(BlocksStore).isBlockedByAny(blockerIds, userId);
+  }
+
+  // ---- shared ----
+
+  private blockedByOwner(blocks: BlocksStore, { owner }: RepoAccess, me: User): Promise<boolean> {
+    return owner.id === me.id ? Promise.resolve(false) : blocks.isBlocked(owner.id, me.id);
+  }
+
+  private repoListFilter(actor: Actor, user: User): RepoListFilter {
+    return { visibility: searchVisibility(actor, true), publicOnly: !isSelf(actor, user) };
+  }
+
+  /** A page of repositories with their owners (one query for all) and the caller's access to each. */
+  private async withAccess(actor: Actor, page: Page<Repository>): Promise<Page<RepoAccess>> {
+    const owners = await this.ctx.store(UsersStore).findByIds(page.items.map((r) => r.owner_id));
+    const items: RepoAccess[] = [];
+    for (const repo of page.items) {
+      const owner = owners.get(repo.owner_id);
+      if (owner) items.push({ repo, owner, mode: repoAccessMode(actor, repo, owner) });
+    }
+    return { items, total: page.total };
+  }
+}

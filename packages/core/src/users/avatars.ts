@@ -1,0 +1,125 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { BadRequestError, ForbiddenError, ValidationError } from '../errors.js';
+import type { CoreContext } from '../context.js';
+import { isSelf, isSiteAdmin, type Actor } from '../access/actor.js';
+import { nowUnix } from '../storage/database.js';
+import { acceptInput } from '../validation/validate.js';
+import { identiconPng } from './identicon.js';
+import { IMAGE_CONTENT_TYPES, imageFormat, imageInfo } from './images.js';
+import { UpdateUserAvatarOptionSchema, type UpdateUserAvatarOption } from './schemas.js';
+import { UsersStore } from './store.js';
+import type { User } from './tables.js';
+
+/** An avatar as served: its bytes and their type. */
+export interface AvatarImage {
+  data: Buffer;
+  contentType: string;
+}
+
+/** Names under `/avatars/`: SHA-256 of an uploaded image, or the MD5 a generated identicon is drawn from. */
+const UPLOADED_NAME = /^[0-9a-f]{64}$/;
+const GENERATED_NAME = /^[0-9a-f]{32}$/;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+/** Identicons kept drawn: a few hundred bytes each. */
+const IDENTICON_CACHE_SIZE = 1024;
+
+/**
+ * Avatars: uploads (`POST /user/avatar`) checked as Forgejo checks them and stored content-addressed under
+ * `[picture] AVATAR_UPLOAD_PATH`, the generated identicon otherwise, and the bytes behind every `avatar_url`.
+ */
+export class UserAvatarsService {
+  private readonly identicons = new Map<string, Buffer>();
+
+  constructor(private readonly ctx: CoreContext) {}
+
+  /** Where uploaded avatars are kept. */
+  get folder(): string {
+    const { picture, server, workPath } = this.ctx.settings;
+    return picture.AVATAR_UPLOAD_PATH ? path.resolve(workPath, picture.AVATAR_UPLOAD_PATH) : path.join(server.APP_DATA_PATH, 'avatars');
+  }
+
+  /**
+   * Replaces the user's avatar with a base64 PNG, JPEG, GIF or WebP image within `[picture] AVATAR_MAX_FILE_SIZE`,
+   * `AVATAR_MAX_WIDTH` and `AVATAR_MAX_HEIGHT`. Bad base64 is a BadRequestError (as Forgejo answers 400); the rest
+   * are ValidationErrors.
+   */
+  async upload(actor: Actor, user: User, input: UpdateUserAvatarOption): Promise<User> {
+    this.assertMayChange(actor, user);
+    const encoded = (acceptInput(UpdateUserAvatarOptionSchema, input).image ?? '').replace(/[\r\n]/g, '');
+    if (encoded === '') throw new ValidationError('image', 'Required');
+    if (encoded.length % 4 !== 0 || !BASE64.test(encoded)) throw new BadRequestError('illegal base64 data in image');
+    const data = Buffer.from(encoded, 'base64');
+    const { AVATAR_MAX_FILE_SIZE, AVATAR_MAX_WIDTH, AVATAR_MAX_HEIGHT } = this.ctx.settings.picture;
+    if (data.length > AVATAR_MAX_FILE_SIZE) throw new ValidationError('image', `image is too large: ${data.length} > ${AVATAR_MAX_FILE_SIZE} bytes`);
+    const info = imageInfo(data);
+    if (!info) throw new ValidationError('image', 'unsupported avatar image type (PNG, JPEG, GIF or WebP)');
+    if (info.width > AVATAR_MAX_WIDTH) throw new ValidationError('image', `image width is too large: ${info.width} > ${AVATAR_MAX_WIDTH}`);
+    if (info.height > AVATAR_MAX_HEIGHT) throw new ValidationError('image', `image height is too large: ${info.height} > ${AVATAR_MAX_HEIGHT}`);
+
+    const hash = createHash('sha256').update(data).digest('hex');
+    // The file first: a crash before the row changes leaves an unused file, never a row naming a missing one.
+    await this.store(hash, data);
+    const previous = user.use_custom_avatar === 1 ? user.avatar : '';
+    const updated = await this.ctx.store(UsersStore).update(user.id, { avatar: hash, use_custom_avatar: 1, updated_unix: nowUnix() });
+    if (previous && previous !== hash) await this.discardIfUnused(previous);
+    return updated;
+  }
+
+  /** Back to the generated identicon; the uploaded file goes unless another account shows the same image. */
+  async remove(actor: Actor, user: User): Promise<User> {
+    this.assertMayChange(actor, user);
+    const previous = user.use_custom_avatar === 1 ? user.avatar : '';
+    const updated = await this.ctx.store(UsersStore).update(user.id, { avatar: '', use_custom_avatar: 0, updated_unix: nowUnix() });
+    if (previous) await this.discardIfUnused(previous);
+    return updated;
+  }
+
+  /** The image behind `/avatars/<name>`, or undefined when there is none by that name. */
+  async read(name: string): Promise<AvatarImage | undefined> {
+    if (GENERATED_NAME.test(name)) return { data: this.identicon(name), contentType: IMAGE_CONTENT_TYPES.png };
+    if (!UPLOADED_NAME.test(name)) return undefined;
+    let data: Buffer;
+    try {
+      data = await readFile(path.join(this.folder, name));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+    const format = imageFormat(data);
+    return format ? { data, contentType: IMAGE_CONTENT_TYPES[format] } : undefined;
+  }
+
+  /** The identicon drawn from a hash (Forgejo's default avatar for the system users is drawn from its path). */
+  identicon(hash: string): Buffer {
+    let png = this.identicons.get(hash);
+    if (!png) {
+      png = identiconPng(hash);
+      if (this.identicons.size >= IDENTICON_CACHE_SIZE) this.identicons.delete(this.identicons.keys().next().value!);
+      this.identicons.set(hash, png);
+    }
+    return png;
+  }
+
+  /** Deletes an uploaded file no account shows any more (after the account went, or changed its avatar). */
+  async discardIfUnused(hash: string): Promise<void> {
+    if (!UPLOADED_NAME.test(hash) || (await this.ctx.store(UsersStore).countAvatarUsers(hash)) > 0) return;
+    await unlink(path.join(this.folder, hash)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+  }
+
+  private assertMayChange(actor: Actor, user: User): void {
+    if (!isSiteAdmin(actor) && !isSelf(actor, user)) throw new ForbiddenError('you may not change this user\'s avatar');
+  }
+
+  private async store(hash: string, data: Buffer): Promise<void> {
+    const folder = this.folder;
+    await mkdir(folder, { recursive: true });
+    // Written aside and renamed: a reader never sees half a file, and the same image written twice is harmless.
+    const temporary = path.join(folder, `.${hash}.${randomBytes(4).toString('hex')}.tmp`);
+    await writeFile(temporary, data);
+    await rename(temporary, path.join(folder, hash));
+  }
+}
