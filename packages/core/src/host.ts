@@ -25,6 +25,7 @@ import { RepoArchiveService } from './repos/archive.js';
 import { TopicsService } from './topics/service.js';
 import { LabelsService } from './labels/service.js';
 import { RepoTemplatesService } from './templates/service.js';
+import { MarkupService } from './markup/service.js';
 import { ActivityService } from './activity/service.js';
 import { SocialService } from './social/service.js';
 
@@ -148,6 +149,10 @@ export class RepoHost {
   /** Repository labels (read; label sets and templates create them). */
   get labels(): LabelsService {
     return this.ctx.service(LabelsService);
+  }
+  /** Markdown and markup rendering (`/markdown`, `/markup`, READMEs, issue bodies, comments). */
+  get markup(): MarkupService {
+    return this.ctx.service(MarkupService);
   }
   /** Activity feeds and heatmaps (Forgejo's actions). */
   get activity(): ActivityService {

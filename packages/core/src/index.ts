@@ -141,3 +141,5 @@ export { toApiActivity, type ActivityEntry } from './activity/convert.js';
 export { ActivitySchema, UserHeatmapDataSchema, UserActivityFeedsQuerySchema, RepoActivityFeedsQuerySchema, type ApiActivity, type ApiUserHeatmapData, type UserActivityFeedsQuery, type RepoActivityFeedsQuery } from './activity/schemas.js';
 export { OP_TYPE_NAMES, OpType, opTypeName, type Action as ActivityAction, type ActivityTables, type NewAction, type OpTypeName } from './activity/tables.js';
 export type { LoggedCommit, CommitLogOptions } from './git/backend.js';
+export { MarkupService, type RenderOptions } from './markup/service.js';
+export { MarkdownOptionSchema, MarkupOptionSchema, MARKUP_MODES, type MarkdownOption, type MarkupOption, type MarkupMode } from './markup/schemas.js';

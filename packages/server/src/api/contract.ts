@@ -75,6 +75,8 @@ export interface RouteSpec<Path extends string, Params, Loaded, Q extends TObjec
    * still arriving, so nothing beyond the limit is buffered. Routes that take uploads set their own.
    */
   maxBodyBytes?: number;
+  /** `text/plain`: the body is handed over as the text it is (its schema a string), not parsed as JSON. */
+  bodyType?: 'application/json' | 'text/plain';
   reply: R;
   /** Error responses to document, besides the success. */
   errors?: readonly RepoHostErrorKind[];

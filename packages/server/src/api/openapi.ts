@@ -72,7 +72,7 @@ export function buildOpenApiDocument(routes: readonly RegisteredRoute[], options
       parameters,
       responses,
     };
-    if (spec.body) operation.consumes = ['application/json'];
+    if (spec.body) operation.consumes = [spec.bodyType ?? 'application/json'];
     (paths[path] ??= {})[spec.method.toLowerCase()] = operation;
   }
 

@@ -133,7 +133,8 @@ export class RouteTable {
       checkScopes(spec, ctx);
       const query = querySchema ? parseInput(querySchema, queryObject(url.searchParams, querySchema)) : {};
       ctx.query = query;
-      if (spec.body) ctx.body = parseInput(spec.body, await readJsonBody(event, spec.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES));
+      if (spec.body && spec.bodyType === 'text/plain') ctx.body = await readTextBody(event, spec.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+      else if (spec.body) ctx.body = parseInput(spec.body, await readJsonBody(event, spec.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES));
       if (spec.auth === 'basic' && auth.method !== 'basic_password' && auth.method !== 'reverse_proxy') {
         throw new UnauthorizedError('auth method not allowed');
       }
@@ -250,6 +251,13 @@ async function readJsonBody(event: H3Event, limit: number): Promise<unknown> {
   } catch (error) {
     throw new ValidationError('', `invalid JSON body: ${(error as Error).message}`);
   }
+}
+
+/** The request body as UTF-8 text (invalid sequences read as U+FFFD), bounded as JSON bodies are. */
+async function readTextBody(event: H3Event, limit: number): Promise<string> {
+  const declared = event.req.headers.get('content-length');
+  if (declared !== null && Number(declared) > limit) throw bodyTooLarge();
+  return (await readBody(event, limit)).toString('utf8');
 }
 
 function bodyTooLarge(): HttpError {

@@ -17,6 +17,7 @@ import { registerTopicRoutes } from './topics.js';
 import { registerRepoArchiveRoutes } from './repo-archive.js';
 import { registerRepoLanguageRoutes } from './repo-languages.js';
 import { registerLabelRoutes } from './labels.js';
+import { registerMarkupRoutes } from './markup.js';
 import { registerActivityRoutes } from './activity.js';
 import { registerKeyRoutes } from './keys.js';
 import { registerDeployKeyRoutes } from './deploy-keys.js';
@@ -38,6 +39,7 @@ const ROUTE_MODULES: readonly ((router: ApiRouter, groups: Groups) => void)[] = 
   registerRepoArchiveRoutes,
   registerRepoLanguageRoutes,
   registerLabelRoutes,
+  registerMarkupRoutes,
   registerActivityRoutes,
   registerKeyRoutes,
   registerDeployKeyRoutes,

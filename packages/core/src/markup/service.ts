@@ -1,0 +1,178 @@
+import { createHash } from 'node:crypto';
+import type { CoreContext } from '../context.js';
+import type { Actor } from '../access/actor.js';
+import { canSeeUser } from '../access/permissions.js';
+import { ValidationError } from '../errors.js';
+import { RenderCache } from './cache.js';
+import { fileRenderer, renderDelimited, renderPlainText, type FileRenderer } from './files.js';
+import { joinUrl, type LinkBase } from './links.js';
+import { MAX_BLOCK_NESTING, parseMarkdown, renderParsed, type ParsedMarkdown } from './render.js';
+import { MARKUP_MODES, type MarkdownOption, type MarkupMode, type MarkupOption } from './schemas.js';
+import { MentionLookupStore } from './users-lookup.js';
+import type { ForgeSyntaxOptions } from './forge-syntax.js';
+
+/** What to render, and where it lives. */
+export interface RenderOptions {
+  text: string;
+  mode: MarkupMode;
+  /**
+   * What relative links resolve against: a URL, or a path under ROOT_URL (`owner/repo`, `/owner/repo/src/…`).
+   * When it names a repository (`owner/repo/…`), `#123` and commit SHAs link into it.
+   */
+  context?: string | undefined;
+  /** `branch/main`, `commit/<sha>`: relative links go to `src/<branchPath>/…`, images to `media/<branchPath>/…`. */
+  branchPath?: string | undefined;
+  /** A wiki page: relative links go to the wiki, `[[Page]]` to wiki pages. */
+  wiki?: boolean | undefined;
+  /** `file` mode: the file's path, whose extension picks the renderer and whose folder relative links start from. */
+  filePath?: string | undefined;
+}
+
+/** Documents kept rendered, and the bytes they may hold. */
+const CACHE_ENTRIES = 2000;
+const CACHE_BYTES = 64 * 1024 * 1024;
+
+/** How each kind of render reads markdown. */
+interface Flavor {
+  forgeExtensions: boolean;
+  hardBreaks: boolean;
+  /** `<br/>` (rendered markup) or `<br>` (Forgejo's raw markdown mode). */
+  xhtml: boolean;
+  /** `#123` links without a repository in the context (into the context itself). */
+  issuesWithoutRepo: boolean;
+}
+
+const FLAVORS: Record<'comment' | 'gfm' | 'markdown', Flavor> = {
+  comment: { forgeExtensions: true, hardBreaks: true, xhtml: true, issuesWithoutRepo: true },
+  gfm: { forgeExtensions: true, hardBreaks: false, xhtml: true, issuesWithoutRepo: false },
+  markdown: { forgeExtensions: false, hardBreaks: true, xhtml: false, issuesWithoutRepo: false },
+};
+
+/**
+ * Markdown and markup rendering: `/markdown`, `/markup`, and every README, issue body and comment. Output is
+ * sanitized HTML. Renders are cached by content and options; `@mentions` are looked up in one query per render.
+ */
+export class MarkupService {
+  private readonly cache = new RenderCache(CACHE_ENTRIES, CACHE_BYTES);
+
+  constructor(private readonly ctx: CoreContext) {}
+
+  /** `POST /markdown`: modes `comment` and `gfm`; anything else renders as raw markdown, as Forgejo does. */
+  renderMarkdownOption(actor: Actor, option: MarkdownOption): Promise<string> {
+    const mode = option.Mode === 'comment' || option.Mode === 'gfm' ? option.Mode : 'markdown';
+    return this.render(actor, { text: option.Text ?? '', mode, context: option.Context, wiki: option.Wiki });
+  }
+
+  /** `POST /markup`: one of `comment`, `gfm`, `markdown`, `file`; another mode is a 422. */
+  renderMarkupOption(actor: Actor, option: MarkupOption): Promise<string> {
+    const text = option.Text ?? '';
+    if (text === '') return Promise.resolve('');
+    const mode = MARKUP_MODES.find((m) => m === option.Mode);
+    if (!mode) return Promise.reject(new ValidationError('', `Unknown mode: ${option.Mode ?? ''}`));
+    return this.render(actor, { text, mode, context: option.Context, branchPath: option.BranchPath, wiki: option.Wiki, filePath: option.FilePath });
+  }
+
+  /** Renders a text to sanitized HTML. */
+  async render(actor: Actor, options: RenderOptions): Promise<string> {
+    if (!MARKUP_MODES.includes(options.mode)) throw new ValidationError('Mode', `Unknown mode: ${String(options.mode)}`);
+    const text = options.text;
+    if (text === '') return '';
+    let renderer: FileRenderer = 'markdown';
+    if (options.mode === 'file') renderer = fileRenderer(options.filePath ?? '');
+    if (renderer !== 'markdown') return this.renderFile(renderer, text);
+    const flavor = FLAVORS[options.mode === 'file' ? 'gfm' : options.mode];
+    const syntax = this.syntaxOptions(options, flavor);
+    const key = cacheKey(options, text);
+    const cached = this.cache.get(key);
+    if (cached) {
+      const variant = await this.mentionable(actor, cached.mentions);
+      const html = cached.variants.get(variantKey(variant));
+      if (html !== undefined) return html;
+    }
+    const parsed = parse(text, flavor.forgeExtensions);
+    const mentions = [...parsed.mentions];
+    const mentionable = await this.mentionable(actor, mentions);
+    const html = renderSafely(parsed, { ...syntax, mentionable, source: text }, flavor.xhtml);
+    this.cache.put(key, mentions, variantKey(mentionable), html);
+    return html;
+  }
+
+  private renderFile(renderer: Exclude<FileRenderer, 'markdown'>, text: string): string {
+    if (renderer === 'csv') return renderDelimited(text, ',');
+    if (renderer === 'tsv') return renderDelimited(text, '\t');
+    return renderPlainText(text);
+  }
+
+  /** Which of the mentioned names are accounts the actor may see: one query, none when nobody is mentioned. */
+  private async mentionable(actor: Actor, names: readonly string[]): Promise<Set<string>> {
+    if (names.length === 0) return new Set();
+    const users = await this.ctx.store(MentionLookupStore).findByLowerNames(names);
+    return new Set(users.filter((u) => canSeeUser(actor, u)).map((u) => u.lower_name));
+  }
+
+  private syntaxOptions(options: RenderOptions, flavor: Flavor): Omit<ForgeSyntaxOptions, 'mentionable' | 'source'> {
+    const appUrl = this.ctx.settings.server.ROOT_URL;
+    const raw = options.mode === 'markdown';
+    const base = contextBase(appUrl, options.context ?? '', raw);
+    const filePath = options.mode === 'file' ? (options.filePath ?? '') : '';
+    const links: LinkBase = {
+      base,
+      branchPath: options.branchPath ?? '',
+      treePath: filePath.includes('/') ? filePath.slice(0, filePath.lastIndexOf('/')) : '',
+      wiki: options.wiki === true,
+    };
+    const repoUrl = repositoryUrl(appUrl, base);
+    const issueBase = repoUrl ?? (flavor.issuesWithoutRepo && base !== '' ? base : undefined);
+    return { links, appUrl, repoUrl, issueBase, forgeExtensions: flavor.forgeExtensions, hardBreaks: flavor.hardBreaks };
+  }
+}
+
+function parse(text: string, withMentions: boolean): ParsedMarkdown {
+  try {
+    return parseMarkdown(text, withMentions);
+  } catch (error) {
+    throw tooDeep(error);
+  }
+}
+
+function renderSafely(parsed: ParsedMarkdown, options: ForgeSyntaxOptions, xhtml: boolean): string {
+  try {
+    return renderParsed(parsed, options, xhtml);
+  } catch (error) {
+    throw tooDeep(error);
+  }
+}
+
+/** A document nested past what the tree walks' stack holds (thousands of `>` or list levels) is refused, not a 500. */
+function tooDeep(error: unknown): unknown {
+  if (error instanceof RangeError) return new ValidationError('Text', `the document nests blocks too deeply to render (at most ${MAX_BLOCK_NESTING} levels)`);
+  return error;
+}
+
+function variantKey(names: ReadonlySet<string>): string {
+  return names.size === 0 ? '' : [...names].sort().join(',');
+}
+
+function cacheKey(options: RenderOptions, text: string): string {
+  const hash = createHash('sha256').update(text).digest('base64');
+  return [options.mode, options.wiki ? 1 : 0, options.context ?? '', options.branchPath ?? '', options.mode === 'file' ? (options.filePath ?? '') : '', hash].join('\0');
+}
+
+/**
+ * The base URL of relative links, as Forgejo derives it from `Context`: a URL as it is; a path joined to ROOT_URL
+ * (except in raw markdown mode, which takes it as it is); nothing for an empty context (root-relative links).
+ */
+function contextBase(appUrl: string, context: string, raw: boolean): string {
+  const trimmed = context.replace(/\/+$/, '');
+  if (trimmed === '' || /^https?:\/\//i.test(trimmed) || raw) return trimmed;
+  return joinUrl(appUrl, trimmed);
+}
+
+/** The repository a base URL under ROOT_URL names (`<root>/owner/repo/…`), as its web URL. */
+function repositoryUrl(appUrl: string, base: string): string | undefined {
+  if (!base.startsWith(appUrl)) return undefined;
+  const segments = base.slice(appUrl.length).split('/');
+  const [owner, repo] = segments;
+  if (!owner || !repo || !/^[\w.-]+$/.test(owner) || !/^[\w.-]+$/.test(repo)) return undefined;
+  return `${appUrl}${owner}/${repo}`;
+}
