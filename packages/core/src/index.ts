@@ -87,7 +87,8 @@ export {
   type CreateGPGKeyOption,
   type VerifyGPGKeyOption,
 } from './gpg/schemas.js';
-export { readArmoredPublicKeys, tokenSigner, GpgKeyParseError, type ParsedGpgKey, type ParsedGpgSubkey, type GpgCapabilities } from './gpg/openpgp.js';
+// Types only: openpgp.js loads when a key is first read (GpgKeysService), not when the package is imported.
+export type { ParsedGpgKey, ParsedGpgSubkey, GpgCapabilities } from './gpg/openpgp.js';
 export type { GpgKey, GpgKeyImport, GpgKeyWithSubkeys, GpgTables } from './gpg/tables.js';
 export { ReposService, type RepoAccess } from './repos/service.js';
 export { ReposStore, REPO_ORDERINGS } from './repos/store.js';

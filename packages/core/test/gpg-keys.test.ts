@@ -18,11 +18,12 @@ import {
   ValidationError,
   matchesSchema,
   normalizeKeyId,
-  readArmoredPublicKeys,
   schemaErrors,
   toApiGPGKey,
   userActor,
 } from '@repohost/core';
+// Not exported by the package: openpgp.js loads on first use, so the index does not import it.
+import { readArmoredPublicKeys } from '../src/gpg/openpgp.js';
 import { createUser, openTestHost, type TestHost } from '@repohost/test-support';
 
 const run = promisify(execFile);

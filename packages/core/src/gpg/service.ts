@@ -11,7 +11,15 @@ import { UsersStore } from '../users/store.js';
 import { CreateGPGKeyOptionSchema, VerifyGPGKeyOptionSchema, type CreateGPGKeyOption, type VerifyGPGKeyOption } from './schemas.js';
 import { GpgKeysStore } from './store.js';
 import type { GpgKey, GpgKeyWithSubkeys } from './tables.js';
-import { GpgKeyParseError, readArmoredPublicKeys, readStoredKey, tokenSigner, type ParsedGpgKey } from './openpgp.js';
+import type { ParsedGpgKey } from './openpgp.js';
+
+type OpenPgp = typeof import('./openpgp.js');
+let openpgpModule: Promise<OpenPgp> | undefined;
+
+/** openpgp.js is large (~50 ms and several MiB to load): loaded when a GPG key is first read, not at start-up. */
+function loadOpenPgp(): Promise<OpenPgp> {
+  return (openpgpModule ??= import('./openpgp.js'));
+}
 
 /** A key found by the id a signature names, with the whole public key to check the signature with. */
 export interface GpgKeyForVerification {
@@ -98,6 +106,7 @@ export class GpgKeysService {
     this.assertMayManage(actor, user);
     const opts = acceptInput(CreateGPGKeyOptionSchema, input);
     if (opts.armored_public_key.trim() === '') throw new ValidationError('armored_public_key', 'Required');
+    const { GpgKeyParseError, readArmoredPublicKeys, tokenSigner } = await loadOpenPgp();
     let parsed: ParsedGpgKey[];
     try {
       parsed = await readArmoredPublicKeys(opts.armored_public_key);
@@ -193,6 +202,7 @@ export class GpgKeysService {
     if (!row || row.owner_id !== user.id) throw new NotFoundError(`GPG key does not exist [key_id: ${opts.key_id}]`);
     const primaryId = row.primary_key_id || row.key_id;
     const stored = await this.store.importOf(primaryId);
+    const { readStoredKey, tokenSigner } = await loadOpenPgp();
     const key = stored && (await readStoredKey(stored.content));
     if (!key || !opts.armored_signature) throw this.invalidSignature(user);
     const signer =

@@ -6,7 +6,7 @@ import { ValidationError } from '../errors.js';
 import { RenderCache } from './cache.js';
 import { fileRenderer, renderDelimited, renderPlainText, type FileRenderer } from './files.js';
 import { joinUrl, type LinkBase } from './links.js';
-import { MAX_BLOCK_NESTING, parseMarkdown, renderParsed, type ParsedMarkdown } from './render.js';
+import type { ParsedMarkdown } from './render.js';
 import { MARKUP_MODES, type MarkdownOption, type MarkupMode, type MarkupOption } from './schemas.js';
 import { MentionLookupStore } from './users-lookup.js';
 import type { ForgeSyntaxOptions } from './forge-syntax.js';
@@ -89,10 +89,11 @@ export class MarkupService {
       const html = cached.variants.get(variantKey(variant));
       if (html !== undefined) return html;
     }
-    const parsed = parse(text, flavor.forgeExtensions);
+    const pipeline = await loadPipeline();
+    const parsed = parse(pipeline, text, flavor.forgeExtensions);
     const mentions = [...parsed.mentions];
     const mentionable = await this.mentionable(actor, mentions);
-    const html = renderSafely(parsed, { ...syntax, mentionable, source: text }, flavor.xhtml);
+    const html = renderSafely(pipeline, parsed, { ...syntax, mentionable, source: text }, flavor.xhtml);
     this.cache.put(key, mentions, variantKey(mentionable), html);
     return html;
   }
@@ -127,25 +128,38 @@ export class MarkupService {
   }
 }
 
-function parse(text: string, withMentions: boolean): ParsedMarkdown {
+type Pipeline = typeof import('./render.js');
+let pipeline: Promise<Pipeline> | undefined;
+
+/**
+ * The unified pipeline and its plugins, loaded on the first markdown render rather than at start-up: they cost
+ * ~100 ms and ~15 MiB to load, which a server that renders nothing should not pay.
+ */
+function loadPipeline(): Promise<Pipeline> {
+  return (pipeline ??= import('./render.js'));
+}
+
+function parse(pipeline: Pipeline, text: string, withMentions: boolean): ParsedMarkdown {
   try {
-    return parseMarkdown(text, withMentions);
+    return pipeline.parseMarkdown(text, withMentions);
   } catch (error) {
-    throw tooDeep(error);
+    throw tooDeep(pipeline, error);
   }
 }
 
-function renderSafely(parsed: ParsedMarkdown, options: ForgeSyntaxOptions, xhtml: boolean): string {
+function renderSafely(pipeline: Pipeline, parsed: ParsedMarkdown, options: ForgeSyntaxOptions, xhtml: boolean): string {
   try {
-    return renderParsed(parsed, options, xhtml);
+    return pipeline.renderParsed(parsed, options, xhtml);
   } catch (error) {
-    throw tooDeep(error);
+    throw tooDeep(pipeline, error);
   }
 }
 
 /** A document nested past what the tree walks' stack holds (thousands of `>` or list levels) is refused, not a 500. */
-function tooDeep(error: unknown): unknown {
-  if (error instanceof RangeError) return new ValidationError('Text', `the document nests blocks too deeply to render (at most ${MAX_BLOCK_NESTING} levels)`);
+function tooDeep(pipeline: Pipeline, error: unknown): unknown {
+  if (error instanceof RangeError) {
+    return new ValidationError('Text', `the document nests blocks too deeply to render (at most ${pipeline.MAX_BLOCK_NESTING} levels)`);
+  }
   return error;
 }
 
