@@ -8,7 +8,7 @@ import { Store } from '../storage/store.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
 import { Visibility, type UsersTables } from '../users/tables.js';
 import type { Repository, ReposTables } from '../repos/tables.js';
-import type { SearchVisibility } from '../repos/search-store.js';
+import { visible, type SearchVisibility } from '../repos/search-store.js';
 import type { Action, ActivityTables, NewAction } from './tables.js';
 
 type FeedTables = ActivityTables & Pick<ReposTables, 'repository'> & Pick<UsersTables, 'user'>;
@@ -117,23 +117,12 @@ function matching(eb: Eb, filter: FeedFilter): Expression<SqlBool> {
   return eb.and(all);
 }
 
-/** The repositories a viewer may read: the same rule as `repoAccessMode`, as repository search applies it. */
+/**
+ * The repositories a viewer may read: repository search's rule itself (the same `repository` and `owner` joins;
+ * this query's builder also knows `action` and `act`, which the rule does not use).
+ */
 function readableRepo(eb: Eb, visibility: SearchVisibility): Expression<SqlBool> {
-  switch (visibility.kind) {
-    case 'all':
-      return sql<SqlBool>`1 = 1`;
-    case 'public': {
-      const open = eb.and([eb('repository.is_private', '=', 0), eb('owner.visibility', '=', Visibility.Public)]);
-      return visibility.onlyOwner === undefined ? open : eb.and([open, eb('repository.owner_id', '=', visibility.onlyOwner)]);
-    }
-    case 'signed-in':
-      return eb.or([
-        eb('repository.owner_id', '=', visibility.userId),
-        eb.and([eb('repository.is_private', '=', 0), eb('owner.visibility', 'in', [Visibility.Public, Visibility.Limited])]),
-      ]);
-    case 'own':
-      return eb('repository.owner_id', '=', visibility.userId);
-  }
+  return visible(eb as unknown as Parameters<typeof visible>[0], visibility);
 }
 
 function visibleActor(eb: Eb, rule: ActUserRule): Expression<SqlBool> {
