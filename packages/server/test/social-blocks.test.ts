@@ -72,6 +72,31 @@ describe('blocks', () => {
     expect((await call('PUT', `/user/starred/${name.boss}/site`, 'pest')).status).toBe(204);
   });
 
+  test('a block withdraws transfers pending between the two, either way, and a blocker is offered nothing', async () => {
+    const [giver, taker] = [uniq('giver'), uniq('taker')];
+    // Each owns a repository named after themself, so either may be offered to the other.
+    for (const who of [giver, taker]) {
+      await createUser(s.host, who);
+      auth[who] = tokenHeader(await createToken(s.host, who));
+      expect((await s.fetch('/api/v1/user/repos', { method: 'POST', headers: { ...auth[who], 'content-type': 'application/json' }, body: JSON.stringify({ name: `${who}-gift` }) })).status).toBe(201);
+    }
+    const offer = (from: string, to: string) =>
+      s.fetch(`/api/v1/repos/${from}/${from}-gift/transfer`, { method: 'POST', headers: { ...auth[from], 'content-type': 'application/json' }, body: JSON.stringify({ new_owner: to }) });
+    const pending = async (owner: string) => (await json<{ repo_transfer: unknown }>(await call('GET', `/repos/${owner}/${owner}-gift`, owner))).repo_transfer;
+    expect((await offer(giver, taker)).status).toBe(201);
+    expect((await offer(taker, giver)).status).toBe(201);
+    expect(await pending(giver)).not.toBeNull();
+
+    expect((await call('PUT', `/user/block/${giver}`, taker)).status).toBe(204);
+    // Both offers are gone; the repositories are ready and stay with their owners.
+    expect(await pending(giver)).toBeNull();
+    expect(await pending(taker)).toBeNull();
+    await expectApiError(await call('POST', `/repos/${giver}/${giver}-gift/transfer/accept`, taker), 404, s.url);
+    // The blocked account cannot offer the blocker a repository; the blocker still may offer theirs.
+    expect(await expectApiError(await offer(giver, taker), 403, s.url)).toMatch(/blocked/);
+    expect((await offer(taker, giver)).status).toBe(201);
+  });
+
   test('blocking oneself records nothing; unknown and invisible accounts are 404; anonymous callers 401', async () => {
     expect((await call('PUT', `/user/block/${name.pal}`, 'pal')).status).toBe(204);
     expect(await json(await call('GET', '/user/list_blocked', 'pal'))).toEqual([]);

@@ -4,7 +4,7 @@ import { isStorableText } from '../storage/database.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
 import type { OwnedRepoVisibility } from '../access/permissions.js';
 import type { RepoOrderBy } from './schemas.js';
-import type { RepoTransfer, RepoTransferTable, Repository, RepositoryTable, ReposTables } from './tables.js';
+import { RepoStatus, type RepoTransfer, type RepoTransferTable, type Repository, type RepositoryTable, type ReposTables } from './tables.js';
 
 type SortColumn = 'lower_name' | 'id' | 'created_unix' | 'updated_unix' | 'size' | 'num_stars' | 'num_forks';
 type Ordering = readonly (readonly [SortColumn, 'asc' | 'desc'])[];
@@ -112,6 +112,29 @@ export class ReposStore extends Store<ReposTables> {
 
   async deleteTransfers(repoId: number): Promise<void> {
     await this.db.deleteFrom('repo_transfer').where('repo_id', '=', repoId).execute();
+  }
+
+  /**
+   * Withdraws every transfer pending between two accounts, either way (a repository of `a` offered to `b`, or of
+   * `b` to `a`): the repositories are ready again. Returns their ids.
+   */
+  async cancelTransfersBetween(a: number, b: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('repo_transfer')
+      .innerJoin('repository', 'repository.id', 'repo_transfer.repo_id')
+      .select('repository.id')
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('repository.owner_id', '=', a), eb('repo_transfer.recipient_id', '=', b)]),
+          eb.and([eb('repository.owner_id', '=', b), eb('repo_transfer.recipient_id', '=', a)]),
+        ]),
+      )
+      .execute();
+    const ids = rows.map((r) => r.id);
+    if (ids.length === 0) return ids;
+    await this.db.deleteFrom('repo_transfer').where('repo_id', 'in', ids).execute();
+    await this.db.updateTable('repository').set({ status: RepoStatus.Ready }).where('id', 'in', ids).where('status', '=', RepoStatus.PendingTransfer).execute();
+    return ids;
   }
 
   /** A page of the owner's repositories that `visible` names, and their count: both from the same filter. */

@@ -111,3 +111,6 @@ export type RepoTransfer = Selectable<RepoTransferTable>;
 export type RepoGitIntent = Selectable<RepoGitIntentTable>;
 
 export type Repository = Selectable<RepositoryTable>;
+
+/** `repository.status`, as Forgejo numbers it. */
+export const RepoStatus = { Ready: 0, BeingMigrated: 1, PendingTransfer: 2 } as const;

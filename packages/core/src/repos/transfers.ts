@@ -7,6 +7,7 @@ import { isUniqueViolation, nowUnix } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
 import { RepositoryExistsError } from '../git/backend.js';
 import { UsersStore } from '../users/store.js';
+import { BlocksStore } from '../social/store.js';
 import { isOrganization, type User } from '../users/tables.js';
 import { TransferRepoOptionSchema, type TransferRepoOption } from './schemas.js';
 import { ReposStore } from './store.js';
@@ -14,10 +15,9 @@ import { RepoStorageService } from './storage.js';
 import { repoKey, type RepoAccess } from './service.js';
 import { repositoryExistsError } from './edit.js';
 import type { PendingTransferView } from './convert.js';
-import type { Repository, RepoTransfer } from './tables.js';
+import { RepoStatus, type Repository, type RepoTransfer } from './tables.js';
 
-/** `repository.status`, as Forgejo numbers it. */
-export const RepoStatus = { Ready: 0, BeingMigrated: 1, PendingTransfer: 2 } as const;
+export { RepoStatus };
 
 /** A repository with the actor's access and, while one is offered, its pending transfer. */
 export type RepoAccessWithTransfer = RepoAccess & { pendingTransfer?: PendingTransferView };
@@ -68,6 +68,12 @@ export class RepoTransferService {
     await this.assertReadyForTransfer(repo);
 
     const doer = actorUser(actor);
+    // A recipient who blocked the one offering (or the owner) takes nothing from them (as Forgejo refuses it).
+    const offeredBy = [...new Set([owner.id, ...(doer ? [doer.id] : [])])].filter((id) => id !== recipient.id);
+    if (!isSiteAdmin(actor)) {
+      const blocks = this.ctx.store(BlocksStore);
+      for (const id of offeredBy) if (await blocks.isBlocked(recipient.id, id)) throw new ForbiddenError('the new owner has blocked you');
+    }
     if (isSiteAdmin(actor) || doer?.id === recipient.id || (isOrganization(recipient) && this.mayCreateRepositoryFor(actor, recipient))) {
       return { access: await this.moveTo(actor, access, recipient), pending: false };
     }

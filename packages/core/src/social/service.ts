@@ -18,6 +18,7 @@ import { userVisibilityFilter } from '../users/visibility.js';
 import { RepoCountersStore } from '../repos/counters.js';
 import { searchVisibility } from '../repos/search.js';
 import { WatchesStore } from '../repos/watches.js';
+import { ReposStore } from '../repos/store.js';
 import type { RepoAccess } from '../repos/access.js';
 import type { Repository } from '../repos/tables.js';
 import { BlocksStore, FollowsStore, StarsStore, type RepoListFilter } from './store.js';
@@ -217,6 +218,8 @@ export class SocialService {
       if (await this.removeFollow(tx, target.id, me.id)) tx.emit('user.unfollowed', { follower: target, followee: me, actor });
       if (await this.removeFollow(tx, me.id, target.id)) tx.emit('user.unfollowed', { follower: me, followee: target, actor });
       await tx.store(RepoCountersStore).adjust(await tx.store(WatchesStore).deleteOf(target.id, me.id), { watches: -1 });
+      // Repositories offered between the two, either way, stay where they are (as Forgejo cancels them).
+      await tx.store(ReposStore).cancelTransfersBetween(me.id, target.id);
       tx.emit('user.blocked', { blocker: me, blockee: target, actor });
     });
   }
