@@ -34,7 +34,7 @@ export interface NativeGitOptions {
   gitPath?: string;
 }
 
-interface GitResult {
+export interface GitResult {
   stdout: Buffer;
   stderr: string;
   code: number;
@@ -111,14 +111,18 @@ export class NativeGitBackend implements GitBackend {
     };
   }
 
-  /** Starts git; every git process of the server is started here, tied to the server's life. */
-  private spawnGit(args: string[], env: Record<string, string> = {}): ChildProcessWithoutNullStreams {
+  /**
+   * Starts git; every git process of the server is started here, tied to the server's life. Public for the
+   * backend's own modules (`git/native-*.ts`), not for other domains: they go through the GitBackend interface.
+   */
+  spawnGit(args: string[], env: Record<string, string> = {}): ChildProcessWithoutNullStreams {
     const options: SpawnOptionsWithoutStdio = { env: this.env(env), stdio: 'pipe' };
     if (SETPRIV) return spawn(SETPRIV, ['--pdeathsig', 'KILL', '--', this.gitPath, ...args], options);
     return spawn(this.gitPath, args, options);
   }
 
-  private run(args: string[], options: { input?: Buffer | string; env?: Record<string, string> } = {}): Promise<GitResult> {
+  /** Runs git to the end, collecting its output (see `spawnGit`). */
+  run(args: string[], options: { input?: Buffer | string; env?: Record<string, string> } = {}): Promise<GitResult> {
     return new Promise((resolve, reject) => {
       const child = this.spawnGit(args, options.env);
       const out: Buffer[] = [];
