@@ -7,8 +7,8 @@ import { UsageError, type CliIo } from '../io.js';
 
 export const KEYS_HELP = `Usage: repohost keys -e git -u USER -t TYPE -k KEY
 
-For OpenSSH's AuthorizedKeysCommand: prints the authorized_keys line that lets KEY in as its RepoHost account,
-running "repohost serv". Exits 1 when no account has the key.
+For OpenSSH's AuthorizedKeysCommand: prints the authorized_keys line that lets KEY in, running "repohost serv":
+a user's key as its RepoHost account, a deploy key to its repositories only. Exits 1 for any other key.
   --expected, -e NAME   the login git uses (default "git"); for any other USER nothing is printed
   --username, -u USER   the login the client asked for (sshd's %u)
   --type, -t TYPE       the key's type (sshd's %t)
@@ -72,8 +72,9 @@ export async function keys(args: string[], global: GlobalOptions, io: CliIo): Pr
   const host = await RepoHost.open({ settings, migrate: false, reconcile: false });
   try {
     const key = await host.keys.findByContent(`${v.type.trim()} ${v.content.trim()}`);
-    if (!key || key.type !== KeyType.User) {
-      io.stderr('Error: no account has this key\n');
+    // A user's key, or a repository's deploy key: `serv` decides what either may reach, as the built-in server does.
+    if (!key || (key.type !== KeyType.User && key.type !== KeyType.Deploy)) {
+      io.stderr('Error: no account or repository has this key\n');
       return 1;
     }
     // `serv` must read the same settings: the same work path, and the config file when there is one.

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { RepoHost, userActor } from '@repohost/core';
+import { RepoHost, type SshIdentity } from '@repohost/core';
 import { parseGitCommand, sshErrorMessage, type GitCommand } from '@repohost/server';
 import { cliSettings, type GlobalOptions } from '../config.js';
 import type { CliIo } from '../io.js';
@@ -7,8 +7,9 @@ import type { CliIo } from '../io.js';
 export const SERV_HELP = `Usage: repohost serv key-<ID>
 
 Run by OpenSSH for a key "repohost keys" let in (the authorized_keys command): serves the git command in
-SSH_ORIGINAL_COMMAND (git-upload-pack or git-receive-pack) over stdin and stdout, as the key's owner, with the same
-permission checks as every other way in.
+SSH_ORIGINAL_COMMAND (git-upload-pack or git-receive-pack) over stdin and stdout: a user's key as its owner, with
+the same permission checks as every other way in; a deploy key on its repositories only (pushing only when it is
+read-write), exactly as the built-in SSH server decides.
 `;
 
 const KEY_ARGUMENT = /^key-(\d{1,15})$/;
@@ -34,12 +35,17 @@ export async function serv(args: string[], global: GlobalOptions, io: CliIo): Pr
   try {
     const key = await host.keys.findById(Number(keyId));
     if (!key) return fail(io, `Cannot find key: ${keyId}`);
-    const account = await host.keys.authenticate({ id: key.id });
-    if (!account) return fail(io, 'Your account is disabled.');
+    // The built-in server's question: a user key of an account that may sign in, or a deploy key.
+    const identity = await host.keys.identify({ id: key.id });
+    if (!identity) return fail(io, 'Your account is disabled.');
 
     const line = io.env.SSH_ORIGINAL_COMMAND ?? '';
     if (line.trim() === '') {
-      io.stderr(`Hi there, ${account.user.name}! You've successfully authenticated, but RepoHost does not provide shell access.\n`);
+      io.stderr(
+        identity.kind === 'user'
+          ? `Hi there, ${identity.user.name}! You've successfully authenticated, but RepoHost does not provide shell access.\n`
+          : `Hi there! You've successfully authenticated with the deploy key named ${identity.key.name}, but RepoHost does not provide shell access.\n`,
+      );
       return 0;
     }
     let command: GitCommand;
@@ -48,14 +54,14 @@ export async function serv(args: string[], global: GlobalOptions, io: CliIo): Pr
     } catch (error) {
       return fail(io, sshErrorMessage(error));
     }
-    return await run(host, command, account.user, io);
+    return await run(host, command, identity, io);
   } finally {
     await host.close();
   }
 }
 
 /** Runs the service over the process's stdin and stdout; git is stopped if the client goes away or we are told to stop. */
-async function run(host: RepoHost, command: GitCommand, user: Parameters<typeof userActor>[0], io: CliIo): Promise<number> {
+async function run(host: RepoHost, command: GitCommand, identity: SshIdentity, io: CliIo): Promise<number> {
   const input: Readable = io.stdinStream ?? process.stdin;
   const output: Writable = io.stdoutStream ?? process.stdout;
   const stop = new AbortController();
@@ -67,7 +73,9 @@ async function run(host: RepoHost, command: GitCommand, user: Parameters<typeof 
   try {
     let session;
     try {
-      session = await host.transfer.run(userActor(user), { ...command, protocol: io.env.GIT_PROTOCOL }, input, {
+      // Who git runs as (a deploy key: its grant on this repository first), decided by core as for the built-in server.
+      const actor = await host.keys.sshActor(identity, command);
+      session = await host.transfer.run(actor, { ...command, protocol: io.env.GIT_PROTOCOL }, input, {
         stateless: false,
         serverSpeaksFirst: true,
         signal: stop.signal,

@@ -2,13 +2,14 @@ import './events.js';
 import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
 import type { CoreContext } from '../context.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
-import { SYSTEM, isSelf, isSiteAdmin, type Actor } from '../access/actor.js';
+import { SYSTEM, isSelf, isSiteAdmin, userActor, type Actor } from '../access/actor.js';
 import { AccessMode, type AccessModeValue } from '../access/permissions.js';
 import { isUniqueViolation, nowUnix } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
 import { canSignIn, isOrganization, type User } from '../users/tables.js';
 import { UsersStore } from '../users/store.js';
 import type { RepoAccess } from '../repos/access.js';
+import type { GitService } from '../git/backend.js';
 import { ReposService } from '../repos/service.js';
 import { CreateKeyOptionSchema, type CreateKeyOption } from './schemas.js';
 import { KeyType, type DeployKey, type PublicKey } from './tables.js';
@@ -23,7 +24,7 @@ export interface AuthenticatedKey {
 
 /**
  * What a key presented to the SSH server is: a user's key signs in as its owner; a deploy key signs in as
- * nobody, and may only reach the repositories it is a deploy key of ({@link KeysService.authorizeDeployKey}).
+ * nobody, and may only reach the repositories it is a deploy key of ({@link KeysService.sshActor}).
  */
 export type SshIdentity = ({ kind: 'user' } & AuthenticatedKey) | { kind: 'deploy'; key: PublicKey };
 
@@ -257,6 +258,19 @@ export class KeysService {
       deployKey.updated_unix = now;
     }
     return { access: { ...access, mode: deployKey.mode as AccessModeValue }, deployKey };
+  }
+
+  /**
+   * Who git runs as when `identity` asks over SSH for `request`: the one decision shared by the built-in SSH server
+   * and `repohost serv` (OpenSSH). A user key: its account (the transfer then checks its access as smart HTTP does).
+   * A deploy key: its grant on that repository first (none is not found, read-only refuses a push), then the
+   * repository's owner, as Forgejo records a deploy key's push.
+   */
+  async sshActor(identity: SshIdentity, request: { owner: string; name: string; service: GitService }): Promise<Actor> {
+    if (identity.kind === 'user') return userActor(identity.user);
+    const needed = request.service === 'receive-pack' ? AccessMode.Write : AccessMode.Read;
+    const { access } = await this.authorizeDeployKey(identity.key, request.owner, request.name, needed);
+    return userActor(access.owner);
   }
 
   // Deploy keys: `/repos/{owner}/{repo}/keys`, for the repository's administrators.

@@ -6,7 +6,7 @@
 import { createServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { Transform } from 'node:stream';
-import { AccessMode, isRepoHostError, parsePublicKey, userActor, type Actor, type RepoHost, type SshIdentity } from '@repohost/core';
+import { isRepoHostError, parsePublicKey, type RepoHost, type SshIdentity } from '@repohost/core';
 import type * as Ssh2 from 'ssh2';
 import { loadHostKeys } from './host-keys.js';
 import { parseGitCommand, sshErrorMessage, SshCommandError, type GitCommand } from './command.js';
@@ -301,7 +301,7 @@ async function serve(
   stop.signal.addEventListener('abort', () => input.destroy(), { once: true });
   let session;
   try {
-    const actor = await actorFor(host, account, command);
+    const actor = await host.keys.sshActor(account, command);
     session = await host.transfer.run(actor, { ...command, protocol }, input, {
       stateless: false,
       serverSpeaksFirst: true,
@@ -334,15 +334,4 @@ async function serve(
     console.error(`[repohost] ssh git ${command.service} for ${command.owner}/${command.name} failed:`, error);
     refuse(channel, 'Failed to execute git command');
   }
-}
-
-/**
- * Who git runs as. A user key: its account. A deploy key: first its grant on the repository is checked (none, or
- * read-only for a push, ends here); then git runs as the repository's owner, as Forgejo records a deploy key's push.
- */
-async function actorFor(host: RepoHost, account: SshIdentity, command: GitCommand): Promise<Actor> {
-  if (account.kind === 'user') return userActor(account.user);
-  const needed = command.service === 'receive-pack' ? AccessMode.Write : AccessMode.Read;
-  const { access } = await host.keys.authorizeDeployKey(account.key, command.owner, command.name, needed);
-  return userActor(access.owner);
 }
