@@ -10,7 +10,8 @@ export type RepoHostErrorKind =
   | 'unauthorized'
   | 'bad_request'
   | 'too_many_requests'
-  | 'unavailable';
+  | 'unavailable'
+  | 'locked';
 
 export abstract class RepoHostError extends Error {
   abstract readonly kind: RepoHostErrorKind;
@@ -61,6 +62,15 @@ export class ConflictError extends RepoHostError {
   constructor(message: string) {
     super(message);
     this.name = 'ConflictError';
+  }
+}
+
+/** The resource is read-only for now (an archived repository refuses writes). */
+export class LockedError extends RepoHostError {
+  readonly kind = 'locked' as const;
+  constructor(message = 'repo is archived') {
+    super(message);
+    this.name = 'LockedError';
   }
 }
 

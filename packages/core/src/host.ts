@@ -23,11 +23,17 @@ import { RepoSearchService } from './repos/search.js';
 import { RepoLanguagesService } from './repos/languages.js';
 import { RepoArchiveService } from './repos/archive.js';
 import { TopicsService } from './topics/service.js';
+import { ContentsService } from './contents/service.js';
 import { LabelsService } from './labels/service.js';
+import { CommitsService } from './commits/service.js';
+import { CommitStatusesService } from './commits/statuses.js';
 import { RepoTemplatesService } from './templates/service.js';
 import { MarkupService } from './markup/service.js';
 import { ActivityService } from './activity/service.js';
 import { SocialService } from './social/service.js';
+import { BranchesService } from './refs/branches.js';
+import { TagsService } from './refs/tags.js';
+import { GitDataService } from './gitdata/service.js';
 
 export interface RepoHostOptions {
   /** Resolved settings; when absent they are loaded from `config`. */
@@ -71,6 +77,8 @@ export class RepoHost {
     this.activity.subscribe();
     // Follows, stars and watches go with their accounts and repositories, the counters they kept corrected.
     this.social.subscribe();
+    // Commit statuses go with their repository.
+    this.commitStatuses.subscribe();
   }
 
   get users(): UsersService {
@@ -130,6 +138,10 @@ export class RepoHost {
   get topics(): TopicsService {
     return this.ctx.service(TopicsService);
   }
+
+  get contents(): ContentsService {
+    return this.ctx.service(ContentsService);
+  }
   /** Bytes per language of repositories' default branches. */
   get repoLanguages(): RepoLanguagesService {
     return this.ctx.service(RepoLanguagesService);
@@ -146,6 +158,14 @@ export class RepoHost {
   get repoTemplates(): RepoTemplatesService {
     return this.ctx.service(RepoTemplatesService);
   }
+  /** A repository's history: commit listings, single commits, diffs, comparisons. */
+  get commits(): CommitsService {
+    return this.ctx.service(CommitsService);
+  }
+  /** Statuses CI systems report for commits, and their combined state. */
+  get commitStatuses(): CommitStatusesService {
+    return this.ctx.service(CommitStatusesService);
+  }
   /** Repository labels (read; label sets and templates create them). */
   get labels(): LabelsService {
     return this.ctx.service(LabelsService);
@@ -161,6 +181,19 @@ export class RepoHost {
   /** Follows, stars, watches and blocks (`/user/following`, `/user/starred`, `…/subscription`, `/user/block`). */
   get social(): SocialService {
     return this.ctx.service(SocialService);
+  }
+  /** A repository's branches: list, read, create, delete, rename, move. */
+  get branches(): BranchesService {
+    return this.ctx.service(BranchesService);
+  }
+  /** A repository's tags: list, read, create (lightweight or annotated), delete. */
+  get tags(): TagsService {
+    return this.ctx.service(TagsService);
+  }
+
+  /** Git data: blobs, trees, refs, annotated tags, raw files, `.editorconfig`. */
+  get gitData(): GitDataService {
+    return this.ctx.service(GitDataService);
   }
 
   /**
@@ -202,6 +235,8 @@ export class RepoHost {
   /** Waits for event handlers still running, then closes the database. The host must not be used afterwards. */
   async close(): Promise<void> {
     await this.ctx.events.idle();
+    // The backend's long-lived git processes (object readers) end with the host.
+    this.git.close();
     await this.storage.close();
   }
 }

@@ -117,6 +117,32 @@ export { toApiTopic } from './topics/convert.js';
 export { isValidTopic, normalizeTopic, repairTopic, sanitizeTopics, TOPIC_MAX_LENGTH, MAX_TOPICS_PER_REPO } from './topics/names.js';
 export { TopicNameSchema, TopicResponseSchema, TopicSearchResultsSchema, RepoTopicOptionsSchema, InvalidTopicsErrorSchema, type ApiTopicName, type ApiTopicResponse, type ApiTopicSearchResults, type RepoTopicOptions, type ApiInvalidTopicsError } from './topics/schemas.js';
 export type { Topic, TopicsTables } from './topics/tables.js';
+export { ContentsService, cleanTreePath } from './contents/service.js';
+export { toApiContents, toApiFileCommit, UNSIGNED_VERIFICATION } from './contents/convert.js';
+export {
+  ContentsResponseSchema,
+  ContentsOrListSchema,
+  ContentsQuerySchema,
+  FileLinksResponseSchema,
+  FileResponseSchema,
+  FilesResponseSchema,
+  FileDeleteResponseSchema,
+  FileCommitResponseSchema,
+  ChangeFilesOptionsSchema,
+  ChangeFileOperationSchema,
+  CreateFileOptionsSchema,
+  UpdateFileOptionsSchema,
+  DeleteFileOptionsSchema,
+  type ApiContentsResponse,
+  type ApiFileResponse,
+  type ApiFilesResponse,
+  type ApiFileDeleteResponse,
+  type ApiFileCommitResponse,
+  type ChangeFilesOptions,
+  type CreateFileOptions,
+  type UpdateFileOptions,
+  type DeleteFileOptions,
+} from './contents/schemas.js';
 export { RepoTemplatesService, type LicenseVars, type ReadmeVars } from './templates/service.js';
 export * from './templates/schemas.js';
 export { LabelsStore } from './labels/store.js';
@@ -126,6 +152,36 @@ export * from './settings/schemas.js';
 export { LabelsService } from './labels/service.js';
 export { LabelSchema, LabelSortSchema, LABEL_SORTS, type ApiLabel, type LabelSort } from './labels/schemas.js';
 export { toApiLabel } from './labels/convert.js';
+export { CommitsService, type CommitListQuery, type CommitListPage } from './commits/service.js';
+export { CommitStatusesService, type CombinedStatus, type StatusesWithCreators } from './commits/statuses.js';
+export { CommitStatusesStore } from './commits/store.js';
+export type { CommitStatus, CommitsTables, NewCommitStatus } from './commits/tables.js';
+export type { CommitVerification } from './commits/verification.js';
+export { toApiCommit, toApiCommitStatus, toApiVerification, rfc3339, type CommitView } from './commits/convert.js';
+export {
+  CommitSchema,
+  CommitMetaSchema,
+  CommitAffectedFilesSchema,
+  CommitStatsSchema,
+  RepoCommitSchema,
+  CompareSchema,
+  CommitStatusSchema,
+  CombinedStatusSchema,
+  CreateStatusOptionSchema,
+  CommitStatusStateSchema,
+  CommitStatusSortSchema,
+  COMMIT_STATUS_STATES,
+  COMMIT_STATUS_SORTS,
+  type ApiCommit,
+  type ApiCommitMeta,
+  type ApiCompare,
+  type ApiCommitStatus,
+  type ApiCombinedStatus,
+  type CreateStatusOption,
+  type CommitStatusState,
+  type CommitStatusSort,
+  type CommitViewOptions,
+} from './commits/schemas.js';
 export { PushesStore } from './repos/pushes.js';
 export { WatchesStore, WatchMode, WATCHING_MODES } from './repos/watches.js';
 export { SocialService } from './social/service.js';
@@ -144,3 +200,34 @@ export { OP_TYPE_NAMES, OpType, opTypeName, type Action as ActivityAction, type 
 export type { LoggedCommit, CommitLogOptions } from './git/backend.js';
 export { MarkupService, type RenderOptions } from './markup/service.js';
 export { MarkdownOptionSchema, MarkupOptionSchema, MARKUP_MODES, type MarkdownOption, type MarkupOption, type MarkupMode } from './markup/schemas.js';
+export type { GitDataService, RawFile, RawObjectType } from './gitdata/service.js';
+export { NoteSchema, NoteQuerySchema, type ApiNote, type NoteQuery } from './gitdata/notes.js';
+export {
+  GitBlobResponseSchema,
+  GitEntrySchema,
+  GitTreeResponseSchema,
+  GitTreeQuerySchema,
+  GitObjectSchema,
+  ReferenceSchema,
+  CommitUserSchema,
+  PayloadUserSchema,
+  PayloadCommitVerificationSchema,
+  AnnotatedTagObjectSchema,
+  TagArchiveDownloadCountSchema,
+  AnnotatedTagSchema,
+  RefQuerySchema,
+  EditorConfigDefinitionSchema,
+  type ApiGitBlobResponse,
+  type ApiGitEntry,
+  type ApiGitTreeResponse,
+  type GitTreeQuery,
+  type ApiReference,
+  type ApiCommitUser,
+  type ApiPayloadCommitVerification,
+  type ApiAnnotatedTag,
+} from './gitdata/schemas.js';
+export { BranchesService } from './refs/branches.js';
+export { TagsService } from './refs/tags.js';
+export { toApiBranch, toApiTag, toApiPayloadCommit } from './refs/convert.js';
+export * from './refs/schemas.js';
+export { RefConflictError, type RefDetail, type RefCommitInfo, type RefKind, type AnnotatedTagOptions } from './git/backend.js';

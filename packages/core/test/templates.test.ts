@@ -239,12 +239,12 @@ describe('label sets', () => {
 describe('README templates', () => {
   it('has Forgejo\'s one Default template: the name as a heading, then the description', () => {
     expect(templates.readmeNames()).toEqual(['Default']);
-    expect(templates.readme('Default', { name: 'demo', description: 'A demo repository' })).toBe('# demo\n\nA demo repository\n');
-    expect(templates.readme('Default', { name: 'demo', description: '' })).toBe('# demo\n\n\n');
+    expect(templates.readme('Default', { name: 'demo', description: 'A demo repository' })).toBe('# demo\n\nA demo repository');
+    expect(templates.readme('Default', { name: 'demo', description: '' })).toBe('# demo\n\n');
   });
 
   it('does not expand variables inside the values it substitutes', () => {
-    expect(templates.readme('Default', { name: '{Description}', description: 'has {Name} and {OwnerName}' })).toBe('# {Description}\n\nhas {Name} and {OwnerName}\n');
+    expect(templates.readme('Default', { name: '{Description}', description: 'has {Name} and {OwnerName}' })).toBe('# {Description}\n\nhas {Name} and {OwnerName}');
   });
 
   it('refuses an unknown template with Forgejo\'s message', () => {

@@ -136,6 +136,244 @@ export interface ArchiveStream {
   done: Promise<void>;
 }
 
+/** The four kinds of git object. */
+export type GitObjectType = 'blob' | 'tree' | 'commit' | 'tag';
+
+/** What git says of an object without reading it. */
+export interface GitObjectInfo {
+  /** Full object id, in the repository's object format. */
+  id: string;
+  type: GitObjectType;
+  /** Bytes of the object's content. */
+  size: number;
+}
+
+/** An object with its content, as `readObject` returns it. */
+export interface GitObjectData extends GitObjectInfo {
+  /** The content, at most `maxBytes` of it. */
+  content: Buffer;
+  /** True when `content` holds less than `size` bytes (the object was over the limit). */
+  truncated: boolean;
+}
+
+export interface ReadObjectOptions {
+  /** Bytes of content kept at most (default 16 MiB); a larger object is read past, not buffered whole. */
+  maxBytes?: number;
+}
+
+/** One entry of a tree listing. */
+export interface GitTreeEntry {
+  /** Six octal digits, as git writes them: `100644`, `100755`, `120000`, `040000`, `160000`. */
+  mode: string;
+  /** `commit` for a submodule. */
+  type: 'blob' | 'tree' | 'commit';
+  id: string;
+  /** Slash-separated path from the listed tree's root (invalid UTF-8 read as U+FFFD). */
+  path: string;
+  /** Bytes of a blob; 0 for trees and submodules. */
+  size: number;
+}
+
+export interface ReadTreeOptions {
+  /** List subtrees' entries too, each folder before its contents. */
+  recursive?: boolean;
+  /** Entries skipped from the start of the listing. */
+  offset?: number;
+  /** Entries returned at most (sizes are read for these only). */
+  limit?: number;
+  /** Read blob sizes (default true); false leaves them 0 and asks git nothing more. */
+  sizes?: boolean;
+}
+
+export interface ReadTreeResult {
+  /** The tree listed (a commit given is peeled to its tree). */
+  id: string;
+  entries: GitTreeEntry[];
+  /** Entries in the whole listing, before offset and limit. */
+  total: number;
+}
+
+/** A ref and the object it names (not peeled: an annotated tag's ref names the tag object). */
+export interface GitRefEntry {
+  /** Full name, `refs/heads/main`. */
+  ref: string;
+  id: string;
+  type: GitObjectType;
+}
+
+/** An entry of a commit's tree. */
+export interface TreeEntryInfo {
+  /** The last path component ('' for the root tree). */
+  name: string;
+  /** Slash-separated path from the root ('' for the root tree). */
+  path: string;
+  /** Git's six-digit mode: 100644, 100755, 120000 (symbolic link), 040000 (tree), 160000 (submodule). */
+  mode: string;
+  type: 'blob' | 'tree' | 'commit';
+  id: string;
+  /** Bytes of a blob; 0 for trees and submodules. */
+  size: number;
+}
+
+/** A tree entry as the contents API shows it. */
+export interface ContentsEntry extends TreeEntryInfo {
+  /** A file's bytes, when asked for and not above `maxBlobSize`. */
+  content?: Buffer;
+  /** A symbolic link's target. */
+  target?: string;
+  /** A submodule's URL, from the commit's `.gitmodules`. */
+  submoduleUrl?: string;
+  /** The newest commit that changed the entry (committer time in ISO 8601 with its offset). */
+  lastCommit?: { id: string; when: string };
+}
+
+export interface ReadContentsOptions {
+  /** Full commit id. */
+  commit: string;
+  /** Slash-separated path, '' for the root. */
+  path: string;
+  /** A file larger than this is described without its content. */
+  maxBlobSize: number;
+}
+
+/** The entry at a path and, for a directory, its entries (without content). */
+export interface ContentsRead {
+  entry: ContentsEntry;
+  children?: ContentsEntry[];
+}
+
+/** One path's change in `changeFiles`: new content (and mode), or none to remove the path. */
+export interface FileChange {
+  path: string;
+  content?: Uint8Array;
+  mode?: '100644' | '100755';
+}
+
+export interface ChangeFilesCommit {
+  /** The branch moved to the new commit. */
+  branch: string;
+  objectFormat: ObjectFormat;
+  /** The commit the change starts from; absent for a first commit. */
+  parent?: string;
+  /** What the branch must point at when it is moved (absent: it must not exist yet). */
+  expectedOldId?: string;
+  /** Applied in order; paths are validated by the caller. */
+  changes: FileChange[];
+  message: string;
+  author: DatedSignature;
+  committer: DatedSignature;
+}
+
+/** A signature whose time keeps the zone it was given in (`+0200`); UTC when absent. */
+export interface DatedSignature extends Signature {
+  offset?: string;
+}
+
+/** Raised by `changeFiles` when the branch no longer points where the change expected (or exists already). */
+export class BranchMovedError extends Error {
+  constructor(
+    readonly branch: string,
+    detail: string,
+  ) {
+    super(`branch ${branch} moved while the change was made: ${detail}`);
+    this.name = 'BranchMovedError';
+  }
+}
+
+/** A range of history: commits reachable from `head` and not from `exclude`, optionally touching `path`. */
+export interface CommitRangeOptions {
+  /** Full commit id. */
+  head: string;
+  /** Full commit id whose history is left out. */
+  exclude?: string;
+  /** Only commits that change this path (a file or a folder, taken literally). */
+  path?: string;
+  /** Only commits committed at or after / before this time. */
+  since?: Date;
+  until?: Date;
+}
+
+export interface CommitListOptions extends CommitRangeOptions {
+  /** Commits passed over from the newest. */
+  skip: number;
+  /** Commits returned at most. */
+  limit: number;
+  /** Read the files each commit changed, with line counts (costs a diff per commit, in the same process). */
+  changes: boolean;
+}
+
+/** A file a commit changed against its first parent (renames are a removal and an addition). */
+export interface CommitChange {
+  path: string;
+  status: 'added' | 'removed' | 'modified';
+  additions: number;
+  deletions: number;
+}
+
+/** A commit as `listCommits` reads it. */
+export interface GitCommit {
+  id: string;
+  tree: string;
+  parents: string[];
+  authorName: string;
+  authorEmail: string;
+  /** Strict ISO 8601 with the author's offset, as git records it. */
+  authorTime: string;
+  committerName: string;
+  committerEmail: string;
+  committerTime: string;
+  /** The raw message. */
+  message: string;
+  /** With `changes` only. */
+  changes?: CommitChange[];
+}
+
+/** The commit a ref leads to, as `refDetails` reads it (times in strict ISO 8601 with git's offset). */
+export interface RefCommitInfo {
+  id: string;
+  /** The raw message. */
+  message: string;
+  authorName: string;
+  authorEmail: string;
+  authorTime: string;
+  committerName: string;
+  committerEmail: string;
+  committerTime: string;
+}
+
+/** A branch or tag with the objects it names, read in one pass over many refs. */
+export interface RefDetail {
+  /** Full name, `refs/heads/main`. */
+  ref: string;
+  /** The object the ref names: for an annotated tag, the tag object. */
+  id: string;
+  type: GitObjectType;
+  /** The commit the ref leads to (an annotated tag peeled); undefined when it leads to no commit. */
+  commit?: RefCommitInfo;
+  /** An annotated tag's own fields. */
+  tag?: { taggerName: string; taggerEmail: string; taggerTime: string; message: string };
+}
+
+/** Which refs `refDetails` lists, in Forgejo's orders: branches newest commit first, tags newest first. */
+export type RefKind = 'branches' | 'tags';
+
+/** Raised by `updateRefs` when a ref no longer holds the id the update expected (nothing was changed). */
+export class RefConflictError extends Error {
+  constructor(detail: string) {
+    super(`ref update refused: ${detail}`);
+    this.name = 'RefConflictError';
+  }
+}
+
+export interface AnnotatedTagOptions {
+  /** Short tag name, already validated. */
+  name: string;
+  /** Full commit id the tag points at. */
+  target: string;
+  message: string;
+  tagger: Signature;
+}
+
 /** Raised by `create` when the repository's storage already exists. */
 export class RepositoryExistsError extends Error {
   constructor(key: RepoKey) {
@@ -215,4 +453,50 @@ export interface GitBackend {
    * or undefined when `from` has no such branch.
    */
   commitTreeOf(from: RepoKey, fromBranch: string, to: RepoKey, options: Omit<CommitFilesOptions, 'files' | 'expectedOldId'>): Promise<string | undefined>;
+  /**
+   * Reads one object named by a full id or a revision (`main`, `v1^{commit}`, `<commit>:<path>`) from the
+   * repository's long-lived object reader. Undefined when it names nothing (or is not a safe revision).
+   */
+  readObject(key: RepoKey, revision: string, options?: ReadObjectOptions): Promise<GitObjectData | undefined>;
+  /** Reads many objects over the same reader, in the order asked (undefined for those that do not exist). */
+  readObjects(key: RepoKey, revisions: readonly string[], options?: ReadObjectOptions): Promise<(GitObjectData | undefined)[]>;
+  /** The object a revision names, with its type and size, without reading its content. */
+  resolveRevision(key: RepoKey, revision: string): Promise<GitObjectInfo | undefined>;
+  /** Lists the tree a tree id or commit-ish names; undefined when it names none. */
+  readTree(key: RepoKey, treeish: string, options?: ReadTreeOptions): Promise<ReadTreeResult | undefined>;
+  /** Refs whose full name starts with `prefix` (plain string prefix, as Forgejo matches), sorted by name. */
+  listRefs(key: RepoKey, prefix: string): Promise<GitRefEntry[]>;
+  /** Streams a blob's bytes (for content too large to read whole); `id` is a full blob id. */
+  openBlob(key: RepoKey, id: string): Readable;
+  /** Stops the backend's long-lived processes (object readers); the backend starts them again when used. */
+  close(): void;
+  /** The entry at a path of a commit's tree as the contents API shows it, or undefined when there is none. */
+  readContents(key: RepoKey, options: ReadContentsOptions): Promise<ContentsRead | undefined>;
+  /** The entries at the given paths of a commit's tree (absent paths are left out of the map). */
+  statPaths(key: RepoKey, commit: string, paths: readonly string[]): Promise<Map<string, TreeEntryInfo>>;
+  /**
+   * Writes the changes as one commit on top of `parent` and moves `branch` to it only if it still points at
+   * `expectedOldId` (BranchMovedError otherwise). Returns the commit, its tree and the blob id of each written path.
+   */
+  changeFiles(key: RepoKey, options: ChangeFilesCommit): Promise<{ commit: string; tree: string; blobs: Map<string, string> }>;
+  /** How many commits a range holds (one `rev-list --count`). */
+  countCommits(key: RepoKey, options: CommitRangeOptions): Promise<number>;
+  /** A page of a range, newest first, in one pass (one `git log`); rejects when an id is unknown. */
+  listCommits(key: RepoKey, options: CommitListOptions): Promise<GitCommit[]>;
+  /** A commit's diff against its first parent (`diff`) or its mail-formatted patch (`patch`); `commit` is a full id. */
+  commitDiff(key: RepoKey, commit: string, format: 'diff' | 'patch'): Promise<Buffer>;
+  /**
+   * Branches or tags with their commits, in one `for-each-ref` for the names and one for the page's details:
+   * `names` reads just those (short names; missing ones are left out), else the page `offset`/`limit` of all.
+   */
+  refDetails(key: RepoKey, kind: RefKind, select: { names: readonly string[] } | { offset: number; limit: number }): Promise<{ refs: RefDetail[]; total: number }>;
+  /**
+   * Moves refs in one transaction: each from `oldId` (all-zero: must not exist) to `newId` (all-zero: deleted).
+   * Rejects with RefConflictError, changing nothing, when a ref is not at its `oldId`.
+   */
+  updateRefs(key: RepoKey, updates: readonly RefUpdate[]): Promise<void>;
+  /** Writes an annotated tag object (not its ref) and returns its id. */
+  writeAnnotatedTag(key: RepoKey, options: AnnotatedTagOptions): Promise<string>;
+  /** True when commit `ancestor` is reachable from commit `descendant` (both full ids). */
+  isAncestor(key: RepoKey, ancestor: string, descendant: string): Promise<boolean>;
 }

@@ -11,6 +11,9 @@ import {
   type ArchiveStream,
   type CommitFilesOptions,
   type CommitLogOptions,
+  type CommitListOptions,
+  type CommitRangeOptions,
+  type GitCommit,
   type GitBackend,
   type LoggedCommit,
   type GitService,
@@ -24,14 +27,26 @@ import {
   type ServiceSession,
   type Signature,
   type TreeFile,
+  type ChangeFilesCommit,
+  type ContentsRead,
+  type ReadContentsOptions,
+  type TreeEntryInfo,
 } from './backend.js';
 import { ReceiveCommandReader } from './pkt-line.js';
+import { commitDiff, countCommits, listCommits } from './native-commits.js';
+import { isAncestor, refDetails, updateRefs, writeAnnotatedTag } from './native-refs.js';
+import type { AnnotatedTagOptions, RefDetail, RefKind } from './backend.js';
+import { changeFiles, readContents, statPaths } from './native-contents.js';
+import { ObjectReaderPool, readTree, streamBlob, listRefs, type ObjectReaderOptions } from './native-objects.js';
+import type { GitObjectData, GitObjectInfo, GitRefEntry, ReadObjectOptions, ReadTreeOptions, ReadTreeResult } from './backend.js';
 
 export interface NativeGitOptions {
   /** Folder holding `<owner>/<name>.git` bare repositories ([repository] ROOT). */
   root: string;
   /** The git binary. */
   gitPath?: string;
+  /** Idle time and number of the long-lived object readers (`git/native-objects.ts`). */
+  objectReaders?: ObjectReaderOptions;
 }
 
 export interface GitResult {
@@ -73,6 +88,8 @@ const LOG_FIELDS = 8;
 /** Bytes of one field `commitLog` keeps: a message is cut there. */
 const LOG_FIELD_BYTES = 64 * 1024;
 const HEX_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+/** Bytes `readObject` keeps of an object when the caller sets no limit. */
+const DEFAULT_MAX_OBJECT_BYTES = 16 * 1024 * 1024;
 
 /**
  * util-linux's `setpriv`, when present: git is started through it with a parent-death signal, so a git process
@@ -88,6 +105,39 @@ export class NativeGitBackend implements GitBackend {
   constructor(options: NativeGitOptions) {
     this.root = path.resolve(options.root);
     this.gitPath = options.gitPath ?? 'git';
+    this.objects = new ObjectReaderPool(this, options.objectReaders);
+  }
+
+  /** One long-lived `git cat-file` per repository in use (see `git/native-objects.ts`). */
+  readonly objects: ObjectReaderPool;
+
+  readObject(key: RepoKey, revision: string, options: ReadObjectOptions = {}): Promise<GitObjectData | undefined> {
+    return this.objects.request(key, 'contents', revision, options.maxBytes ?? DEFAULT_MAX_OBJECT_BYTES);
+  }
+
+  readObjects(key: RepoKey, revisions: readonly string[], options: ReadObjectOptions = {}): Promise<(GitObjectData | undefined)[]> {
+    return Promise.all(revisions.map((revision) => this.readObject(key, revision, options)));
+  }
+
+  async resolveRevision(key: RepoKey, revision: string): Promise<GitObjectInfo | undefined> {
+    const found = await this.objects.request(key, 'info', revision, 0);
+    return found && { id: found.id, type: found.type, size: found.size };
+  }
+
+  readTree(key: RepoKey, treeish: string, options: ReadTreeOptions = {}): Promise<ReadTreeResult | undefined> {
+    return readTree(this.objects, key, treeish, options);
+  }
+
+  listRefs(key: RepoKey, prefix: string): Promise<GitRefEntry[]> {
+    return listRefs(this, key, prefix);
+  }
+
+  openBlob(key: RepoKey, id: string): Readable {
+    return streamBlob(this, key, id);
+  }
+
+  close(): void {
+    this.objects.closeAll();
   }
 
   /** Absolute path of a repository's bare folder. Names were validated by core; the check here is a second fence. */
@@ -238,6 +288,7 @@ export class NativeGitBackend implements GitBackend {
 
   async remove(key: RepoKey): Promise<void> {
     const dir = this.pathOf(key);
+    this.objects.forget(key);
     const doomed = path.join(this.trash, `${key.owner}-${key.name}-${randomBytes(6).toString('hex')}`);
     await mkdir(this.trash, { recursive: true, mode: 0o700 });
     try {
@@ -503,6 +554,34 @@ export class NativeGitBackend implements GitBackend {
     });
   }
 
+  countCommits(key: RepoKey, options: CommitRangeOptions): Promise<number> {
+    return countCommits(this, key, options);
+  }
+
+  listCommits(key: RepoKey, options: CommitListOptions): Promise<GitCommit[]> {
+    return listCommits(this, key, options);
+  }
+
+  commitDiff(key: RepoKey, commit: string, format: 'diff' | 'patch'): Promise<Buffer> {
+    return commitDiff(this, key, commit, format);
+  }
+
+  refDetails(key: RepoKey, kind: RefKind, select: { names: readonly string[] } | { offset: number; limit: number }): Promise<{ refs: RefDetail[]; total: number }> {
+    return refDetails(this, key, kind, select);
+  }
+
+  updateRefs(key: RepoKey, updates: readonly RefUpdate[]): Promise<void> {
+    return updateRefs(this, key, updates);
+  }
+
+  writeAnnotatedTag(key: RepoKey, options: AnnotatedTagOptions): Promise<string> {
+    return writeAnnotatedTag(this, key, options);
+  }
+
+  isAncestor(key: RepoKey, ancestor: string, descendant: string): Promise<boolean> {
+    return isAncestor(this, key, ancestor, descendant);
+  }
+
   async resolveCommit(key: RepoKey, revision: string): Promise<string | undefined> {
     // Never an option, never a NUL; `--end-of-options` keeps git from reading the name as one anyway.
     if (revision === '' || revision.startsWith('-') || revision.includes('\0')) return undefined;
@@ -635,6 +714,18 @@ export class NativeGitBackend implements GitBackend {
     return { output, done };
   }
 
+  readContents(key: RepoKey, options: ReadContentsOptions): Promise<ContentsRead | undefined> {
+    return readContents(this, key, options);
+  }
+
+  statPaths(key: RepoKey, commit: string, paths: readonly string[]): Promise<Map<string, TreeEntryInfo>> {
+    return statPaths(this, key, commit, paths);
+  }
+
+  changeFiles(key: RepoKey, options: ChangeFilesCommit): Promise<{ commit: string; tree: string; blobs: Map<string, string> }> {
+    return changeFiles(this, key, options);
+  }
+
   /**
    * One `rename(2)` of the bare folder: atomic on one file system, so a crash leaves the repository wholly at one
    * place or the other. The new owner's folder is made first; the old one stays (an empty owner folder is harmless).
@@ -643,6 +734,8 @@ export class NativeGitBackend implements GitBackend {
     const source = this.pathOf(from);
     const target = this.pathOf(to);
     if (source === target) return;
+    this.objects.forget(from);
+    this.objects.forget(to);
     // rename(2) would replace an empty folder at the target: refuse any folder there.
     if (existsSync(target)) throw new RepositoryExistsError(to);
     await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
@@ -671,6 +764,7 @@ export class NativeGitBackend implements GitBackend {
     const source = this.ownerPath(from);
     const target = this.ownerPath(to);
     if (source === target) return false;
+    this.objects.forgetUnder(source + path.sep);
     try {
       await rename(source, target);
       return true;

@@ -85,7 +85,8 @@ export class ReposService {
         const author = doer ?? owner;
         await this.ctx.git.commitFiles(key, {
           branch: defaultBranch,
-          message: 'Initial commit',
+          // Ends with a newline, as `git commit` writes a message.
+          message: 'Initial commit\n',
           author: {
             name: author.full_name || author.name,
             email: author.keep_email_private ? noReplyAddress(author, this.ctx.settings) : author.email,
@@ -184,7 +185,7 @@ export class ReposService {
     if (opts.git_content && source.is_empty !== 1) {
       const author = { name: doer.full_name || doer.name, email: doer.keep_email_private ? noReplyAddress(doer, this.ctx.settings) : doer.email };
       const branch = created.repo.default_branch;
-      await this.ctx.git.commitTreeOf(repoKey(template.owner, source), source.default_branch, key, { branch, message: 'Initial commit', author });
+      await this.ctx.git.commitTreeOf(repoKey(template.owner, source), source.default_branch, key, { branch, message: 'Initial commit\n', author });
     }
     const derived = await this.deriveFromRefs(key, created.repo.default_branch);
     const repo = await this.ctx.transaction(async (tx) => {

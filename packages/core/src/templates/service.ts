@@ -32,7 +32,7 @@ const LICENSE_IMPLEMENTATION =
   'Create a text file (typically named LICENSE or LICENSE.txt) in the root of your source code and copy the text of the license into the file';
 
 /** README templates by name: Forgejo ships one. */
-const README_TEMPLATES: ReadonlyMap<string, string> = new Map([['Default', '# {Name}\n\n{Description}\n']]);
+const README_TEMPLATES: ReadonlyMap<string, string> = new Map([['Default', '# {Name}\n\n{Description}']]);
 
 interface LicensePlaceholders {
   owner: readonly string[];

@@ -78,6 +78,27 @@ export class UsersStore extends Store<UsersTables> {
     return this.individuals().selectAll().where('lower_email', '=', email.toLowerCase()).executeTakeFirst();
   }
 
+  /**
+   * Individual accounts by address, in one query (the authors of a page of commits): an activated address of
+   * `email_address`, or the account's own email. Keys are the lower-cased addresses found.
+   */
+  async findByEmails(emails: readonly string[]): Promise<Map<string, User>> {
+    const lower = [...new Set(emails.map((e) => e.toLowerCase()).filter((e) => e !== '' && isStorableText(e)))].slice(0, 500);
+    const found = new Map<string, User>();
+    if (lower.length === 0) return found;
+    const rows = await this.individuals()
+      .leftJoin('email_address', (join) => join.onRef('email_address.uid', '=', 'user.id').on('email_address.is_activated', '=', 1).on('email_address.lower_email', 'in', lower))
+      .selectAll('user')
+      .select('email_address.lower_email as matched_email')
+      .where((eb) => eb.or([eb('user.lower_email', 'in', lower), eb('email_address.lower_email', 'in', lower)]))
+      .execute();
+    for (const { matched_email, ...user } of rows) {
+      if (matched_email) found.set(matched_email, user);
+      if (lower.includes(user.lower_email) && !found.has(user.lower_email)) found.set(user.lower_email, user);
+    }
+    return found;
+  }
+
   /** What stands in the way of a new account: an existing name or email (lower-cased), if any. */
   findClash(lowerName: string, lowerEmail: string): Promise<{ lower_name: string; lower_email: string } | undefined> {
     return this.db

@@ -105,7 +105,8 @@ export class RouteTable {
     const { spec } = route;
     this.routes.push(route);
     const query = 'list' in spec.reply ? Type.Object({ ...PagingQuery.properties, ...spec.query?.properties }) : spec.query;
-    const h3Path = API_PREFIX + route.path.replace(/\{(\w+)\}/g, ':$1');
+    // A trailing `{filepath}`, `{ref}`, `{branch}` or `{tag}` spans slashes (`raw/docs/a.md`, `branches/feat/x`), as Forgejo's `*`.
+    const h3Path = API_PREFIX + route.path.replace(/\{(filepath|ref|branch|tag)\}$/, '**:$1').replace(/\{(\w+)\}/g, ':$1');
     this.app.on(spec.method, h3Path, (event) => this.handle(route, query, event));
   }
 

@@ -18,6 +18,7 @@ import { m0012_social_relations } from './0012_social_relations.js';
 import { m0013_keys_deploy_gpg } from './0013_keys_deploy_gpg.js';
 import { m0014_activity_actions } from './0014_activity_actions.js';
 import { m0015_users_admin } from './0015_users_admin.js';
+import { m0016_commits_statuses } from './0016_commits_statuses.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001_users_create,
@@ -35,4 +36,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0013_keys_deploy_gpg,
   m0014_activity_actions,
   m0015_users_admin,
+  m0016_commits_statuses,
 ];

@@ -23,6 +23,12 @@ import { registerKeyRoutes } from './keys.js';
 import { registerDeployKeyRoutes } from './deploy-keys.js';
 import { registerGpgKeyRoutes } from './gpg-keys.js';
 import { registerSocialRoutes } from './social.js';
+import { registerBranchRoutes } from './branches.js';
+import { registerTagRoutes } from './tags.js';
+import { registerCommitRoutes } from './commits.js';
+import { registerStatusRoutes } from './statuses.js';
+import { registerGitDataRoutes } from './git-data.js';
+import { registerContentsRoutes } from './contents.js';
 
 const ROUTE_MODULES: readonly ((router: ApiRouter, groups: Groups) => void)[] = [
   registerMiscRoutes,
@@ -45,6 +51,12 @@ const ROUTE_MODULES: readonly ((router: ApiRouter, groups: Groups) => void)[] = 
   registerDeployKeyRoutes,
   registerGpgKeyRoutes,
   registerSocialRoutes,
+  registerBranchRoutes,
+  registerTagRoutes,
+  registerCommitRoutes,
+  registerStatusRoutes,
+  registerGitDataRoutes,
+  registerContentsRoutes,
 ];
 
 export function registerRoutes(router: ApiRouter): void {

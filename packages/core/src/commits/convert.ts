@@ -1,0 +1,98 @@
+import type { GitCommit } from '../git/backend.js';
+import { apiUrl, webUrl } from '../urls.js';
+import { isoTime, type ApiView } from '../wire.js';
+import { toApiUser } from '../users/convert.js';
+import type { User } from '../users/tables.js';
+import type { ApiCommit, ApiCommitAffectedFiles, ApiCommitStatus, ApiPayloadCommitVerification, CommitStatusState } from './schemas.js';
+import type { CommitStatus } from './tables.js';
+import type { CommitVerification } from './verification.js';
+
+/** A commit with what a listing found for it: the accounts of its addresses, its verification. */
+export interface CommitView {
+  commit: GitCommit;
+  author?: User;
+  committer?: User;
+  /** Absent when verification was not asked for. */
+  verification?: CommitVerification;
+  /** Statistics (and files) were asked for. */
+  stat: boolean;
+  files: boolean;
+}
+
+/** Go's zero time: what Forgejo writes for a time it does not know (a parent's `created`). */
+const ZERO_TIME = '0001-01-01T00:00:00Z';
+const FILE_STATUS_ORDER = ['added', 'removed', 'modified'] as const;
+
+/** Git's strict ISO 8601 as Go's RFC 3339 writes it: UTC is `Z`. */
+export function rfc3339(gitTime: string): string {
+  return gitTime.endsWith('+00:00') ? `${gitTime.slice(0, -6)}Z` : gitTime;
+}
+
+export function toApiVerification(verification: CommitVerification): ApiPayloadCommitVerification {
+  return {
+    verified: verification.verified,
+    reason: verification.reason,
+    signature: verification.signature,
+    signer: verification.signer ? { name: verification.signer.name, email: verification.signer.email, username: '' } : null,
+    payload: verification.payload,
+  };
+}
+
+/** The API view of a commit of the repository at `repoPath` (`owner/repo`, URL-escaped). */
+export function toApiCommit(view: CommitView, repoPath: string, apiView: ApiView): ApiCommit {
+  const { commit } = view;
+  const { settings } = apiView;
+  const url = apiUrl(settings, `/repos/${repoPath}/git/commits/${commit.id}`);
+  let files: ApiCommitAffectedFiles[] | null = null;
+  if (view.stat && view.files && commit.changes) {
+    files = [];
+    // Forgejo lists the added files, then the removed, then the modified.
+    for (const status of FILE_STATUS_ORDER) for (const change of commit.changes) if (change.status === status) files.push({ filename: change.path, status });
+  }
+  let stats: ApiCommit['stats'] = null;
+  if (view.stat && commit.changes) {
+    let additions = 0;
+    let deletions = 0;
+    for (const change of commit.changes) {
+      additions += change.additions;
+      deletions += change.deletions;
+    }
+    stats = { total: additions + deletions, additions, deletions };
+  }
+  const committed = rfc3339(commit.committerTime);
+  return {
+    url,
+    sha: commit.id,
+    created: committed,
+    html_url: webUrl(settings, `${repoPath}/commit/${commit.id}`),
+    commit: {
+      url,
+      author: { name: commit.authorName, email: commit.authorEmail, date: rfc3339(commit.authorTime) },
+      committer: { name: commit.committerName, email: commit.committerEmail, date: committed },
+      message: commit.message,
+      // Forgejo names the commit here, not its tree; the trees endpoint takes either.
+      tree: { url: apiUrl(settings, `/repos/${repoPath}/git/trees/${commit.id}`), sha: commit.id, created: committed },
+      verification: view.verification ? toApiVerification(view.verification) : null,
+    },
+    author: view.author ? toApiUser(view.author, apiView) : null,
+    committer: view.committer ? toApiUser(view.committer, apiView) : null,
+    parents: commit.parents.map((sha) => ({ url: apiUrl(settings, `/repos/${repoPath}/git/commits/${sha}`), sha, created: ZERO_TIME })),
+    files,
+    stats,
+  };
+}
+
+/** The API view of a commit status; `creator` is its reporter's account, if it still exists. */
+export function toApiCommitStatus(status: CommitStatus, repoPath: string, creator: User | undefined, apiView: ApiView): ApiCommitStatus {
+  return {
+    id: status.id,
+    status: status.state as CommitStatusState,
+    target_url: status.target_url,
+    description: status.description,
+    url: apiUrl(apiView.settings, `/repos/${repoPath}/statuses/${status.sha}`),
+    context: status.context,
+    creator: creator ? toApiUser(creator, apiView) : null,
+    created_at: isoTime(status.created_unix),
+    updated_at: isoTime(status.updated_unix),
+  };
+}

@@ -1,0 +1,167 @@
+import type { CoreContext } from '../context.js';
+import type { Actor } from '../access/actor.js';
+import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../errors.js';
+import type { CommitRangeOptions, GitCommit, RepoKey } from '../git/backend.js';
+import { clampPage, type Paging, type PageRequest } from '../paging.js';
+import type { RepoAccess } from '../repos/access.js';
+import { repoKey } from '../repos/service.js';
+import { UsersStore } from '../users/store.js';
+import type { CommitView } from './convert.js';
+import type { CommitViewOptions } from './schemas.js';
+import { CommitVerifier } from './verification.js';
+
+export interface CommitListQuery extends CommitViewOptions {
+  /** Branch, tag or commit to list from; absent: the default branch. */
+  sha?: string;
+  /** Only commits touching this file or folder. */
+  path?: string;
+  /** RFC 3339 times: commits committed at or after / before. */
+  since?: string;
+  until?: string;
+  /** Commits reachable from this ref are left out. */
+  not?: string;
+}
+
+export interface CommitListPage {
+  items: CommitView[];
+  total: number;
+  page: PageRequest;
+}
+
+/** Commits compared between two revisions at most; Forgejo lists them all, a bound keeps one request bounded. */
+const COMPARE_MAX_COMMITS = 1000;
+/** Range sizes kept. */
+const COUNT_CACHE_SIZE = 1024;
+
+/**
+ * Reading a repository's history: commit listings, single commits, diffs and comparisons. Each page is one
+ * `git log` (and one `rev-list --count`), the raw commits for verification one read over the object reader,
+ * and the accounts behind the addresses one query.
+ */
+export class CommitsService {
+  /**
+   * Range sizes by repository and range: history below a commit id never changes, so a count (the costliest part
+   * of a page on a long history, a walk of all of it) is made once per range. Bounded; the oldest goes first.
+   */
+  private readonly counts = new Map<string, number>();
+
+  constructor(private readonly ctx: CoreContext) {}
+
+  private async count(key: RepoKey, repoId: number, range: CommitRangeOptions): Promise<number> {
+    const cacheKey = [repoId, range.head, range.exclude ?? '', range.path ?? '', range.since?.getTime() ?? '', range.until?.getTime() ?? ''].join('\0');
+    const cached = this.counts.get(cacheKey);
+    if (cached !== undefined) return cached;
+    const total = await this.ctx.git.countCommits(key, range);
+    if (this.counts.size >= COUNT_CACHE_SIZE) this.counts.delete(this.counts.keys().next().value!);
+    this.counts.set(cacheKey, total);
+    return total;
+  }
+
+  /** A full commit id for a revision the caller named; NotFound when it names none. */
+  private async resolve(key: RepoKey, revision: string, what = revision): Promise<string> {
+    const id = isSafeRevision(revision) ? await this.ctx.git.resolveCommit(key, revision) : undefined;
+    if (!id) throw new NotFoundError(`object does not exist [id: ${what}, rel_path: ]`);
+    return id;
+  }
+
+  /** A page of commits, newest first (the route group already checked the actor may read the repository). */
+  async list(_actor: Actor, access: RepoAccess, query: CommitListQuery, paging: Paging = {}): Promise<CommitListPage> {
+    if (access.repo.is_empty === 1) throw new ConflictError('Git Repository is empty.');
+    const key = repoKey(access.owner, access.repo);
+    const page = clampPage(this.ctx.settings, paging);
+    const since = parseTime('since', query.since);
+    const until = parseTime('until', query.until);
+    const path = query.path ? normalizePath(query.path) : undefined;
+    let head: string;
+    if (query.sha) head = await this.resolve(key, query.sha);
+    else {
+      const id = await this.ctx.git.resolveCommit(key, `refs/heads/${access.repo.default_branch}`);
+      if (!id) throw new ConflictError('Git Repository is empty.');
+      head = id;
+    }
+    const exclude = query.not ? await this.resolve(key, query.not) : undefined;
+    const stat = query.stat ?? true;
+    const range = { head, exclude, path, since, until };
+    const [total, commits] = await Promise.all([
+      this.count(key, access.repo.id, range),
+      this.ctx.git.listCommits(key, { ...range, skip: (page.page - 1) * page.limit, limit: page.limit, changes: stat }),
+    ]);
+    // Forgejo: a path no commit touched is not found.
+    if (path !== undefined && total === 0) throw new NotFoundError('FileCommitsCount');
+    return { items: await this.views(key, commits, query), total, page };
+  }
+
+  /** One commit by any revision naming it. */
+  async get(_actor: Actor, access: RepoAccess, revision: string, options: CommitViewOptions = {}): Promise<CommitView> {
+    if (!isSafeRevision(revision)) throw new ValidationError('sha', 'no valid ref or sha');
+    const key = repoKey(access.owner, access.repo);
+    const id = await this.resolve(key, revision);
+    const [commit] = await this.ctx.git.listCommits(key, { head: id, skip: 0, limit: 1, changes: options.stat ?? true });
+    if (!commit) throw new NotFoundError(`object does not exist [id: ${revision}, rel_path: ]`);
+    return (await this.views(key, [commit], options))[0]!;
+  }
+
+  /** A commit's diff (against its first parent) or its patch, as git writes them. */
+  async diff(_actor: Actor, access: RepoAccess, revision: string, format: 'diff' | 'patch'): Promise<Buffer> {
+    const key = repoKey(access.owner, access.repo);
+    return this.ctx.git.commitDiff(key, await this.resolve(key, revision), format);
+  }
+
+  /** The commits on `head` that `base` lacks (`base...head` or `base..head`), newest first. */
+  async compare(_actor: Actor, access: RepoAccess, basehead: string, options: Omit<CommitViewOptions, 'stat'> = {}): Promise<{ total: number; items: CommitView[] }> {
+    const parts = basehead.includes('...') ? basehead.split('...') : basehead.split('..');
+    if (parts.length !== 2 || !parts[0] || !parts[1]) throw new NotFoundError(`compare: ${basehead}`);
+    const key = repoKey(access.owner, access.repo);
+    const [base, head] = await Promise.all([this.resolve(key, parts[0]), this.resolve(key, parts[1])]);
+    const range = { head, exclude: base };
+    const [total, commits] = await Promise.all([
+      this.count(key, access.repo.id, range),
+      this.ctx.git.listCommits(key, { ...range, skip: 0, limit: COMPARE_MAX_COMMITS, changes: true }),
+    ]);
+    return { total, items: await this.views(key, commits, { ...options, stat: true }) };
+  }
+
+  /** Accounts (one query) and verifications (one object read) for a page of commits. */
+  private async views(key: RepoKey, commits: GitCommit[], options: CommitViewOptions): Promise<CommitView[]> {
+    const stat = options.stat ?? true;
+    const files = options.files ?? true;
+    const verify = options.verification ?? true;
+    const emails = commits.flatMap((c) => [c.authorEmail, c.committerEmail]);
+    const [users, raws] = await Promise.all([
+      this.ctx.store(UsersStore).findByEmails(emails),
+      verify ? this.ctx.git.readObjects(key, commits.map((c) => c.id)) : Promise.resolve([]),
+    ]);
+    const verifier = new CommitVerifier(this.ctx);
+    return Promise.all(
+      commits.map(async (commit, i) => ({
+        commit,
+        author: users.get(commit.authorEmail.toLowerCase()),
+        committer: users.get(commit.committerEmail.toLowerCase()),
+        verification: verify ? await verifier.verify(raws[i]?.type === 'commit' ? raws[i]!.content : undefined) : undefined,
+        stat,
+        files,
+      })),
+    );
+  }
+}
+
+/** A name git could read as an option or a range is no revision here. */
+function isSafeRevision(revision: string): boolean {
+  return revision !== '' && !revision.startsWith('-') && !revision.includes('\0') && !revision.includes('..') && revision.length <= 1024;
+}
+
+function parseTime(field: string, text: string | undefined): Date | undefined {
+  if (!text) return undefined;
+  // RFC 3339, as Go's time.Parse reads it.
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(text)) throw new BadRequestError(`invalid ${field}: ${text}`);
+  const date = new Date(text);
+  if (Number.isNaN(date.getTime())) throw new BadRequestError(`invalid ${field}: ${text}`);
+  return date;
+}
+
+/** A path filter relative to the repository root: no leading slash, no `.`/`..` components. */
+function normalizePath(path: string): string | undefined {
+  const parts = path.split('/').filter((p) => p !== '' && p !== '.');
+  if (parts.some((p) => p === '..') || path.includes('\0')) throw new ValidationError('path', 'invalid path');
+  return parts.length ? parts.join('/') : undefined;
+}

@@ -1,0 +1,116 @@
+import { createHash } from 'node:crypto';
+import type { CoreContext } from '../context.js';
+import type { Actor } from '../access/actor.js';
+import { AccessMode } from '../access/permissions.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
+import { nowUnix, isUniqueViolation } from '../storage/database.js';
+import { clampPage, type Page, type Paging } from '../paging.js';
+import type { RepoAccess } from '../repos/access.js';
+import { repoKey } from '../repos/service.js';
+import { UsersStore } from '../users/store.js';
+import type { User } from '../users/tables.js';
+import { acceptInput } from '../validation/validate.js';
+import { CreateStatusOptionSchema, type CommitStatusSort, type CommitStatusState, type CreateStatusOption } from './schemas.js';
+import { CommitStatusesStore } from './store.js';
+import type { CommitStatus } from './tables.js';
+
+/** Forgejo's order of badness: the worst state among the latest statuses is the commit's combined state. */
+const STATE_PRIORITY: Record<CommitStatusState, number> = { error: 0, failure: 1, warning: 2, pending: 3, success: 4 };
+
+export interface StatusesWithCreators extends Page<CommitStatus> {
+  /** The accounts that reported them, by id (one query for the page). */
+  creators: Map<number, User>;
+}
+
+export interface CombinedStatus extends StatusesWithCreators {
+  /** The commit id the statuses belong to. */
+  sha: string;
+  /** The worst state among the latest statuses; '' when there are none. */
+  state: CommitStatusState | '';
+}
+
+const HEX_PREFIX = /^[0-9a-f]{4,64}$/i;
+
+/** Statuses CI systems report for commits, and the combined state they make. */
+export class CommitStatusesService {
+  constructor(private readonly ctx: CoreContext) {}
+
+  /** Statuses go with their repository. Registered once per host. */
+  subscribe(): void {
+    this.ctx.events.withinTransaction('repo.deleted', async ({ payload }, tx) => {
+      await tx.store(CommitStatusesStore).deleteOfRepo(payload.repo.id);
+    });
+  }
+
+  /**
+   * Reports a status for a commit named by its id (a unique abbreviation is completed, as Forgejo does). Needs
+   * write access; a name that is not hexadecimal is refused, an id of no commit is not found.
+   */
+  async create(actor: Actor, access: RepoAccess, sha: string, input: CreateStatusOption): Promise<{ status: CommitStatus; creator: User | undefined }> {
+    if (actor.kind === 'anonymous' || access.mode < AccessMode.Write) throw new ForbiddenError('user should have write access to the repository code');
+    const opts = acceptInput(CreateStatusOptionSchema, input);
+    if (!HEX_PREFIX.test(sha)) throw new ValidationError('sha', 'must be a commit id');
+    if (!opts.state) throw new ValidationError('state', 'Required');
+    const id = await this.ctx.git.resolveCommit(repoKey(access.owner, access.repo), sha.toLowerCase());
+    if (!id || !id.startsWith(sha.toLowerCase())) throw new NotFoundError(`object does not exist [id: ${sha}, rel_path: ]`);
+    const context = opts.context ?? '';
+    const now = nowUnix();
+    const row = {
+      repo_id: access.repo.id,
+      state: opts.state,
+      sha: id,
+      target_url: opts.target_url ?? '',
+      description: opts.description ?? '',
+      context_hash: createHash('sha1').update(context).digest('hex'),
+      context,
+      creator_id: actor.kind === 'user' ? actor.user.id : 0,
+      created_unix: now,
+      updated_unix: now,
+    };
+    // Two reports for one commit at once may pick the same next index: the loser takes the one after.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const status = await this.ctx.store(CommitStatusesStore).insertNext(row);
+        return { status, creator: actor.kind === 'user' ? actor.user : undefined };
+      } catch (error) {
+        if (!isUniqueViolation(error) || attempt >= 5) throw error;
+      }
+    }
+  }
+
+  /** The commit id a ref or id names, or the text itself (which then has no statuses), as Forgejo resolves it. */
+  private async shaOf(access: RepoAccess, ref: string): Promise<string> {
+    if (ref === '') throw new ValidationError('ref', 'ref not given');
+    const safe = !ref.startsWith('-') && !ref.includes('\0') && !ref.includes('..');
+    return (safe && (await this.ctx.git.resolveCommit(repoKey(access.owner, access.repo), ref))) || ref;
+  }
+
+  /** A page of a commit's statuses (`ref`: a branch, tag or commit id). */
+  async list(
+    _actor: Actor,
+    access: RepoAccess,
+    ref: string,
+    options: Paging & { sort?: CommitStatusSort; state?: CommitStatusState } = {},
+  ): Promise<StatusesWithCreators> {
+    const sha = await this.shaOf(access, ref);
+    const page = await this.ctx.store(CommitStatusesStore).pageOf(access.repo.id, sha, clampPage(this.ctx.settings, options), options);
+    return { ...page, creators: await this.creatorsOf(page.items) };
+  }
+
+  /** The latest status of each context of a commit, and the state they combine to. */
+  async combined(_actor: Actor, access: RepoAccess, ref: string, paging: Paging = {}): Promise<CombinedStatus> {
+    const sha = await this.shaOf(access, ref);
+    const page = await this.ctx.store(CommitStatusesStore).latestOf(access.repo.id, sha, clampPage(this.ctx.settings, paging));
+    let state: CommitStatusState | '' = '';
+    for (const status of page.items) {
+      const candidate = status.state as CommitStatusState;
+      if (state === '' || (STATE_PRIORITY[candidate] ?? 0) < STATE_PRIORITY[state]) state = candidate;
+    }
+    return { ...page, sha, state, creators: await this.creatorsOf(page.items) };
+  }
+
+  private creatorsOf(statuses: CommitStatus[]): Promise<Map<number, User>> {
+    const ids = [...new Set(statuses.map((s) => s.creator_id).filter((id) => id > 0))];
+    return ids.length ? this.ctx.store(UsersStore).findByIds(ids) : Promise.resolve(new Map());
+  }
+}

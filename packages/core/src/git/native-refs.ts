@@ -1,0 +1,171 @@
+import type { NativeGitRunner } from './native-runner.js';
+import { RefConflictError, type AnnotatedTagOptions, type GitObjectType, type RefDetail, type RefKind, type RefUpdate, type RepoKey } from './backend.js';
+
+
+const HEX_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+const PREFIX: Record<RefKind, string> = { branches: 'refs/heads/', tags: 'refs/tags/' };
+/**
+ * Forgejo's orders: branches by newest commit first then name; tags by the (peeled) creation date, newest first.
+ * git sorts by the last `--sort` first.
+ */
+const SORT: Record<RefKind, string[]> = {
+  branches: ['--sort=refname', '--sort=-committerdate'],
+  tags: ['--sort=refname', '--sort=-*creatordate'],
+};
+
+/** Commit fields of the object itself (`''`) or of the object a tag points at (`'*'`). */
+function commitFields(peel: '' | '*'): string[] {
+  return ['authorname', 'authoremail:trim', 'authordate:iso-strict', 'committername', 'committeremail:trim', 'committerdate:iso-strict', 'contents'].map(
+    (f) => `%(${peel}${f})`,
+  );
+}
+
+/** Every field NUL-terminated; git ends each ref's record with a newline after the last NUL. */
+const DETAIL_FIELDS = [
+  '%(refname)',
+  '%(objectname)',
+  '%(objecttype)',
+  '%(*objectname)',
+  '%(*objecttype)',
+  '%(taggername)',
+  '%(taggeremail:trim)',
+  '%(taggerdate:iso-strict)',
+  ...commitFields(''),
+  ...commitFields('*'),
+];
+const DETAIL_FORMAT = DETAIL_FIELDS.map((f) => `${f}%00`).join('');
+
+const OBJECT_TYPES = new Set<string>(['blob', 'tree', 'commit', 'tag']);
+
+/** A ref name `for-each-ref` may be given as a pattern: no glob characters, whitespace or controls. */
+function isPlainRefName(name: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  return name !== '' && !name.startsWith('-') && !/[\x00-\x20\x7f*?[\\]/.test(name);
+}
+
+/** A tag's message without the signature git appends to it (Forgejo shows the two apart). */
+function withoutSignature(contents: string): string {
+  const at = contents.search(/-----BEGIN (?:PGP|SSH) SIGNATURE-----/);
+  return at < 0 ? contents : contents.slice(0, at);
+}
+
+function parseDetails(stdout: Buffer): RefDetail[] {
+  const fields = stdout.toString('utf8').split('\0');
+  const refs: RefDetail[] = [];
+  const width = DETAIL_FIELDS.length;
+  for (let at = 0; at + width <= fields.length; at += width) {
+    const f = fields.slice(at, at + width);
+    // Every record after the first starts with the newline git wrote after the previous one.
+    const ref = (f[0] ?? '').replace(/^\n/, '');
+    const [, id = '', type = '', peeledId = '', peeledType = '', taggerName = '', taggerEmail = '', taggerTime = ''] = f;
+    if (!OBJECT_TYPES.has(type)) continue;
+    const commitAt = (offset: number, commitId: string) => ({
+      id: commitId,
+      authorName: f[offset] ?? '',
+      authorEmail: f[offset + 1] ?? '',
+      authorTime: f[offset + 2] ?? '',
+      committerName: f[offset + 3] ?? '',
+      committerEmail: f[offset + 4] ?? '',
+      committerTime: f[offset + 5] ?? '',
+      message: f[offset + 6] ?? '',
+    });
+    const detail: RefDetail = { ref, id, type: type as GitObjectType };
+    if (type === 'commit') detail.commit = commitAt(8, id);
+    if (type === 'tag') {
+      detail.tag = { taggerName, taggerEmail, taggerTime, message: withoutSignature(f[14] ?? '') };
+      if (peeledType === 'commit') detail.commit = commitAt(15, peeledId);
+    }
+    refs.push(detail);
+  }
+  return refs;
+}
+
+async function forEachRef(git: NativeGitRunner, key: RepoKey, args: string[]): Promise<Buffer> {
+  const result = await git.run(['--git-dir', git.pathOf(key), 'for-each-ref', ...args]);
+  if (result.code !== 0) throw new Error(`git for-each-ref failed (${result.code}): ${result.stderr.trim()}`);
+  return result.stdout;
+}
+
+export async function refDetails(
+  git: NativeGitRunner,
+  key: RepoKey,
+  kind: RefKind,
+  select: { names: readonly string[] } | { offset: number; limit: number },
+): Promise<{ refs: RefDetail[]; total: number }> {
+  const prefix = PREFIX[kind];
+  if ('names' in select) {
+    const wanted = [...new Set(select.names.filter(isPlainRefName).map((n) => prefix + n))];
+    if (wanted.length === 0) return { refs: [], total: 0 };
+    // A pattern also matches the refs below it (`a` matches `a/b`): only exact names are kept.
+    const found = parseDetails(await forEachRef(git, key, [`--format=${DETAIL_FORMAT}`, ...wanted]));
+    const byName = new Map(found.map((r) => [r.ref, r]));
+    const refs = wanted.flatMap((name) => byName.get(name) ?? []);
+    return { refs, total: refs.length };
+  }
+  // The names first (cheap), in order, then the details of this page's refs only.
+  const names = (await forEachRef(git, key, ['--format=%(refname)', ...SORT[kind], prefix])).toString('utf8').split('\n').filter(Boolean);
+  const page = names.slice(select.offset, select.offset + select.limit);
+  if (page.length === 0) return { refs: [], total: names.length };
+  const found = parseDetails(await forEachRef(git, key, [`--format=${DETAIL_FORMAT}`, ...page.filter(isPlainRefName)]));
+  const byName = new Map(found.map((r) => [r.ref, r]));
+  return { refs: page.flatMap((name) => byName.get(name) ?? []), total: names.length };
+}
+
+export async function updateRefs(git: NativeGitRunner, key: RepoKey, updates: readonly RefUpdate[]): Promise<void> {
+  if (updates.length === 0) return;
+  for (const u of updates) {
+    if (!u.ref.startsWith('refs/') || !isPlainRefName(u.ref) || !HEX_ID.test(u.newId) || !HEX_ID.test(u.oldId)) {
+      throw new Error(`invalid ref update: ${JSON.stringify(u)}`);
+    }
+  }
+  // One transaction: every update happens, or none does (and each is checked against its old id).
+  const input = updates.map((u) => `update ${u.ref} ${u.newId} ${u.oldId}\n`).join('');
+  const result = await git.run(['--git-dir', git.pathOf(key), 'update-ref', '--stdin'], { input });
+  if (result.code === 0) return;
+  const stderr = result.stderr.trim();
+  if (/cannot lock ref|but expected|already exists|unable to resolve reference/.test(stderr)) throw new RefConflictError(stderr);
+  throw new Error(`git update-ref failed (${result.code}): ${stderr}`);
+}
+
+/** git's `whitespace` cleanup of a message given on the command line: trailing spaces and extra blank lines go. */
+function cleanMessage(message: string): string {
+  const lines = message.replace(/\r\n/g, '\n').split('\n').map((l) => l.replace(/\s+$/, ''));
+  const kept: string[] = [];
+  for (const line of lines) {
+    if (line === '' && (kept.length === 0 || kept[kept.length - 1] === '')) continue;
+    kept.push(line);
+  }
+  while (kept.length > 0 && kept[kept.length - 1] === '') kept.pop();
+  return kept.length === 0 ? '' : `${kept.join('\n')}\n`;
+}
+
+/** A name or email as a signature line may hold it: no angle brackets, no line breaks. */
+function identityPart(value: string): string {
+  return value.replace(/[<>\n\r\0]/g, '').trim();
+}
+
+export async function writeAnnotatedTag(git: NativeGitRunner, key: RepoKey, options: AnnotatedTagOptions): Promise<string> {
+  if (!HEX_ID.test(options.target) || !isPlainRefName(options.name)) throw new Error('writeAnnotatedTag takes a full commit id and a valid name');
+  const when = Math.floor((options.tagger.when?.getTime() ?? Date.now()) / 1000);
+  const body = [
+    `object ${options.target}`,
+    'type commit',
+    `tag ${options.name}`,
+    `tagger ${identityPart(options.tagger.name)} <${identityPart(options.tagger.email)}> ${when} +0000`,
+    '',
+    cleanMessage(options.message),
+  ].join('\n');
+  // mktag checks the tag (its object exists and is a commit, the header is well-formed) before writing it.
+  const result = await git.run(['--git-dir', git.pathOf(key), 'mktag'], { input: body });
+  const id = result.stdout.toString().trim();
+  if (result.code !== 0 || !HEX_ID.test(id)) throw new Error(`git mktag failed (${result.code}): ${result.stderr.trim()}`);
+  return id;
+}
+
+export async function isAncestor(git: NativeGitRunner, key: RepoKey, ancestor: string, descendant: string): Promise<boolean> {
+  if (!HEX_ID.test(ancestor) || !HEX_ID.test(descendant)) throw new Error('isAncestor takes full commit ids');
+  const result = await git.run(['--git-dir', git.pathOf(key), 'merge-base', '--is-ancestor', ancestor, descendant]);
+  if (result.code === 0) return true;
+  if (result.code === 1) return false;
+  throw new Error(`git merge-base failed (${result.code}): ${result.stderr.trim()}`);
+}

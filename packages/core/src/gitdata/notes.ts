@@ -1,0 +1,16 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { CommitSchema } from '../commits/schemas.js';
+
+/** `GET /repos/{owner}/{repo}/git/notes/{sha}`: a note and the notes commit that last wrote it. */
+export const NoteSchema = Type.Object(
+  { commit: CommitSchema, message: Type.String() },
+  { $id: 'Note', description: 'Note contains information related to a git note' },
+);
+export type ApiNote = Static<typeof NoteSchema>;
+
+/** `GET /git/notes/{sha}` query. */
+export const NoteQuerySchema = Type.Object({
+  verification: Type.Optional(Type.Boolean({ description: "include verification for every commit (disable for speedup, default 'true')" })),
+  files: Type.Optional(Type.Boolean({ description: "include a list of affected files for every commit (disable for speedup, default 'true')" })),
+});
+export type NoteQuery = Static<typeof NoteQuerySchema>;

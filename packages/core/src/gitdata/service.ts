@@ -1,0 +1,274 @@
+/**
+ * Git data of a repository as the API shows it: blobs, trees, refs, annotated tags, raw files and the
+ * `.editorconfig` that applies to a path. Everything is read through the backend's long-lived object reader; only a
+ * large raw file gets a process of its own, to stream it.
+ */
+import type { Readable } from 'node:stream';
+import type { CoreContext } from '../context.js';
+import type { Actor } from '../access/actor.js';
+import { BadRequestError, NotFoundError, ValidationError } from '../errors.js';
+import { CommitsService } from '../commits/service.js';
+import type { CommitView } from '../commits/convert.js';
+import type { NoteQuery } from './notes.js';
+import type { GitObjectInfo, GitTreeEntry, RepoKey } from '../git/backend.js';
+import { repoKey, type RepoAccess } from '../repos/service.js';
+import { editorConfigFor, parseEditorConfig } from './editorconfig.js';
+import {
+  parseTagObject,
+  repoApiUrl,
+  toApiAnnotatedTag,
+  toApiGitEntry,
+  toApiReference,
+  unsignedVerification,
+} from './convert.js';
+import type { ApiAnnotatedTag, ApiGitBlobResponse, ApiGitTreeResponse, ApiReference, GitTreeQuery } from './schemas.js';
+import { SNIFF_BYTES, sniffServedType, type ServedType } from './sniff.js';
+
+/** Abbreviated or full object ids, as the `{sha}` of blobs and tags may be. */
+const HEX = /^[0-9a-f]{4,64}$/;
+const FULL_HEX = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/** Bytes of a note's message kept. */
+const NOTE_MAX_BYTES = 1024 * 1024;
+
+/** Raw files up to this size are read through the object reader; larger ones are streamed from their own process. */
+const INLINE_RAW_BYTES = 64 * 1024;
+
+/** Forgejo's object kinds of a tree entry (`X-Gitea-Object-Type`). */
+export type RawObjectType = 'file' | 'symlink';
+
+export interface RawFile {
+  /** Blob id (the ETag). */
+  id: string;
+  size: number;
+  objectType: RawObjectType;
+  /** Last path segment, for Content-Disposition. */
+  fileName: string;
+  served: ServedType;
+  /** The bytes: whole when small, else a stream to read to the end or destroy. */
+  body: Buffer | Readable;
+}
+
+/**
+ * A path inside a tree as a client names it: slash-separated segments, none empty, `.`, `..` or `.git`, no NUL or
+ * line breaks. Anything else names nothing.
+ */
+export function treePath(path: string): string | undefined {
+  const trimmed = path.replace(/\/+$/, '');
+  if (trimmed === '' || trimmed.startsWith('/')) return undefined;
+  const parts = trimmed.split('/');
+  // eslint-disable-next-line no-control-regex
+  if (parts.some((part) => part === '' || part === '.' || part === '..' || part.toLowerCase() === '.git' || /[\x00-\x1f]/.test(part))) return undefined;
+  return trimmed;
+}
+
+/** A revision a client gave (`{sha}`, `?ref=`) that may reach git: no option, control character or search. */
+function clientRevision(revision: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  return revision !== '' && !revision.startsWith('-') && !revision.startsWith(':') && !revision.includes('..') && !/[\x00-\x20\x7f~^:?*[\\]/.test(revision) && !revision.includes('@{');
+}
+
+export class GitDataService {
+  constructor(private readonly ctx: CoreContext) {}
+
+  /** `GET /git/blobs/{sha}`: content in base64, withheld (empty) over `[api] DEFAULT_MAX_BLOB_SIZE`. */
+  async blob(_actor: Actor, access: RepoAccess, sha: string): Promise<ApiGitBlobResponse> {
+    if (!HEX.test(sha)) throw new BadRequestError(`invalid blob sha: ${sha}`);
+    const key = repoKey(access.owner, access.repo);
+    const limit = this.ctx.settings.api.DEFAULT_MAX_BLOB_SIZE;
+    const info = await this.ctx.git.resolveRevision(key, sha);
+    if (!info || info.type !== 'blob') throw new NotFoundError(`blob does not exist: ${sha}`);
+    const content = info.size <= limit ? (await this.ctx.git.readObject(key, info.id, { maxBytes: limit }))?.content.toString('base64') ?? '' : '';
+    return { sha: info.id, url: `${repoApiUrl(this.ctx.settings, access)}/git/blobs/${info.id}`, size: info.size, encoding: 'base64', content };
+  }
+
+  /** `GET /git/trees/{sha}`: a tree, or a commit's, by id or ref; paged by `page` and `per_page`. */
+  async tree(_actor: Actor, access: RepoAccess, sha: string, query: GitTreeQuery): Promise<ApiGitTreeResponse> {
+    if (!clientRevision(sha)) throw new BadRequestError(`invalid tree sha: ${sha}`);
+    const maxPerPage = this.ctx.settings.api.DEFAULT_GIT_TREES_PER_PAGE;
+    const perPage = query.per_page === undefined || query.per_page <= 0 || query.per_page > maxPerPage ? maxPerPage : query.per_page;
+    const page = query.page === undefined || query.page <= 0 ? 1 : query.page;
+    const key = repoKey(access.owner, access.repo);
+    const offset = perPage * (page - 1);
+    const listed = Number.isSafeInteger(offset)
+      ? await this.ctx.git.readTree(key, sha, { recursive: query.recursive ?? false, offset, limit: perPage })
+      : await this.ctx.git.readTree(key, sha, { recursive: query.recursive ?? false, offset: Number.MAX_SAFE_INTEGER, limit: 0 });
+    if (!listed) throw new NotFoundError(`sha not found: ${sha}`);
+    const base = repoApiUrl(this.ctx.settings, access);
+    return {
+      sha: listed.id,
+      url: `${base}/git/trees/${listed.id}`,
+      tree: listed.entries.map((entry) => toApiGitEntry(entry, base)),
+      truncated: offset + listed.entries.length < listed.total,
+      page,
+      total_count: listed.total,
+    };
+  }
+
+  /**
+   * `GET /git/refs[/{filter}]`: refs whose name starts with `refs/<filter>`, as a plain string prefix. None is a
+   * 404. `exact` is the one ref whose name is the whole filter, when it is the only one (Forgejo answers it alone).
+   */
+  async refs(_actor: Actor, access: RepoAccess, filter = ''): Promise<{ refs: ApiReference[]; exact: ApiReference | undefined }> {
+    const prefix = filter === '' ? '' : `refs/${filter}`;
+    const found = await this.ctx.git.listRefs(repoKey(access.owner, access.repo), prefix);
+    if (found.length === 0) throw new NotFoundError('ref not found');
+    const base = repoApiUrl(this.ctx.settings, access);
+    const refs = found.map((ref) => toApiReference(ref, base));
+    return { refs, exact: refs.length === 1 && refs[0]!.ref === prefix ? refs[0] : undefined };
+  }
+
+  /** `GET /git/tags/{sha}`: an annotated tag object that a tag ref names (a lightweight tag has none). */
+  async annotatedTag(_actor: Actor, access: RepoAccess, sha: string): Promise<ApiAnnotatedTag> {
+    if (!FULL_HEX.test(sha)) throw new BadRequestError(`invalid tag sha: ${sha}`);
+    const key = repoKey(access.owner, access.repo);
+    const [object, tagRefs] = await Promise.all([this.ctx.git.readObject(key, sha, { maxBytes: 1024 * 1024 }), this.ctx.git.listRefs(key, 'refs/tags/')]);
+    if (!object || object.type !== 'tag') throw new NotFoundError(`tag does not exist: ${sha}`);
+    const ref = tagRefs.find((r) => r.id === object.id);
+    if (!ref) throw new NotFoundError(`tag does not exist: ${sha}`);
+    const parsed = parseTagObject(object.content);
+    // The verification shown is the tagged commit's; a tag of anything but a commit has none.
+    const commit = await this.ctx.git.resolveRevision(key, `${object.id}^{commit}`);
+    if (!commit) throw new NotFoundError(`tag does not name a commit: ${sha}`);
+    return toApiAnnotatedTag(object.id, ref.ref.slice('refs/tags/'.length), parsed, repoApiUrl(this.ctx.settings, access), unsignedVerification());
+  }
+
+  /**
+   * The commit and path a `/raw`, `/media` or `/editorconfig` request names: `?ref=` (branch, tag or commit) and
+   * the path as given; without it, Forgejo's legacy form `{branch|tag|commit}/{path}`, else the default branch.
+   */
+  private async locate(access: RepoAccess, filepath: string, ref: string | undefined): Promise<{ key: RepoKey; commit: string; path: string }> {
+    const key = repoKey(access.owner, access.repo);
+    if (ref !== undefined && ref !== '') {
+      const commit = clientRevision(ref) ? await this.ctx.git.resolveRevision(key, `${ref}^{commit}`) : undefined;
+      if (!commit) throw new NotFoundError(`ref does not exist: ${ref}`);
+      return { key, commit: commit.id, path: filepath };
+    }
+    const parts = filepath.split('/');
+    // Every leading run of segments that may be a branch or a tag, asked together on the one reader.
+    const candidates: string[] = [];
+    for (let i = 1; i < parts.length; i++) {
+      const name = parts.slice(0, i).join('/');
+      if (clientRevision(name)) candidates.push(`refs/heads/${name}`, `refs/tags/${name}`);
+    }
+    const found = await Promise.all(candidates.map((name) => this.ctx.git.resolveRevision(key, `${name}^{commit}`)));
+    for (const kind of ['refs/heads/', 'refs/tags/']) {
+      for (let i = 0; i < candidates.length; i++) {
+        const hit = found[i];
+        if (hit && candidates[i]!.startsWith(kind)) {
+          const name = candidates[i]!.slice(kind.length);
+          return { key, commit: hit.id, path: filepath.slice(name.length + 1) };
+        }
+      }
+    }
+    const first = parts[0]!;
+    if (parts.length > 1 && FULL_HEX.test(first)) {
+      const commit = await this.ctx.git.resolveRevision(key, `${first}^{commit}`);
+      if (commit) return { key, commit: commit.id, path: parts.slice(1).join('/') };
+    }
+    const head = await this.ctx.git.resolveRevision(key, `refs/heads/${access.repo.default_branch}^{commit}`);
+    if (!head) throw new NotFoundError(`not exist: '${filepath}'`);
+    return { key, commit: head.id, path: filepath };
+  }
+
+  /** The entry at `path` of a commit's tree, with its mode (one read of the parent folder). */
+  private async entry(key: RepoKey, commit: string, path: string): Promise<GitTreeEntry | undefined> {
+    const slash = path.lastIndexOf('/');
+    const folder = slash < 0 ? commit : `${commit}:${path.slice(0, slash)}`;
+    const name = path.slice(slash + 1);
+    const listed = await this.ctx.git.readTree(key, folder, { sizes: false });
+    return listed?.entries.find((entry) => entry.path === name);
+  }
+
+  /** `GET /raw/{filepath}` and `/media/{filepath}`: a file's bytes, with the type Forgejo serves it as. */
+  /** A missing file answers Forgejo's bare `not found`, which clients (the Go SDK) compare against. */
+  async raw(_actor: Actor, access: RepoAccess, filepath: string, ref?: string): Promise<RawFile> {
+    const where = await this.locate(access, filepath, ref);
+    const path = treePath(where.path);
+    if (!path) throw new NotFoundError('not found');
+    const entry = await this.entry(where.key, where.commit, path);
+    if (!entry || entry.type !== 'blob') throw new NotFoundError('not found');
+    const objectType: RawObjectType = entry.mode === '120000' ? 'symlink' : 'file';
+    const fileName = path.slice(path.lastIndexOf('/') + 1);
+    const info = await this.ctx.git.resolveRevision(where.key, entry.id);
+    if (!info) throw new NotFoundError('not found');
+    if (info.size <= INLINE_RAW_BYTES) {
+      const blob = await this.ctx.git.readObject(where.key, entry.id, { maxBytes: INLINE_RAW_BYTES });
+      if (!blob) throw new NotFoundError('not found');
+      return { id: blob.id, size: blob.size, objectType, fileName, served: sniffServedType(blob.content), body: blob.content };
+    }
+    const stream = this.ctx.git.openBlob(where.key, entry.id);
+    const head = await firstBytes(stream, Math.min(SNIFF_BYTES, info.size));
+    return { id: info.id, size: info.size, objectType, fileName, served: sniffServedType(head), body: stream };
+  }
+
+  /**
+   * `GET /git/notes/{sha}`: the note `refs/notes/commits` holds for the object a ref or id names, with the notes
+   * commit that last wrote it (as Forgejo shows it). Notes are found at the id's path or a fan-out of it.
+   */
+  async note(actor: Actor, access: RepoAccess, sha: string, query: NoteQuery): Promise<{ message: string; commit: CommitView }> {
+    if (!clientRevision(sha)) throw new ValidationError('', `no valid ref or sha: ${sha}`);
+    const key = repoKey(access.owner, access.repo);
+    const target = await this.ctx.git.resolveRevision(key, sha);
+    if (!target) throw new NotFoundError(`object does not exist [id: ${sha}, rel_path: ]`);
+    const id = target.id;
+    const paths = [id, `${id.slice(0, 2)}/${id.slice(2)}`, `${id.slice(0, 2)}/${id.slice(2, 4)}/${id.slice(4)}`];
+    const found = await this.ctx.git.readObjects(key, paths.map((p) => `refs/notes/commits:${p}`), { maxBytes: NOTE_MAX_BYTES });
+    const at = found.findIndex((object) => object?.type === 'blob');
+    if (at < 0) throw new NotFoundError(`note does not exist: ${sha}`);
+    const listed = await this.ctx.service(CommitsService).list(
+      actor,
+      access,
+      { sha: 'refs/notes/commits', path: paths[at], stat: true, files: query.files ?? true, verification: query.verification ?? true },
+      { page: 1, limit: 1 },
+    );
+    const commit = listed.items[0];
+    if (!commit) throw new NotFoundError(`note does not exist: ${sha}`);
+    return { message: found[at]!.content.toString('utf8'), commit };
+  }
+
+  /** `GET /editorconfig/{filepath}`: what the repository's root `.editorconfig` says of the path. */
+  async editorConfig(_actor: Actor, access: RepoAccess, filepath: string, ref?: string): Promise<Record<string, string>> {
+    const key = repoKey(access.owner, access.repo);
+    let commit: GitObjectInfo | undefined;
+    if (ref !== undefined && ref !== '') commit = clientRevision(ref) ? await this.ctx.git.resolveRevision(key, `${ref}^{commit}`) : undefined;
+    else commit = await this.ctx.git.resolveRevision(key, `refs/heads/${access.repo.default_branch}^{commit}`);
+    if (!commit) throw new NotFoundError(`ref does not exist: ${ref ?? access.repo.default_branch}`);
+    const file = await this.ctx.git.readObject(key, `${commit.id}:.editorconfig`, { maxBytes: 1024 * 1024 });
+    if (!file || file.type !== 'blob') throw new NotFoundError('.editorconfig does not exist');
+    const path = filepath.replace(/^\/+/, '');
+    return editorConfigFor(parseEditorConfig(file.content.toString('utf8')), path);
+  }
+}
+
+/**
+ * Waits for the first `count` bytes of a stream and puts them back, so the type can be sniffed before the answer
+ * starts. Rejects when the stream fails first.
+ */
+function firstBytes(stream: Readable, count: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    const done = (error?: Error) => {
+      stream.off('readable', onReadable);
+      stream.off('end', onEnd);
+      stream.off('error', done);
+      const head = Buffer.concat(chunks);
+      if (head.length > 0) stream.unshift(head);
+      if (error) reject(error);
+      else resolve(head);
+    };
+    const onEnd = () => done();
+    const onReadable = () => {
+      let chunk: Buffer | null;
+      while (length < count && (chunk = stream.read() as Buffer | null) !== null) {
+        chunks.push(chunk);
+        length += chunk.length;
+      }
+      if (length >= count) done();
+    };
+    stream.on('readable', onReadable);
+    stream.on('end', onEnd);
+    stream.on('error', done);
+  });
+}

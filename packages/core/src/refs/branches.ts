@@ -1,0 +1,172 @@
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
+import type { CoreContext } from '../context.js';
+import type { Actor } from '../access/actor.js';
+import { clampPage, offsetOf, type Page, type Paging } from '../paging.js';
+import { acceptInput } from '../validation/validate.js';
+import type { RefCommitInfo, RefDetail } from '../git/backend.js';
+import type { RepoAccess } from '../repos/access.js';
+import { repoKey } from '../repos/service.js';
+import { assertValidBranchName } from '../repos/names.js';
+import type { ApiView } from '../wire.js';
+import { toApiBranch } from './convert.js';
+import {
+  CreateBranchRepoOptionSchema,
+  UpdateBranchRefOptionSchema,
+  UpdateBranchRepoOptionSchema,
+  type ApiBranch,
+  type CreateBranchRepoOption,
+  type UpdateBranchRefOption,
+  type UpdateBranchRepoOption,
+} from './schemas.js';
+import { CommitEmailLookupStore } from './users-lookup.js';
+import { CommitVerifier } from '../commits/verification.js';
+import { toApiVerification } from '../commits/convert.js';
+import { assertCanWriteRefs, moveRefs, zeroId } from './writes.js';
+
+const HEADS = 'refs/heads/';
+const HEX_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+
+/** A branch name as it reaches git: a name `git check-ref-format --branch` accepts, or a 422. */
+/** Forgejo refuses branch changes through the API on a mirror: its branches follow the mirrored repository. */
+function assertNotMirror(access: RepoAccess): void {
+  if (access.repo.is_mirror === 1) throw new ForbiddenError('Git Repository is a mirror.');
+}
+
+function assertBranchName(name: string, field: string): void {
+  assertValidBranchName(name, field);
+  if (name === 'HEAD') throw new ValidationError(field, 'is not a valid branch name');
+}
+
+/** `/repos/{owner}/{repo}/branches…`: read, create, delete, rename and move branches. */
+export class BranchesService {
+  constructor(private readonly ctx: CoreContext) {}
+
+  /** Branches, newest commit first (then by name), as Forgejo lists them; one git pass per page. */
+  async list(actor: Actor, access: RepoAccess, view: ApiView, paging: Paging = {}): Promise<Page<ApiBranch>> {
+    const page = clampPage(this.ctx.settings, paging);
+    const { refs, total } = await this.ctx.git.refDetails(repoKey(access.owner, access.repo), 'branches', { offset: offsetOf(page), limit: page.limit });
+    return { items: await this.toApi(refs, access, view), total };
+  }
+
+  /** One branch (names with slashes too), or NotFound. */
+  async get(actor: Actor, access: RepoAccess, view: ApiView, name: string): Promise<ApiBranch> {
+    const detail = await this.find(access, name);
+    if (!detail) throw new NotFoundError(`branch does not exist [name: ${name}]`);
+    const [branch] = await this.toApi([detail], access, view);
+    if (!branch) throw new NotFoundError(`branch does not exist [name: ${name}]`);
+    return branch;
+  }
+
+  /**
+   * Creates `new_branch_name` at `old_ref_name` (a branch, tag or commit), else the deprecated `old_branch_name`
+   * (a branch), else the default branch. 409 when it exists, 404 when the source does not.
+   */
+  async create(actor: Actor, access: RepoAccess, view: ApiView, input: CreateBranchRepoOption): Promise<ApiBranch> {
+    const opts = acceptInput(CreateBranchRepoOptionSchema, input);
+    assertCanWriteRefs(access);
+    assertNotMirror(access);
+    assertBranchName(opts.new_branch_name, 'new_branch_name');
+    if (access.repo.is_empty === 1) throw new NotFoundError('Git Repository is empty.');
+    const key = repoKey(access.owner, access.repo);
+    let source: string | undefined;
+    if (opts.old_ref_name) {
+      source = await this.ctx.git.resolveCommit(key, opts.old_ref_name);
+      if (!source) throw new NotFoundError('could not find the ref');
+    } else {
+      const from = opts.old_branch_name || access.repo.default_branch;
+      source = (await this.find(access, from))?.commit?.id;
+      if (!source) throw new NotFoundError('The old branch does not exist');
+    }
+    const ref = HEADS + opts.new_branch_name;
+    if (await this.find(access, opts.new_branch_name)) throw new ConflictError('The branch already exists.');
+    await moveRefs(this.ctx, actor, access, [{ ref, oldId: zeroId(access.repo.object_format_name), newId: source }], 'The branch with the same name already exists.');
+    return this.get(actor, access, view, opts.new_branch_name);
+  }
+
+  /** Deletes a branch; the default branch is refused (403), as Forgejo does. */
+  async delete(actor: Actor, access: RepoAccess, name: string): Promise<void> {
+    assertCanWriteRefs(access);
+    assertNotMirror(access);
+    if (access.repo.is_empty === 1) throw new NotFoundError('Git Repository is empty.');
+    const current = await this.find(access, name);
+    if (!current) throw new NotFoundError(`branch does not exist [name: ${name}]`);
+    if (name === access.repo.default_branch) throw new ForbiddenError('can not delete default branch');
+    await moveRefs(this.ctx, actor, access, [{ ref: current.ref, oldId: current.id, newId: zeroId(access.repo.object_format_name) }], 'The branch moved while it was being deleted.');
+  }
+
+  /** Renames a branch in one ref transaction; renaming the default branch makes the new name the default. */
+  async rename(actor: Actor, access: RepoAccess, from: string, input: UpdateBranchRepoOption): Promise<void> {
+    const opts = acceptInput(UpdateBranchRepoOptionSchema, input);
+    assertCanWriteRefs(access);
+    assertNotMirror(access);
+    assertBranchName(opts.name, 'name');
+    if (access.repo.is_empty === 1) throw new NotFoundError('Git Repository is empty.');
+    const current = await this.find(access, from);
+    if (!current) throw new NotFoundError("Branch doesn't exist.");
+    if (opts.name === from || (await this.find(access, opts.name))) {
+      throw new ValidationError('', 'Cannot rename a branch using the same name or rename to a branch that already exists.');
+    }
+    const zero = zeroId(access.repo.object_format_name);
+    // The new name first: `recordPush` then makes it the default when the old one was.
+    await moveRefs(
+      this.ctx,
+      actor,
+      access,
+      [
+        { ref: HEADS + opts.name, oldId: zero, newId: current.id },
+        { ref: current.ref, oldId: current.id, newId: zero },
+      ],
+      'The branch moved while it was being renamed.',
+    );
+  }
+
+  /**
+   * Moves a branch to `new_commit_id` (Gitea's `PUT /branches/{branch}`): from `old_commit_id` when given, and
+   * only forward unless `force`; 422 when either does not hold.
+   */
+  async updateRef(actor: Actor, access: RepoAccess, name: string, input: UpdateBranchRefOption): Promise<void> {
+    const opts = acceptInput(UpdateBranchRefOptionSchema, input);
+    assertCanWriteRefs(access);
+    assertNotMirror(access);
+    const key = repoKey(access.owner, access.repo);
+    const current = await this.find(access, name);
+    if (!current?.commit) throw new NotFoundError(`branch does not exist [name: ${name}]`);
+    const target = opts.new_commit_id ? await this.ctx.git.resolveCommit(key, opts.new_commit_id) : undefined;
+    if (!target) throw new NotFoundError(`commit does not exist [id: ${opts.new_commit_id}]`);
+    if (opts.old_commit_id) {
+      const expected = opts.old_commit_id.toLowerCase();
+      if (!HEX_ID.test(expected)) throw new ValidationError('old_commit_id', 'is not a full commit id');
+      if (expected !== current.id) throw new ValidationError('', `branch ${name} is at ${current.id}, not at old_commit_id ${expected}`);
+    }
+    if (target === current.id) return;
+    if (!opts.force && !(await this.ctx.git.isAncestor(key, current.id, target))) {
+      throw new ValidationError('', `moving branch ${name} to ${target} is not a fast-forward; set force to move it anyway`);
+    }
+    await moveRefs(this.ctx, actor, access, [{ ref: current.ref, oldId: current.id, newId: target }], 'The branch moved while it was being updated.');
+  }
+
+  private async find(access: RepoAccess, name: string): Promise<RefDetail | undefined> {
+    if (!name) return undefined;
+    const { refs } = await this.ctx.git.refDetails(repoKey(access.owner, access.repo), 'branches', { names: [name] });
+    return refs[0];
+  }
+
+  /** The page's branches with their commits' accounts, found in one lookup. */
+  private async toApi(refs: RefDetail[], access: RepoAccess, view: ApiView): Promise<ApiBranch[]> {
+    const withCommits = refs.filter((r): r is RefDetail & { commit: RefCommitInfo } => r.commit !== undefined);
+    const emails = withCommits.flatMap((r) => [r.commit.authorEmail, r.commit.committerEmail]);
+    // The raw commits (one read over the repository's object reader) carry the signatures to verify.
+    const [usernames, raws] = await Promise.all([
+      this.ctx.store(CommitEmailLookupStore).usernamesByEmail(emails, this.ctx.settings.server.DOMAIN),
+      withCommits.length > 0 ? this.ctx.git.readObjects(repoKey(access.owner, access.repo), withCommits.map((r) => r.commit.id)) : Promise.resolve([]),
+    ]);
+    const verifier = new CommitVerifier(this.ctx);
+    return Promise.all(
+      withCommits.map(async (r, i) => {
+        const raw = raws[i];
+        const verification = toApiVerification(await verifier.verify(raw?.type === 'commit' ? raw.content : undefined));
+        return toApiBranch(r.ref.slice(HEADS.length), r.commit, access, view, usernames, verification);
+      }),
+    );
+  }
+}

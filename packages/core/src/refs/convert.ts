@@ -1,0 +1,89 @@
+import type { RefCommitInfo, RefDetail } from '../git/backend.js';
+import { AccessMode } from '../access/permissions.js';
+import type { RepoAccess } from '../repos/access.js';
+import { repoWebPath } from '../repos/convert.js';
+import { apiUrl, webUrl } from '../urls.js';
+import type { ApiView } from '../wire.js';
+import type { ApiPayloadCommitVerification } from '../commits/schemas.js';
+import type { ApiBranch, ApiPayloadCommit, ApiTag } from './schemas.js';
+
+/** Lower-cased commit emails → the name of the account they belong to. */
+export type UsernamesByEmail = ReadonlyMap<string, string>;
+
+/** What Forgejo says of a commit without a signature. */
+export const NOT_SIGNED: ApiPayloadCommitVerification = { verified: false, reason: 'gpg.error.not_signed_commit', signature: '', signer: null, payload: '' };
+
+/** Go prints a zero offset as `Z`; git's strict ISO 8601 prints `+00:00`. */
+export function goTime(iso: string): string {
+  return iso ? iso.replace(/[+-]00:00$/, 'Z') : '0001-01-01T00:00:00Z';
+}
+
+/** Each path segment escaped, slashes kept (Go's `util.PathEscapeSegments`). */
+function escapeSegments(path: string): string {
+  return path.split('/').map(encodeURIComponent).join('/');
+}
+
+export function toApiPayloadCommit(
+  commit: RefCommitInfo,
+  access: RepoAccess,
+  view: ApiView,
+  usernames: UsernamesByEmail,
+  verification: ApiPayloadCommitVerification = NOT_SIGNED,
+): ApiPayloadCommit {
+  return {
+    id: commit.id,
+    message: commit.message,
+    url: webUrl(view.settings, `${repoWebPath(access.owner, access.repo)}/commit/${commit.id}`),
+    author: { name: commit.authorName, email: commit.authorEmail, username: usernames.get(commit.authorEmail.toLowerCase()) ?? '' },
+    committer: { name: commit.committerName, email: commit.committerEmail, username: usernames.get(commit.committerEmail.toLowerCase()) ?? '' },
+    verification,
+    timestamp: goTime(commit.authorTime),
+    added: null,
+    removed: null,
+    modified: null,
+  };
+}
+
+/** A branch as Forgejo shows it while branch protection does not exist: unprotected, pushable by writers. */
+export function toApiBranch(
+  name: string,
+  commit: RefCommitInfo,
+  access: RepoAccess,
+  view: ApiView,
+  usernames: UsernamesByEmail,
+  verification: ApiPayloadCommitVerification = NOT_SIGNED,
+): ApiBranch {
+  const canWrite = view.viewer.kind === 'user' && access.mode >= AccessMode.Write;
+  return {
+    name,
+    commit: toApiPayloadCommit(commit, access, view, usernames, verification),
+    protected: false,
+    required_approvals: 0,
+    enable_status_check: false,
+    status_check_contexts: [],
+    user_can_push: canWrite,
+    user_can_merge: canWrite,
+    effective_branch_protection_name: '',
+  };
+}
+
+/**
+ * A tag as Forgejo shows it: an annotated tag's own id, message and tagger time; a lightweight tag's commit's.
+ * The commit URL names the tag's id, as Forgejo's does.
+ */
+export function toApiTag(name: string, detail: RefDetail, access: RepoAccess, view: ApiView): ApiTag {
+  const { settings } = view;
+  const path = repoWebPath(access.owner, access.repo);
+  const message = detail.tag ? detail.tag.message : (detail.commit?.message ?? '');
+  const created = detail.tag ? detail.tag.taggerTime : (detail.commit?.committerTime ?? '');
+  const archive = webUrl(settings, `${path}/archive/${escapeSegments(name)}`);
+  return {
+    name,
+    message: message.trim(),
+    id: detail.id,
+    commit: { sha: detail.commit?.id ?? detail.id, url: apiUrl(settings, `/repos/${path}/git/commits/${detail.id}`), created: goTime(created) },
+    zipball_url: `${archive}.zip`,
+    tarball_url: `${archive}.tar.gz`,
+    archive_download_count: { zip: 0, tar_gz: 0 },
+  };
+}

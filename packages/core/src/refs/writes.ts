@@ -1,0 +1,42 @@
+import { ConflictError, ForbiddenError, LockedError } from '../errors.js';
+import type { CoreContext } from '../context.js';
+import type { Actor } from '../access/actor.js';
+import { AccessMode } from '../access/permissions.js';
+import { RefConflictError, type RefUpdate } from '../git/backend.js';
+import type { RepoAccess } from '../repos/access.js';
+import { GitIntentStore } from '../repos/intents.js';
+import { repoKey, ReposService } from '../repos/service.js';
+
+/** Forgejo's `reqRepoWriter` then `mustNotBeArchived`: what every branch and tag write checks first. */
+export function assertCanWriteRefs(access: RepoAccess): void {
+  if (access.mode < AccessMode.Write) throw new ForbiddenError('user should have a permission to write to a repository');
+  if (access.repo.is_archived === 1) throw new LockedError('repo is archived');
+}
+
+/** The all-zero id of a repository's object format, for a created (old) or deleted (new) ref. */
+export function zeroId(objectFormat: string): string {
+  return '0'.repeat(objectFormat === 'sha256' ? 64 : 40);
+}
+
+/**
+ * Moves refs as a push would and records it the same way (`beginPush` intent, then `recordPush`, which emits
+ * 'repo.pushed' and derives emptiness and the default branch from the refs). `conflict` words the 409 when a ref
+ * moved meanwhile.
+ */
+export async function moveRefs(ctx: CoreContext, actor: Actor, access: RepoAccess, updates: RefUpdate[], conflict: string): Promise<void> {
+  const repos = ctx.service(ReposService);
+  const key = repoKey(access.owner, access.repo);
+  const intent = await repos.beginPush(access);
+  try {
+    await ctx.git.updateRefs(key, updates);
+  } catch (error) {
+    if (error instanceof RefConflictError) {
+      // Nothing changed: the intent has nothing to repair.
+      await ctx.store(GitIntentStore).delete(intent);
+      throw new ConflictError(conflict);
+    }
+    await repos.resyncFromRefs(access.repo, key, intent);
+    throw error;
+  }
+  await repos.recordPush(actor, access, updates, intent);
+}

@@ -1,0 +1,102 @@
+import { Type } from '@sinclair/typebox';
+import { FastResponse } from 'srvx';
+import { CommitSchema, CompareSchema, repoWebPath, toApiCommit } from '@repohost/core';
+import type { ApiRouter } from '../router.js';
+import type { Groups } from '../groups.js';
+
+const CommitViewQuery = {
+  stat: Type.Optional(Type.Boolean({ description: "include diff stats for every commit (disable for speedup, default 'true')" })),
+  verification: Type.Optional(Type.Boolean({ description: "include verification for every commit (disable for speedup, default 'true')" })),
+  files: Type.Optional(Type.Boolean({ description: "include a list of affected files for every commit (disable for speedup, default 'true')" })),
+};
+
+function textResponse(body: Buffer, headers: Record<string, string>): Response {
+  const out = { ...headers, 'content-type': 'text/plain; charset=utf-8', 'content-length': String(body.length) };
+  return new FastResponse(new Uint8Array(body.buffer, body.byteOffset, body.length), { status: 200, headers: out });
+}
+
+/** `/repos/{owner}/{repo}/commits`, `/git/commits/{sha}[.diff|.patch]`, `/compare/{basehead}`: reading history. */
+export function registerCommitRoutes(_router: ApiRouter, { repo }: Groups): void {
+  repo.add({
+    method: 'GET',
+    path: '/commits',
+    operationId: 'repoGetAllCommits',
+    summary: 'Get a list of all commits from a repository',
+    tag: 'repository',
+    scopes: ['repository'],
+    query: Type.Object({
+      sha: Type.Optional(Type.String({ description: "SHA or branch to start listing commits from (usually 'master')" })),
+      path: Type.Optional(Type.String({ description: 'filepath of a file/dir' })),
+      since: Type.Optional(Type.String({ description: 'Only commits after this date will be returned (ISO 8601 format)', format: 'date-time' })),
+      until: Type.Optional(Type.String({ description: 'Only commits before this date will be returned (ISO 8601 format)', format: 'date-time' })),
+      ...CommitViewQuery,
+      not: Type.Optional(Type.String({ description: 'commits that match the given specifier will not be listed.' })),
+    }),
+    reply: { status: 200, description: 'CommitList', list: CommitSchema },
+    errors: ['bad_request', 'not_found', 'conflict', 'validation'],
+    handler: async ({ host, actor, repo, query, page, view, responseHeaders }) => {
+      const result = await host.commits.list(actor, repo, query, page);
+      const path = repoWebPath(repo.owner, repo.repo);
+      const pageCount = Math.ceil(result.total / result.page.limit);
+      responseHeaders['x-page'] = String(result.page.page);
+      responseHeaders['x-perpage'] = String(result.page.limit);
+      responseHeaders['x-pagecount'] = String(pageCount);
+      responseHeaders['x-hasmore'] = String(result.page.page < pageCount);
+      return { items: result.items.map((commit) => toApiCommit(commit, path, view)), total: result.total };
+    },
+  });
+
+  repo.add({
+    method: 'GET',
+    path: '/git/commits/{sha}',
+    operationId: 'repoGetSingleCommit',
+    summary: 'Get a single commit from a repository',
+    tag: 'repository',
+    scopes: ['repository'],
+    query: Type.Object(CommitViewQuery),
+    reply: { status: 200, description: 'Commit', schema: CommitSchema },
+    errors: ['not_found', 'validation'],
+    handler: async ({ host, actor, repo, params, query, view }) =>
+      toApiCommit(await host.commits.get(actor, repo, params.sha, query), repoWebPath(repo.owner, repo.repo), view),
+  });
+
+  repo.add({
+    method: 'GET',
+    path: '/git/commits/{sha}.{diffType}',
+    operationId: 'repoDownloadCommitDiffOrPatch',
+    summary: "Get a commit's diff or patch",
+    tag: 'repository',
+    scopes: ['repository'],
+    reply: { status: 200, description: 'APIString is a string response', produces: ['text/plain'] },
+    errors: ['not_found'],
+    handler: async ({ host, actor, repo, params, view, responseHeaders }) => {
+      const { sha, diffType } = params;
+      if (diffType === 'diff' || diffType === 'patch') return textResponse(await host.commits.diff(actor, repo, sha, diffType), responseHeaders);
+      // A ref with a dot in its name (`v1.2`) names a commit, as Forgejo's route (`.diff|.patch` only) reads it.
+      const commit = await host.commits.get(actor, repo, `${sha}.${diffType}`);
+      const body = JSON.stringify(toApiCommit(commit, repoWebPath(repo.owner, repo.repo), view));
+      const headers = { ...responseHeaders, 'content-type': 'application/json;charset=utf-8', 'content-length': String(Buffer.byteLength(body)) };
+      return new FastResponse(body, { status: 200, headers });
+    },
+  });
+
+  repo.add({
+    method: 'GET',
+    path: '/compare/{basehead}',
+    operationId: 'repoCompareDiff',
+    summary: 'Get commit comparison information',
+    tag: 'repository',
+    scopes: ['repository'],
+    query: Type.Object({
+      verification: Type.Optional(Type.Boolean({ default: true, description: 'include verification status for each commit' })),
+      files: Type.Optional(Type.Boolean({ default: true, description: 'include which files changed by a commit' })),
+    }),
+    reply: { status: 200, description: 'Compare', schema: CompareSchema },
+    errors: ['not_found'],
+    handler: async ({ host, actor, repo, params, query, view }) => {
+      const result = await host.commits.compare(actor, repo, params.basehead, query);
+      const path = repoWebPath(repo.owner, repo.repo);
+      return { total_commits: result.total, commits: result.items.map((commit) => toApiCommit(commit, path, view)) };
+    },
+  });
+}

@@ -1,0 +1,191 @@
+/**
+ * Git data under `/repos/{owner}/{repo}`: `/git/blobs/{sha}`, `/git/trees/{sha}`, `/git/refs[/{ref}]`,
+ * `/git/tags/{sha}`, `/raw/{filepath}`, `/media/{filepath}`, `/editorconfig/{filepath}`.
+ */
+import { Type } from '@sinclair/typebox';
+import { FastResponse } from 'srvx';
+import {
+  AnnotatedTagSchema,
+  EditorConfigDefinitionSchema,
+  GitBlobResponseSchema,
+  GitTreeQuerySchema,
+  GitTreeResponseSchema,
+  NoteQuerySchema,
+  NoteSchema,
+  RefQuerySchema,
+  ReferenceSchema,
+  repoWebPath,
+  toApiCommit,
+  type RawFile,
+} from '@repohost/core';
+import type { ApiRouter } from '../router.js';
+import type { Groups } from '../groups.js';
+
+/** srvx sends a Node stream given as the body by piping it into the socket; its types only know web bodies. */
+type ResponseBody = ConstructorParameters<typeof FastResponse>[0];
+
+/** Go's `url.PathEscape` of a file name, for `filename*=UTF-8''…`. */
+function pathEscape(name: string): string {
+  return encodeURIComponent(name)
+    .replace(/%(24|26|2B|3A|3D|40)/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/**
+ * A raw file as Forgejo serves it: sniffed type, `inline` disposition with the file's name, the blob id as ETag
+ * (a matching If-None-Match is a 304), `X-Gitea-Object-Type`/`X-Forgejo-Object-Type`, and a length so that HEAD
+ * answers as GET does.
+ */
+function rawResponse(file: RawFile, headers: Record<string, string>, request: Request): Response {
+  const ifNoneMatch = request.headers.get('if-none-match');
+  const etag = `"${file.id}"`;
+  headers.etag = etag;
+  headers['x-gitea-object-type'] = file.objectType;
+  headers['x-forgejo-object-type'] = file.objectType;
+  if (ifNoneMatch !== null && ifNoneMatch.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) {
+    if (!Buffer.isBuffer(file.body)) file.body.destroy();
+    delete headers['content-type'];
+    return new FastResponse(null, { status: 304, headers });
+  }
+  headers['content-type'] = file.served.contentType;
+  if (file.served.csp) headers['content-security-policy'] = file.served.csp;
+  headers['content-disposition'] = `inline; filename*=UTF-8''${pathEscape(file.fileName)}`;
+  headers['access-control-expose-headers'] = 'Content-Disposition';
+  headers['content-length'] = String(file.size);
+  if (request.method === 'HEAD') {
+    // Headers only: a streamed blob's git process is stopped rather than read.
+    if (!Buffer.isBuffer(file.body)) file.body.destroy();
+    return new FastResponse(null, { status: 200, headers });
+  }
+  const body = Buffer.isBuffer(file.body) ? new Uint8Array(file.body.buffer, file.body.byteOffset, file.body.byteLength) : (file.body as unknown as ResponseBody);
+  return new FastResponse(body, { status: 200, headers });
+}
+
+export function registerGitDataRoutes(_router: ApiRouter, { repo }: Groups): void {
+  repo.add({
+    method: 'GET',
+    path: '/git/blobs/{sha}',
+    operationId: 'GetBlob',
+    summary: 'Gets the blob of a repository.',
+    tag: 'repository',
+    scopes: ['repository'],
+    reply: { status: 200, description: 'GitBlob', schema: GitBlobResponseSchema },
+    errors: ['bad_request', 'not_found'],
+    handler: async ({ host, actor, repo, params }) => host.gitData.blob(actor, repo, params.sha),
+  });
+
+  repo.add({
+    method: 'GET',
+    path: '/git/trees/{sha}',
+    operationId: 'GetTree',
+    summary: 'Gets the tree of a repository.',
+    tag: 'repository',
+    scopes: ['repository'],
+    query: GitTreeQuerySchema,
+    reply: { status: 200, description: 'GitTreeResponse', schema: GitTreeResponseSchema },
+    errors: ['bad_request', 'not_found'],
+    handler: async ({ host, actor, repo, params, query }) => host.gitData.tree(actor, repo, params.sha, query),
+  });
+
+  const ReferenceListSchema = Type.Array(ReferenceSchema, { description: 'ReferenceList' });
+  repo.add({
+    method: 'GET',
+    path: '/git/refs',
+    operationId: 'repoListAllGitRefs',
+    summary: "Get specified ref or filtered repository's refs",
+    tag: 'repository',
+    scopes: ['repository'],
+    reply: { status: 200, description: 'ReferenceList', schema: ReferenceListSchema },
+    errors: ['not_found'],
+    handler: async ({ host, actor, repo }) => (await host.gitData.refs(actor, repo)).refs,
+  });
+
+  repo.add({
+    method: 'GET',
+    path: '/git/refs/{ref}',
+    operationId: 'repoListGitRefs',
+    summary: "Get specified ref or filtered repository's refs",
+    tag: 'repository',
+    scopes: ['repository'],
+    reply: { status: 200, description: 'ReferenceList', schema: ReferenceListSchema },
+    errors: ['not_found'],
+    handler: async ({ host, actor, repo, params, responseHeaders }) => {
+      const { refs, exact } = await host.gitData.refs(actor, repo, params.ref);
+      if (!exact) return refs;
+      // The one ref the filter names in full is answered alone, not in a list, as Forgejo does.
+      const body = JSON.stringify(exact);
+      responseHeaders['content-length'] = String(Buffer.byteLength(body));
+      return new FastResponse(body, { status: 200, headers: responseHeaders });
+    },
+  });
+
+  repo.add({
+    method: 'GET',
+    path: '/git/tags/{sha}',
+    operationId: 'GetAnnotatedTag',
+    summary: 'Gets the tag object of an annotated tag (not lightweight tags)',
+    tag: 'repository',
+    scopes: ['repository'],
+    reply: { status: 200, description: 'AnnotatedTag', schema: AnnotatedTagSchema },
+    errors: ['bad_request', 'not_found'],
+    handler: async ({ host, actor, repo, params }) => host.gitData.annotatedTag(actor, repo, params.sha),
+  });
+
+  repo.add({
+    method: 'GET',
+    path: '/git/notes/{sha}',
+    operationId: 'repoGetNote',
+    summary: 'Get a note corresponding to a single commit from a repository',
+    tag: 'repository',
+    scopes: ['repository'],
+    query: NoteQuerySchema,
+    reply: { status: 200, description: 'Note', schema: NoteSchema },
+    errors: ['not_found', 'validation'],
+    handler: async ({ host, actor, repo, params, query, view }) => {
+      const note = await host.gitData.note(actor, repo, params.sha, query);
+      return { message: note.message, commit: toApiCommit(note.commit, repoWebPath(repo.owner, repo.repo), view) };
+    },
+  });
+
+  repo.add({
+    method: 'GET',
+    path: '/raw/{filepath}',
+    operationId: 'repoGetRawFile',
+    summary: 'Get a file from a repository',
+    tag: 'repository',
+    scopes: ['repository'],
+    query: RefQuerySchema,
+    reply: { status: 200, description: 'Returns raw file content.', produces: ['application/octet-stream'] },
+    errors: ['not_found'],
+    handler: async ({ host, actor, repo, params, query, event, responseHeaders }) =>
+      rawResponse(await host.gitData.raw(actor, repo, params.filepath, query.ref), responseHeaders, event.req),
+  });
+
+  repo.add({
+    method: 'GET',
+    path: '/media/{filepath}',
+    operationId: 'repoGetRawFileOrLFS',
+    summary: "Get a file or it's LFS object from a repository",
+    tag: 'repository',
+    scopes: ['repository'],
+    query: RefQuerySchema,
+    reply: { status: 200, description: 'Returns raw file content.', produces: ['application/octet-stream'] },
+    errors: ['not_found'],
+    // LFS pointers are resolved once LFS storage exists; until then the blob itself is served.
+    handler: async ({ host, actor, repo, params, query, event, responseHeaders }) =>
+      rawResponse(await host.gitData.raw(actor, repo, params.filepath, query.ref), responseHeaders, event.req),
+  });
+
+  repo.add({
+    method: 'GET',
+    path: '/editorconfig/{filepath}',
+    operationId: 'repoGetEditorConfig',
+    summary: 'Get the EditorConfig definitions of a file in a repository',
+    tag: 'repository',
+    scopes: ['repository'],
+    query: RefQuerySchema,
+    reply: { status: 200, description: 'definitions', schema: EditorConfigDefinitionSchema },
+    errors: ['not_found'],
+    handler: async ({ host, actor, repo, params, query }) => host.gitData.editorConfig(actor, repo, params.filepath, query.ref),
+  });
+}

@@ -1,0 +1,272 @@
+/**
+ * Branches (`/repos/{owner}/{repo}/branches…`) over real git, sha1 and sha256 repositories: list, get, create,
+ * delete, rename and move, checked against the refs the `git` binary reads afterwards.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { BranchSchema, NativeGitBackend, RefConflictError, RepositorySchema, matchesSchema, type User } from '@repohost/core';
+import { createToken, createUser, jsonInit, startTestServer, tokenHeader, type TestServer } from '@repohost/test-support';
+import { expectApiError, json, uniq } from './helpers';
+
+let s: TestServer;
+let alice: User;
+let h: Record<string, string>;
+let bobH: Record<string, string>;
+
+function git(repoName: string, args: string[], input?: string): Promise<string> {
+  const dir = path.join(s.host.settings.repository.ROOT, alice.lower_name, `${repoName.toLowerCase()}.git`);
+  return new Promise((resolve, reject) => {
+    const child = execFile('git', ['--git-dir', dir, ...args], { env: { PATH: process.env.PATH, HOME: '/nonexistent', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@x', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@x' } }, (error, stdout, stderr) =>
+      error ? reject(new Error(`git ${args.join(' ')}: ${stderr}`)) : resolve(String(stdout).trim()),
+    );
+    if (input !== undefined) child.stdin?.end(input);
+  });
+}
+
+async function createRepo(body: Record<string, unknown> = {}): Promise<string> {
+  const name = uniq('br');
+  const res = await s.fetch('/api/v1/user/repos', jsonInit('POST', { auto_init: true, ...body, name }, h));
+  expect(res.status).toBe(201);
+  return name;
+}
+
+beforeAll(async () => {
+  s = await startTestServer();
+  alice = await createUser(s.host, uniq('alice'));
+  const bob = await createUser(s.host, uniq('bob'));
+  h = tokenHeader(await createToken(s.host, alice.name));
+  bobH = tokenHeader(await createToken(s.host, bob.name));
+});
+
+afterAll(async () => {
+  await s?.cleanup();
+});
+
+describe.each(['sha1', 'sha256'])('branches in a %s repository', (format) => {
+  let repo: string;
+  let base: string;
+  let mainId: string;
+
+  beforeAll(async () => {
+    repo = await createRepo({ object_format_name: format });
+    base = `/api/v1/repos/${alice.name}/${repo}`;
+    mainId = await git(repo, ['rev-parse', 'refs/heads/main']);
+    expect(mainId).toHaveLength(format === 'sha1' ? 40 : 64);
+  });
+
+  test('lists and reads the default branch with its commit', async () => {
+    const res = await s.fetch(`${base}/branches`, { headers: h });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-total-count')).toBe('1');
+    const list = await json<any[]>(res);
+    expect(list).toHaveLength(1);
+    const [main] = list;
+    expect(matchesSchema(BranchSchema, main)).toBe(true);
+    expect(main).toMatchObject({
+      name: 'main',
+      protected: false,
+      required_approvals: 0,
+      enable_status_check: false,
+      status_check_contexts: [],
+      user_can_push: true,
+      user_can_merge: true,
+      effective_branch_protection_name: '',
+    });
+    expect(main.commit).toMatchObject({
+      id: mainId,
+      message: 'Initial commit\n',
+      url: `${s.url}${alice.name}/${repo}/commit/${mainId}`,
+      author: { name: alice.name, email: alice.email, username: alice.name },
+      committer: { username: alice.name },
+      verification: { verified: false, reason: 'gpg.error.not_signed_commit', signer: null },
+      added: null,
+      removed: null,
+      modified: null,
+    });
+    expect(main.commit.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(Z|[+-]\d\d:\d\d)$/);
+    const one = await s.fetch(`${base}/branches/main`, { headers: h });
+    expect(one.status).toBe(200);
+    expect(await json(one)).toEqual(main);
+    // Anonymous readers of a public repository see it too, without push rights.
+    const anon = await json<any>(await s.fetch(`${base}/branches/main`));
+    expect(anon).toMatchObject({ user_can_push: false, user_can_merge: false });
+  });
+
+  test('creates branches from the default branch, a commit, a tag or the deprecated old_branch_name', async () => {
+    const created = await s.fetch(`${base}/branches`, jsonInit('POST', { new_branch_name: 'feature/one' }, h));
+    expect(created.status).toBe(201);
+    const body = await json<any>(created);
+    expect(matchesSchema(BranchSchema, body)).toBe(true);
+    expect(body).toMatchObject({ name: 'feature/one', commit: { id: mainId } });
+    expect(await git(repo, ['rev-parse', 'refs/heads/feature/one'])).toBe(mainId);
+    // A name with slashes is one path parameter.
+    expect((await json<any>(await s.fetch(`${base}/branches/feature/one`, { headers: h }))).name).toBe('feature/one');
+
+    const fromCommit = await s.fetch(`${base}/branches`, jsonInit('POST', { new_branch_name: 'from-commit', old_ref_name: mainId }, h));
+    expect(fromCommit.status).toBe(201);
+    const fromOld = await s.fetch(`${base}/branches`, jsonInit('POST', { new_branch_name: 'from-old', old_branch_name: 'feature/one' }, h));
+    expect(fromOld.status).toBe(201);
+    await git(repo, ['tag', 'v-lw', mainId]);
+    const fromTag = await s.fetch(`${base}/branches`, jsonInit('POST', { new_branch_name: 'from-tag', old_ref_name: 'v-lw' }, h));
+    expect(fromTag.status).toBe(201);
+    expect((await json<any>(fromTag)).commit.id).toBe(mainId);
+
+    const refs = (await git(repo, ['for-each-ref', '--format=%(refname)', 'refs/heads'])).split('\n');
+    expect(refs.sort()).toEqual(['refs/heads/feature/one', 'refs/heads/from-commit', 'refs/heads/from-old', 'refs/heads/from-tag', 'refs/heads/main']);
+
+    // Recorded as a push: the repository's push log names the new ref.
+    const access = await s.host.repos.resolve({ kind: 'user', user: alice } as never, alice.name, repo);
+    const pushes = await s.host.repos.latestPushes(access, 10);
+    expect(pushes.map((p) => p.ref_name)).toContain('refs/heads/from-tag');
+  });
+
+  test('refuses duplicates (409), missing sources (404) and invalid names (422)', async () => {
+    await expectApiError(await s.fetch(`${base}/branches`, jsonInit('POST', { new_branch_name: 'main' }, h)), 409, s.url);
+    await expectApiError(await s.fetch(`${base}/branches`, jsonInit('POST', { new_branch_name: 'x1', old_ref_name: 'nope' }, h)), 404, s.url);
+    await expectApiError(await s.fetch(`${base}/branches`, jsonInit('POST', { new_branch_name: 'x2', old_branch_name: 'nope' }, h)), 404, s.url);
+    await expectApiError(await s.fetch(`${base}/branches`, jsonInit('POST', { new_branch_name: 'x3', old_ref_name: '--all' }, h)), 404, s.url);
+    for (const bad of ['--foo', 'a..b', 'HEAD', 'x.lock', 'a b', 'a:b', '/lead', 'tail/', '', 'a@{1}', 'x~1']) {
+      await expectApiError(await s.fetch(`${base}/branches`, jsonInit('POST', { new_branch_name: bad }, h)), 422, s.url);
+    }
+    await expectApiError(await s.fetch(`${base}/branches/does-not-exist`, { headers: h }), 404, s.url);
+    await expectApiError(await s.fetch(`${base}/branches/--all`, { headers: h }), 404, s.url);
+  });
+
+  test('lists a page at a time, newest commit first then by name', async () => {
+    const res = await s.fetch(`${base}/branches?limit=2&page=2`, { headers: h });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-total-count')).toBe('5');
+    expect(res.headers.get('link')).toContain('rel="next"');
+    const names = (await json<any[]>(res)).map((b) => b.name);
+    // Every branch is at the same commit: the order is by name (feature/one, from-commit | from-old, from-tag | main).
+    expect(names).toEqual(['from-old', 'from-tag']);
+  });
+
+  test('deletes a branch (204), not the default one (403), 404 for unknown', async () => {
+    await expectApiError(await s.fetch(`${base}/branches/main`, { method: 'DELETE', headers: h }), 403, s.url);
+    await expectApiError(await s.fetch(`${base}/branches/nope`, { method: 'DELETE', headers: h }), 404, s.url);
+    const res = await s.fetch(`${base}/branches/from-old`, { method: 'DELETE', headers: h });
+    expect(res.status).toBe(204);
+    await expectApiError(await s.fetch(`${base}/branches/from-old`, { headers: h }), 404, s.url);
+    expect(await git(repo, ['for-each-ref', '--format=%(refname)', 'refs/heads/from-old'])).toBe('');
+  });
+
+  test('renames a branch; renaming the default branch makes the new name the default', async () => {
+    const res = await s.fetch(`${base}/branches/from-commit`, jsonInit('PATCH', { name: 'renamed' }, h));
+    expect(res.status).toBe(204);
+    expect(await git(repo, ['for-each-ref', '--format=%(refname)', 'refs/heads/from-commit'])).toBe('');
+    expect(await git(repo, ['rev-parse', 'refs/heads/renamed'])).toBe(mainId);
+    await expectApiError(await s.fetch(`${base}/branches/renamed`, jsonInit('PATCH', { name: 'main' }, h)), 422, s.url);
+    await expectApiError(await s.fetch(`${base}/branches/renamed`, jsonInit('PATCH', { name: 'renamed' }, h)), 422, s.url);
+    await expectApiError(await s.fetch(`${base}/branches/renamed`, jsonInit('PATCH', { name: 'bad..name' }, h)), 422, s.url);
+    await expectApiError(await s.fetch(`${base}/branches/nope`, jsonInit('PATCH', { name: 'other' }, h)), 404, s.url);
+
+    expect((await s.fetch(`${base}/branches/main`, jsonInit('PATCH', { name: 'trunk' }, h))).status).toBe(204);
+    const repoBody = await json<any>(await s.fetch(base, { headers: h }));
+    expect(matchesSchema(RepositorySchema, repoBody)).toBe(true);
+    expect(repoBody.default_branch).toBe('trunk');
+    expect(await git(repo, ['symbolic-ref', 'HEAD'])).toBe('refs/heads/trunk');
+    await expectApiError(await s.fetch(`${base}/branches/trunk`, { method: 'DELETE', headers: h }), 403, s.url);
+  });
+
+  test('moves a branch forward, refuses a stale old id or a rewind without force (422)', async () => {
+    const tree = await git(repo, ['rev-parse', `${mainId}^{tree}`]);
+    const next = await git(repo, ['commit-tree', tree, '-p', mainId, '-m', 'next']);
+    const put = (body: unknown) => s.fetch(`${base}/branches/renamed`, jsonInit('PUT', body, h));
+    expect((await put({ new_commit_id: next, old_commit_id: mainId })).status).toBe(204);
+    expect(await git(repo, ['rev-parse', 'refs/heads/renamed'])).toBe(next);
+    await expectApiError(await put({ new_commit_id: next, old_commit_id: mainId }), 422, s.url);
+    await expectApiError(await put({ new_commit_id: mainId }), 422, s.url);
+    await expectApiError(await put({ new_commit_id: 'f'.repeat(mainId.length) }), 404, s.url);
+    expect((await put({ new_commit_id: mainId, old_commit_id: next, force: true })).status).toBe(204);
+    expect(await git(repo, ['rev-parse', 'refs/heads/renamed'])).toBe(mainId);
+  });
+});
+
+describe('ref moves are checked against the old id', () => {
+  test('a ref that moved since it was read makes the whole update fail, changing nothing', async () => {
+    const repo = await createRepo();
+    const key = { owner: alice.lower_name, name: repo.toLowerCase() };
+    const backend = new NativeGitBackend({ root: s.host.settings.repository.ROOT });
+    const mainId = await git(repo, ['rev-parse', 'refs/heads/main']);
+    const tree = await git(repo, ['rev-parse', `${mainId}^{tree}`]);
+    const next = await git(repo, ['commit-tree', tree, '-p', mainId, '-m', 'next']);
+    const zero = '0'.repeat(mainId.length);
+    // Someone moved main after we read it: the rename-like pair (create + delete) must not half-happen.
+    await git(repo, ['update-ref', 'refs/heads/main', next, mainId]);
+    await expect(
+      backend.updateRefs(key, [
+        { ref: 'refs/heads/copy', oldId: zero, newId: mainId },
+        { ref: 'refs/heads/main', oldId: mainId, newId: zero },
+      ]),
+    ).rejects.toBeInstanceOf(RefConflictError);
+    expect(await git(repo, ['for-each-ref', '--format=%(refname)', 'refs/heads'])).toBe('refs/heads/main');
+    expect(await git(repo, ['rev-parse', 'refs/heads/main'])).toBe(next);
+    // Creating a ref that exists is refused the same way.
+    await expect(backend.updateRefs(key, [{ ref: 'refs/heads/main', oldId: zero, newId: mainId }])).rejects.toBeInstanceOf(RefConflictError);
+    // Names that could reach git as options or patterns never do.
+    await expect(backend.updateRefs(key, [{ ref: '--foo', oldId: zero, newId: mainId }])).rejects.toThrow(/invalid ref update/);
+    expect((await backend.refDetails(key, 'branches', { names: ['*', 'ma?n', '--all'] })).refs).toEqual([]);
+  });
+});
+
+describe('signed commits', () => {
+  test("a branch's commit carries its signature and the verification outcome", async () => {
+    const repo = await createRepo();
+    const mainId = await git(repo, ['rev-parse', 'refs/heads/main']);
+    const keyDir = await mkdtemp(path.join(tmpdir(), 'sshsig-'));
+    const keyFile = path.join(keyDir, 'key');
+    await new Promise<void>((resolve, reject) =>
+      execFile('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', keyFile], (error) => (error ? reject(error) : resolve())),
+    );
+    const tree = await git(repo, ['rev-parse', `${mainId}^{tree}`]);
+    const signed = await git(repo, ['-c', 'gpg.format=ssh', '-c', `user.signingkey=${keyFile}`, 'commit-tree', '-S', tree, '-p', mainId, '-m', 'signed']);
+    await rm(keyDir, { recursive: true, force: true });
+    const base = `/api/v1/repos/${alice.name}/${repo}`;
+    const res = await s.fetch(`${base}/branches`, jsonInit('POST', { new_branch_name: 'signed', old_ref_name: signed }, h));
+    expect(res.status).toBe(201);
+    const branch = await json<any>(res);
+    expect(matchesSchema(BranchSchema, branch)).toBe(true);
+    expect(branch.commit.id).toBe(signed);
+    // No registered key can vouch for it: not verified, but the signature and what it signed are shown.
+    expect(branch.commit.verification).toMatchObject({ verified: false, reason: 'gpg.error.no_gpg_keys_found', signer: null });
+    expect(branch.commit.verification.signature).toMatch(/^-----BEGIN SSH SIGNATURE-----/);
+    expect(branch.commit.verification.payload).toContain(`tree ${tree}\nparent ${mainId}\n`);
+  });
+});
+
+describe('who may write branches', () => {
+  test('anonymous 401, a reader 403, a private repository 404 to others, an archived one 423', async () => {
+    const repo = await createRepo();
+    const base = `/api/v1/repos/${alice.name}/${repo}`;
+    await expectApiError(await s.fetch(`${base}/branches`, jsonInit('POST', { new_branch_name: 'x' })), 401, s.url);
+    await expectApiError(await s.fetch(`${base}/branches`, jsonInit('POST', { new_branch_name: 'x' }, bobH)), 403, s.url);
+    await expectApiError(await s.fetch(`${base}/branches/main`, { method: 'DELETE', headers: bobH }), 403, s.url);
+    await expectApiError(await s.fetch(`${base}/branches/main`, jsonInit('PATCH', { name: 'y' }, bobH)), 403, s.url);
+    expect((await s.fetch(`${base}/branches`, { headers: bobH })).status).toBe(200);
+
+    const priv = await createRepo({ private: true });
+    const privBase = `/api/v1/repos/${alice.name}/${priv}`;
+    await expectApiError(await s.fetch(`${privBase}/branches`, { headers: bobH }), 404, s.url);
+    await expectApiError(await s.fetch(`${privBase}/branches/main`), 404, s.url);
+    await expectApiError(await s.fetch(`${privBase}/branches`, jsonInit('POST', { new_branch_name: 'x' }, bobH)), 404, s.url);
+
+    expect((await s.fetch(base, jsonInit('PATCH', { archived: true }, h))).status).toBe(200);
+    await expectApiError(await s.fetch(`${base}/branches`, jsonInit('POST', { new_branch_name: 'x' }, h)), 423, s.url);
+    await expectApiError(await s.fetch(`${base}/branches/main`, { method: 'DELETE', headers: h }), 423, s.url);
+    await expectApiError(await s.fetch(`${base}/branches/main`, jsonInit('PATCH', { name: 'y' }, h)), 423, s.url);
+    expect((await s.fetch(`${base}/branches`, { headers: h })).status).toBe(200);
+  });
+
+  test('an empty repository has no branches and nothing to branch from', async () => {
+    const repo = await createRepo({ auto_init: false });
+    const base = `/api/v1/repos/${alice.name}/${repo}`;
+    const res = await s.fetch(`${base}/branches`, { headers: h });
+    expect(res.status).toBe(200);
+    expect(await json(res)).toEqual([]);
+    await expectApiError(await s.fetch(`${base}/branches`, jsonInit('POST', { new_branch_name: 'x' }, h)), 404, s.url);
+  });
+});
