@@ -3,6 +3,7 @@
  * signature names, and whether a registered key made it.
  */
 import { createMessage, readKey, readSignature, verify, type Signature } from 'openpgp';
+import { verifiedSigner } from '../gpg/openpgp.js';
 
 /** A commit signature is a few hundred bytes; more is not one. */
 const MAX_ARMORED_SIGNATURE_LENGTH = 64 * 1024;
@@ -36,15 +37,7 @@ export async function signingKeyId(armoredKey: string, payload: Uint8Array, sign
     const message = await createMessage({ binary: payload });
     // The signature is judged at its own creation time: a key that expired since still vouches for older commits.
     const created = signature.packets[0]?.created ?? undefined;
-    const result = await verify({ message, signature, verificationKeys: [key], date: created ?? undefined, format: 'binary' });
-    for (const one of result.signatures) {
-      try {
-        await one.verified;
-        return one.keyID.toHex().toUpperCase();
-      } catch {
-        // Not made by this key.
-      }
-    }
+    return await verifiedSigner(await verify({ message, signature, verificationKeys: [key], date: created ?? undefined, format: 'binary' }));
   } catch {
     // Unreadable key or a signature openpgp cannot check: not verified.
   }

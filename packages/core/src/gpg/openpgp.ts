@@ -191,15 +191,8 @@ export async function tokenSigner(keys: readonly Key[], token: string, armoredSi
   for (const candidate of [token, `${token}\n`, `${token}\r\n`, `${token}\n\n`]) {
     try {
       const message = await createMessage({ binary: new TextEncoder().encode(candidate) });
-      const result = await verify({ message, signature, verificationKeys: [...keys] });
-      for (const one of result.signatures) {
-        try {
-          await one.verified;
-          return one.keyID.toHex().toUpperCase();
-        } catch {
-          // Not this one.
-        }
-      }
+      const signer = await verifiedSigner(await verify({ message, signature, verificationKeys: [...keys] }));
+      if (signer) return signer;
     } catch {
       // A signature openpgp cannot check at all: not a valid one.
     }
@@ -214,4 +207,20 @@ export async function readStoredKey(armored: string): Promise<Key | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The key id (16 upper-case hex digits) of the first signature of a verification result that checks out; undefined
+ * when none does. Shared with commit verification (`commits/openpgp-verify.ts`).
+ */
+export async function verifiedSigner(result: { signatures: readonly { keyID: { toHex(): string }; verified: Promise<unknown> }[] }): Promise<string | undefined> {
+  for (const one of result.signatures) {
+    try {
+      await one.verified;
+      return one.keyID.toHex().toUpperCase();
+    } catch {
+      // Not made by this key.
+    }
+  }
+  return undefined;
 }
