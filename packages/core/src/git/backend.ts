@@ -11,6 +11,9 @@ export const OBJECT_FORMATS = ['sha1', 'sha256'] as const;
 export type ObjectFormat = (typeof OBJECT_FORMATS)[number];
 export const DEFAULT_OBJECT_FORMAT: ObjectFormat = OBJECT_FORMATS[0];
 
+/** A full object id, lower case: 40 hex digits (sha1) or 64 (sha256). */
+export const FULL_HEX_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
 export function isObjectFormat(value: string): value is ObjectFormat {
   return (OBJECT_FORMATS as readonly string[]).includes(value);
 }

@@ -3,10 +3,9 @@
  * `git log`, the size of a range from one `git rev-list --count`, and a commit's diff or patch from one process.
  */
 import type { NativeGitRunner } from './native-runner.js';
-import type { CommitChange, CommitListOptions, CommitRangeOptions, GitCommit, RepoKey } from './backend.js';
+import { FULL_HEX_ID, type CommitChange, type CommitListOptions, type CommitRangeOptions, type GitCommit, type RepoKey } from './backend.js';
 
 
-const HEX_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 /** Starts each commit's record; the header fields follow, each ended by NUL, the message last. */
 const RECORD_START = '\x1e';
 const LOG_FORMAT = `${RECORD_START}%H%x00%T%x00%P%x00%an%x00%ae%x00%aI%x00%cn%x00%ce%x00%cI%x00%B%x00`;
@@ -16,7 +15,7 @@ const NUMSTAT = /^(\d+|-)\t(\d+|-)\t/;
 const RAW_STATUS: Record<string, CommitChange['status']> = { A: 'added', D: 'removed' };
 
 function checkRange(options: CommitRangeOptions): void {
-  if (!HEX_ID.test(options.head) || (options.exclude !== undefined && !HEX_ID.test(options.exclude))) {
+  if (!FULL_HEX_ID.test(options.head) || (options.exclude !== undefined && !FULL_HEX_ID.test(options.exclude))) {
     throw new Error('commit ranges take full commit ids');
   }
   if (options.path !== undefined && (options.path === '' || options.path.includes('\0'))) throw new Error('invalid path filter');
@@ -121,7 +120,7 @@ export function parseLog(out: Buffer, withChanges: boolean): GitCommit[] {
  * `git format-patch` writes.
  */
 export async function commitDiff(backend: NativeGitRunner, key: RepoKey, commit: string, format: 'diff' | 'patch'): Promise<Buffer> {
-  if (!HEX_ID.test(commit)) throw new Error('commitDiff takes a full commit id');
+  if (!FULL_HEX_ID.test(commit)) throw new Error('commitDiff takes a full commit id');
   const args =
     format === 'diff'
       ? ['diff-tree', '-p', '-M', '--root', '--no-commit-id', '--diff-merges=first-parent', '--end-of-options', commit]

@@ -8,6 +8,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import {
+  FULL_HEX_ID,
   BranchMovedError,
   type ChangeFilesCommit,
   type ContentsEntry,
@@ -23,7 +24,6 @@ import type { ObjectReaderPool } from './native-objects.js';
 /** What this module uses of the native backend: git itself and its long-lived object readers. */
 type NativeGitBackend = NativeGitRunner & { readonly objects: ObjectReaderPool };
 
-const HEX_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 /** Bytes of a symbolic link's target shown, as Forgejo reads it. */
 const SYMLINK_TARGET_BYTES = 1024;
 
@@ -152,7 +152,7 @@ function parseGitmodules(text: string): Map<string, string> {
 
 export async function readContents(git: NativeGitBackend, key: RepoKey, options: ReadContentsOptions): Promise<ContentsRead | undefined> {
   const { commit, path: treePath, maxBlobSize } = options;
-  if (!HEX_ID.test(commit)) throw new Error('readContents takes a full commit id');
+  if (!FULL_HEX_ID.test(commit)) throw new Error('readContents takes a full commit id');
   const read = await withReader(git, key, async (reader) => {
     const walker = new TreeWalker(reader);
     const root = await walker.root(commit);
@@ -285,7 +285,7 @@ function lastCommits(
 }
 
 export async function statPaths(git: NativeGitBackend, key: RepoKey, commit: string, paths: readonly string[]): Promise<Map<string, TreeEntryInfo>> {
-  if (!HEX_ID.test(commit)) throw new Error('statPaths takes a full commit id');
+  if (!FULL_HEX_ID.test(commit)) throw new Error('statPaths takes a full commit id');
   return withReader(git, key, async (reader) => {
     const walker = new TreeWalker(reader);
     const found = new Map<string, TreeEntryInfo>();

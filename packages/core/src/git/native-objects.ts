@@ -7,13 +7,11 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import type { NativeGitRunner } from './native-runner.js';
-import type { GitObjectData, GitObjectInfo, GitObjectType, GitRefEntry, GitTreeEntry, ReadTreeOptions, ReadTreeResult, RepoKey } from './backend.js';
+import { FULL_HEX_ID, type GitObjectData, type GitObjectInfo, type GitObjectType, type GitRefEntry, type GitTreeEntry, type ReadTreeOptions, type ReadTreeResult, type RepoKey } from './backend.js';
 
 /** What this module uses of the native backend. */
 export type NativeGitBackend = NativeGitRunner;
 
-/** Full object ids: 40 hex digits (sha1) or 64 (sha256), lower case. */
-export const FULL_HEX_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 const OBJECT_TYPES: ReadonlySet<string> = new Set(['blob', 'tree', 'commit', 'tag']);
 

@@ -1,8 +1,7 @@
 import type { NativeGitRunner } from './native-runner.js';
-import { RefConflictError, type AnnotatedTagOptions, type GitObjectType, type RefDetail, type RefKind, type RefUpdate, type RepoKey } from './backend.js';
+import { FULL_HEX_ID, RefConflictError, type AnnotatedTagOptions, type GitObjectType, type RefDetail, type RefKind, type RefUpdate, type RepoKey } from './backend.js';
 
 
-const HEX_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 const PREFIX: Record<RefKind, string> = { branches: 'refs/heads/', tags: 'refs/tags/' };
 /**
  * Forgejo's orders: branches by newest commit first then name; tags by the (peeled) creation date, newest first.
@@ -114,7 +113,7 @@ export async function refDetails(
 export async function updateRefs(git: NativeGitRunner, key: RepoKey, updates: readonly RefUpdate[]): Promise<void> {
   if (updates.length === 0) return;
   for (const u of updates) {
-    if (!u.ref.startsWith('refs/') || !isPlainRefName(u.ref) || !HEX_ID.test(u.newId) || !HEX_ID.test(u.oldId)) {
+    if (!u.ref.startsWith('refs/') || !isPlainRefName(u.ref) || !FULL_HEX_ID.test(u.newId) || !FULL_HEX_ID.test(u.oldId)) {
       throw new Error(`invalid ref update: ${JSON.stringify(u)}`);
     }
   }
@@ -145,7 +144,7 @@ function identityPart(value: string): string {
 }
 
 export async function writeAnnotatedTag(git: NativeGitRunner, key: RepoKey, options: AnnotatedTagOptions): Promise<string> {
-  if (!HEX_ID.test(options.target) || !isPlainRefName(options.name)) throw new Error('writeAnnotatedTag takes a full commit id and a valid name');
+  if (!FULL_HEX_ID.test(options.target) || !isPlainRefName(options.name)) throw new Error('writeAnnotatedTag takes a full commit id and a valid name');
   const when = Math.floor((options.tagger.when?.getTime() ?? Date.now()) / 1000);
   const body = [
     `object ${options.target}`,
@@ -158,12 +157,12 @@ export async function writeAnnotatedTag(git: NativeGitRunner, key: RepoKey, opti
   // mktag checks the tag (its object exists and is a commit, the header is well-formed) before writing it.
   const result = await git.run(['--git-dir', git.pathOf(key), 'mktag'], { input: body });
   const id = result.stdout.toString().trim();
-  if (result.code !== 0 || !HEX_ID.test(id)) throw new Error(`git mktag failed (${result.code}): ${result.stderr.trim()}`);
+  if (result.code !== 0 || !FULL_HEX_ID.test(id)) throw new Error(`git mktag failed (${result.code}): ${result.stderr.trim()}`);
   return id;
 }
 
 export async function isAncestor(git: NativeGitRunner, key: RepoKey, ancestor: string, descendant: string): Promise<boolean> {
-  if (!HEX_ID.test(ancestor) || !HEX_ID.test(descendant)) throw new Error('isAncestor takes full commit ids');
+  if (!FULL_HEX_ID.test(ancestor) || !FULL_HEX_ID.test(descendant)) throw new Error('isAncestor takes full commit ids');
   const result = await git.run(['--git-dir', git.pathOf(key), 'merge-base', '--is-ancestor', ancestor, descendant]);
   if (result.code === 0) return true;
   if (result.code === 1) return false;

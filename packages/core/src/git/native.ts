@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import {
+  FULL_HEX_ID,
   OwnerStorageExistsError,
   RepositoryExistsError,
   type ArchiveOptions,
@@ -87,7 +88,6 @@ const LOG_FORMAT = '%H%x00%P%x00%an%x00%ae%x00%cn%x00%ce%x00%aI%x00%B';
 const LOG_FIELDS = 8;
 /** Bytes of one field `commitLog` keeps: a message is cut there. */
 const LOG_FIELD_BYTES = 64 * 1024;
-const HEX_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 /** Bytes `readObject` keeps of an object when the caller sets no limit. */
 const DEFAULT_MAX_OBJECT_BYTES = 16 * 1024 * 1024;
 
@@ -546,7 +546,7 @@ export class NativeGitBackend implements GitBackend {
 
   /** Keeps the commands whose ref now holds the requested value: those receive-pack applied. */
   private async appliedUpdates(key: RepoKey, commands: RefUpdate[]): Promise<RefUpdate[]> {
-    const valid = commands.filter((c) => HEX_ID.test(c.oldId) && HEX_ID.test(c.newId) && c.ref.startsWith('refs/'));
+    const valid = commands.filter((c) => FULL_HEX_ID.test(c.oldId) && FULL_HEX_ID.test(c.newId) && c.ref.startsWith('refs/'));
     const current = await this.readRefs(key, [...new Set(valid.map((c) => c.ref))]);
     return valid.filter((c) => {
       const now = current.get(c.ref);
@@ -587,12 +587,12 @@ export class NativeGitBackend implements GitBackend {
     if (revision === '' || revision.startsWith('-') || revision.includes('\0')) return undefined;
     const result = await this.run(['--git-dir', this.pathOf(key), 'rev-parse', '--verify', '--quiet', '--end-of-options', `${revision}^{commit}`]);
     const id = result.stdout.toString().trim();
-    return result.code === 0 && HEX_ID.test(id) ? id : undefined;
+    return result.code === 0 && FULL_HEX_ID.test(id) ? id : undefined;
   }
 
   async commitLog(key: RepoKey, options: CommitLogOptions): Promise<{ commits: LoggedCommit[]; count: number }> {
     const { head, exclude, detailed, countLimit } = options;
-    if (!HEX_ID.test(head) || (exclude !== undefined && !HEX_ID.test(exclude))) throw new Error('commitLog takes full commit ids');
+    if (!FULL_HEX_ID.test(head) || (exclude !== undefined && !FULL_HEX_ID.test(exclude))) throw new Error('commitLog takes full commit ids');
     const range = exclude === undefined ? [head] : [head, `^${exclude}`];
     const args = ['--git-dir', this.pathOf(key), 'log', '-z', `--max-count=${Math.max(1, countLimit)}`, `--format=${LOG_FORMAT}`, '--end-of-options', ...range];
     return new Promise((resolve, reject) => {

@@ -10,7 +10,7 @@ import { BadRequestError, NotFoundError, ValidationError } from '../errors.js';
 import { CommitsService } from '../commits/service.js';
 import type { CommitView } from '../commits/convert.js';
 import type { NoteQuery } from './notes.js';
-import type { GitObjectInfo, GitTreeEntry, RepoKey } from '../git/backend.js';
+import { FULL_HEX_ID, type GitObjectInfo, type GitTreeEntry, type RepoKey } from '../git/backend.js';
 import { repoKey, type RepoAccess } from '../repos/service.js';
 import { editorConfigFor, parseEditorConfig } from './editorconfig.js';
 import {
@@ -26,7 +26,6 @@ import { SNIFF_BYTES, sniffServedType, type ServedType } from './sniff.js';
 
 /** Abbreviated or full object ids, as the `{sha}` of blobs and tags may be. */
 const HEX = /^[0-9a-f]{4,64}$/;
-const FULL_HEX = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /** Bytes of a note's message kept. */
 const NOTE_MAX_BYTES = 1024 * 1024;
@@ -120,7 +119,7 @@ export class GitDataService {
 
   /** `GET /git/tags/{sha}`: an annotated tag object that a tag ref names (a lightweight tag has none). */
   async annotatedTag(_actor: Actor, access: RepoAccess, sha: string): Promise<ApiAnnotatedTag> {
-    if (!FULL_HEX.test(sha)) throw new BadRequestError(`invalid tag sha: ${sha}`);
+    if (!FULL_HEX_ID.test(sha)) throw new BadRequestError(`invalid tag sha: ${sha}`);
     const key = repoKey(access.owner, access.repo);
     const [object, tagRefs] = await Promise.all([this.ctx.git.readObject(key, sha, { maxBytes: 1024 * 1024 }), this.ctx.git.listRefs(key, 'refs/tags/')]);
     if (!object || object.type !== 'tag') throw new NotFoundError(`tag does not exist: ${sha}`);
@@ -162,7 +161,7 @@ export class GitDataService {
       }
     }
     const first = parts[0]!;
-    if (parts.length > 1 && FULL_HEX.test(first)) {
+    if (parts.length > 1 && FULL_HEX_ID.test(first)) {
       const commit = await this.ctx.git.resolveRevision(key, `${first}^{commit}`);
       if (commit) return { key, commit: commit.id, path: parts.slice(1).join('/') };
     }

@@ -3,7 +3,7 @@ import type { CoreContext } from '../context.js';
 import type { Actor } from '../access/actor.js';
 import { clampPage, offsetOf, type Page, type Paging } from '../paging.js';
 import { acceptInput } from '../validation/validate.js';
-import type { RefCommitInfo, RefDetail } from '../git/backend.js';
+import { FULL_HEX_ID, type RefCommitInfo, type RefDetail } from '../git/backend.js';
 import type { RepoAccess } from '../repos/access.js';
 import { repoKey } from '../repos/service.js';
 import { assertValidBranchName } from '../repos/names.js';
@@ -24,7 +24,6 @@ import { toApiVerification } from '../commits/convert.js';
 import { assertCanWriteRefs, moveRefs, zeroId } from './writes.js';
 
 const HEADS = 'refs/heads/';
-const HEX_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 
 /** A branch name as it reaches git: a name `git check-ref-format --branch` accepts, or a 422. */
 /** Forgejo refuses branch changes through the API on a mirror: its branches follow the mirrored repository. */
@@ -135,7 +134,7 @@ export class BranchesService {
     if (!target) throw new NotFoundError(`commit does not exist [id: ${opts.new_commit_id}]`);
     if (opts.old_commit_id) {
       const expected = opts.old_commit_id.toLowerCase();
-      if (!HEX_ID.test(expected)) throw new ValidationError('old_commit_id', 'is not a full commit id');
+      if (!FULL_HEX_ID.test(expected)) throw new ValidationError('old_commit_id', 'is not a full commit id');
       if (expected !== current.id) throw new ValidationError('', `branch ${name} is at ${current.id}, not at old_commit_id ${expected}`);
     }
     if (target === current.id) return;
