@@ -227,6 +227,7 @@ export {
   type ApiAnnotatedTag,
 } from './gitdata/schemas.js';
 export { BranchesService } from './refs/branches.js';
+export { assertCanWriteRefs } from './refs/writes.js';
 export { TagsService } from './refs/tags.js';
 export { toApiBranch, toApiTag, toApiPayloadCommit } from './refs/convert.js';
 export * from './refs/schemas.js';
