@@ -8,7 +8,7 @@ import { fileRenderer, renderDelimited, renderPlainText, type FileRenderer } fro
 import { joinUrl, type LinkBase } from './links.js';
 import type { ParsedMarkdown } from './render.js';
 import { MARKUP_MODES, type MarkdownOption, type MarkupMode, type MarkupOption } from './schemas.js';
-import { MentionLookupStore } from './users-lookup.js';
+import { UsersStore } from '../users/store.js';
 import type { ForgeSyntaxOptions } from './forge-syntax.js';
 
 /** What to render, and where it lives. */
@@ -107,7 +107,7 @@ export class MarkupService {
   /** Which of the mentioned names are accounts the actor may see: one query, none when nobody is mentioned. */
   private async mentionable(actor: Actor, names: readonly string[]): Promise<Set<string>> {
     if (names.length === 0) return new Set();
-    const users = await this.ctx.store(MentionLookupStore).findByLowerNames(names);
+    const users = await this.ctx.store(UsersStore).findByLowerNames(names);
     return new Set(users.filter((u) => canSeeUser(actor, u)).map((u) => u.lower_name));
   }
 

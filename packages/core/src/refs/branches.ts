@@ -18,9 +18,9 @@ import {
   type UpdateBranchRefOption,
   type UpdateBranchRepoOption,
 } from './schemas.js';
-import { CommitEmailLookupStore } from './users-lookup.js';
 import { CommitVerifier } from '../commits/verification.js';
 import { toApiVerification } from '../commits/convert.js';
+import { UsersStore } from '../users/store.js';
 import { assertCanWriteRefs, moveRefs, zeroId } from './writes.js';
 
 const HEADS = 'refs/heads/';
@@ -156,7 +156,7 @@ export class BranchesService {
     const emails = withCommits.flatMap((r) => [r.commit.authorEmail, r.commit.committerEmail]);
     // The raw commits (one read over the repository's object reader) carry the signatures to verify.
     const [usernames, raws] = await Promise.all([
-      this.ctx.store(CommitEmailLookupStore).usernamesByEmail(emails, this.ctx.settings.server.DOMAIN),
+      this.ctx.store(UsersStore).usernamesByCommitEmail(emails, this.ctx.settings.server.DOMAIN),
       withCommits.length > 0 ? this.ctx.git.readObjects(repoKey(access.owner, access.repo), withCommits.map((r) => r.commit.id)) : Promise.resolve([]),
     ]);
     const verifier = new CommitVerifier(this.ctx);

@@ -78,6 +78,48 @@ export class UsersStore extends Store<UsersTables> {
     return this.individuals().selectAll().where('lower_email', '=', email.toLowerCase()).executeTakeFirst();
   }
 
+  /** The accounts named (lower-cased), e.g. the `@mentions` of a document, in one query per 500 names. */
+  async findByLowerNames(lowerNames: readonly string[]): Promise<User[]> {
+    const names = lowerNames.filter(isStorableText);
+    const found: User[] = [];
+    // Chunked: SQLite and PostgreSQL both cap the number of bound parameters.
+    for (let i = 0; i < names.length; i += 500) {
+      found.push(...(await this.db.selectFrom('user').selectAll().where('lower_name', 'in', names.slice(i, i + 500)).execute()));
+    }
+    return found;
+  }
+
+  /**
+   * The account names behind commit emails, for a page of branches in one or two queries: activated addresses, and
+   * the no-reply addresses (`<name>@noreply.<domain>`) commits carry. Keys are the lower-cased emails.
+   */
+  async usernamesByCommitEmail(emails: readonly string[], noReplyDomain: string): Promise<Map<string, string>> {
+    const lower = [...new Set(emails.map((e) => e.toLowerCase()).filter((e) => e !== '' && isStorableText(e)))];
+    const found = new Map<string, string>();
+    if (lower.length === 0) return found;
+    const suffix = `@noreply.${noReplyDomain.toLowerCase()}`;
+    const noReplyNames = new Map(lower.filter((e) => e.endsWith(suffix)).map((e) => [e.slice(0, -suffix.length), e]));
+    for (let i = 0; i < lower.length; i += 500) {
+      const rows = await this.db
+        .selectFrom('email_address')
+        .innerJoin('user', 'user.id', 'email_address.uid')
+        .select(['email_address.lower_email', 'user.name'])
+        .where('email_address.lower_email', 'in', lower.slice(i, i + 500))
+        .where('email_address.is_activated', '=', 1)
+        .execute();
+      for (const row of rows) found.set(row.lower_email, row.name);
+    }
+    const names = [...noReplyNames.keys()];
+    for (let i = 0; i < names.length; i += 500) {
+      const rows = await this.db.selectFrom('user').select(['lower_name', 'name']).where('lower_name', 'in', names.slice(i, i + 500)).execute();
+      for (const row of rows) {
+        const email = noReplyNames.get(row.lower_name);
+        if (email && !found.has(email)) found.set(email, row.name);
+      }
+    }
+    return found;
+  }
+
   /**
    * Individual accounts by address, in one query (the authors of a page of commits): an activated address of
    * `email_address`, or the account's own email. Keys are the lower-cased addresses found.
