@@ -9,6 +9,7 @@ import { UsersStore } from '../users/store.js';
 import type { CommitView } from './convert.js';
 import type { CommitViewOptions } from './schemas.js';
 import { CommitVerifier } from './verification.js';
+import { BoundedMap } from '../bounded-map.js';
 
 export interface CommitListQuery extends CommitViewOptions {
   /** Branch, tag or commit to list from; absent: the default branch. */
@@ -43,7 +44,7 @@ export class CommitsService {
    * Range sizes by repository and range: history below a commit id never changes, so a count (the costliest part
    * of a page on a long history, a walk of all of it) is made once per range. Bounded; the oldest goes first.
    */
-  private readonly counts = new Map<string, number>();
+  private readonly counts = new BoundedMap<string, number>(COUNT_CACHE_SIZE);
 
   constructor(private readonly ctx: CoreContext) {}
 
@@ -52,7 +53,6 @@ export class CommitsService {
     const cached = this.counts.get(cacheKey);
     if (cached !== undefined) return cached;
     const total = await this.ctx.git.countCommits(key, range);
-    if (this.counts.size >= COUNT_CACHE_SIZE) this.counts.delete(this.counts.keys().next().value!);
     this.counts.set(cacheKey, total);
     return total;
   }

@@ -20,6 +20,7 @@ import {
 } from './backend.js';
 import type { NativeGitRunner } from './native-runner.js';
 import type { ObjectReaderPool } from './native-objects.js';
+import { BoundedMap } from '../bounded-map.js';
 
 /** What this module uses of the native backend: git itself and its long-lived object readers. */
 type NativeGitBackend = NativeGitRunner & { readonly objects: ObjectReaderPool };
@@ -203,7 +204,7 @@ export async function readContents(git: NativeGitBackend, key: RepoKey, options:
     const found = await lastCommits(git, key, commit, treePath, read.children ? 'children' : 'self', missing);
     for (const [p, c] of found) {
       last.set(p, c);
-      rememberLastCommit(`${commit}\0${p}`, c);
+      LAST_COMMITS.set(`${commit}\0${p}`, c);
     }
   }
   for (const e of [read.entry, ...(read.children ?? [])]) e.lastCommit = last.get(e.path);
@@ -215,13 +216,7 @@ export async function readContents(git: NativeGitBackend, key: RepoKey, options:
  * The newest commit that changed a path, by `<commit>\0<path>`: a commit id fixes its history, so an answer never
  * goes stale. Bounded, oldest entries dropped first (a Map keeps insertion order).
  */
-const LAST_COMMITS = new Map<string, { id: string; when: string }>();
-const LAST_COMMITS_MAX = 20_000;
-
-function rememberLastCommit(cacheKey: string, value: { id: string; when: string }): void {
-  LAST_COMMITS.set(cacheKey, value);
-  if (LAST_COMMITS.size > LAST_COMMITS_MAX) LAST_COMMITS.delete(LAST_COMMITS.keys().next().value!);
-}
+const LAST_COMMITS = new BoundedMap<string, { id: string; when: string }>(20_000);
 
 /**
  * The newest commit that changed each wanted path, from one `git log` over `scope`: each commit's changed files

@@ -2,6 +2,7 @@ import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
 import type { Settings } from '../config/settings.js';
+import { BoundedMap } from '../bounded-map.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -53,14 +54,13 @@ type BetterSqlite = import('better-sqlite3').Database;
  * kept per SQL text. better-sqlite3 runs each statement to completion synchronously, so sharing one is safe.
  */
 function cachingStatements(sqlite: BetterSqlite, capacity = 500) {
-  const statements = new Map<string, ReturnType<BetterSqlite['prepare']>>();
+  const statements = new BoundedMap<string, ReturnType<BetterSqlite['prepare']>>(capacity);
   return {
     close: () => sqlite.close(),
     prepare(sql: string) {
       let statement = statements.get(sql);
       if (!statement) {
         statement = sqlite.prepare(sql);
-        if (statements.size >= capacity) statements.delete(statements.keys().next().value!);
         statements.set(sql, statement);
       }
       return statement;

@@ -11,6 +11,7 @@ import { IMAGE_CONTENT_TYPES, imageFormat, imageInfo } from './images.js';
 import { UpdateUserAvatarOptionSchema, type UpdateUserAvatarOption } from './schemas.js';
 import { UsersStore } from './store.js';
 import type { User } from './tables.js';
+import { BoundedMap } from '../bounded-map.js';
 
 /** An avatar as served: its bytes and their type. */
 export interface AvatarImage {
@@ -30,7 +31,7 @@ const IDENTICON_CACHE_SIZE = 1024;
  * `[picture] AVATAR_UPLOAD_PATH`, the generated identicon otherwise, and the bytes behind every `avatar_url`.
  */
 export class UserAvatarsService {
-  private readonly identicons = new Map<string, Buffer>();
+  private readonly identicons = new BoundedMap<string, Buffer>(IDENTICON_CACHE_SIZE);
 
   constructor(private readonly ctx: CoreContext) {}
 
@@ -96,7 +97,6 @@ export class UserAvatarsService {
     let png = this.identicons.get(hash);
     if (!png) {
       png = identiconPng(hash);
-      if (this.identicons.size >= IDENTICON_CACHE_SIZE) this.identicons.delete(this.identicons.keys().next().value!);
       this.identicons.set(hash, png);
     }
     return png;
