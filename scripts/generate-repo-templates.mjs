@@ -130,6 +130,24 @@ function loadLicenses(packageDir) {
   return { licenses, source: `${name}@${version}` };
 }
 
+/**
+ * Templates kept at the older github/gitignore revision that Forgejo ships, because clients count the lines of an
+ * auto-initialised repository's first commit (the Gitea SDK's TestListRepoCommits expects 109 additions for
+ * README + "C,C++" + MIT). Each entry names the sections the newer upstream text added, which are left out.
+ */
+const PINNED_GITIGNORE_SECTIONS_DROPPED = new Map([
+  ['C', ['# debug information files']],
+  ['C++', ['# Linker files', '# Debugger Files', '# debug information files']],
+]);
+
+/** A template without the named sections (a section: its comment line and the lines up to the next blank one). */
+function dropSections(text, headings) {
+  const blocks = text.replace(/\n$/, '').split('\n\n');
+  const kept = blocks.filter((block) => !headings.includes(block.split('\n')[0]));
+  if (kept.length !== blocks.length - headings.length) throw new Error(`sections ${headings.join(', ')} not all found`);
+  return `${kept.join('\n\n')}\n`;
+}
+
 /** Byte order, as Go's sort.Strings orders the file names Forgejo lists. */
 const byteOrder = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -140,6 +158,7 @@ function header(source) {
 function main() {
   const args = parseArgs(process.argv.slice(2));
   const { templates, source: gitignoreSource } = loadGitignores(args.gitignores);
+  for (const [name, headings] of PINNED_GITIGNORE_SECTIONS_DROPPED) templates.set(name, dropSections(templates.get(name), headings));
   const { licenses, source: licenseSource } = loadLicenses(args.licenses);
 
   rmSync(outDir, { recursive: true, force: true });

@@ -11,7 +11,8 @@ export type RepoHostErrorKind =
   | 'bad_request'
   | 'too_many_requests'
   | 'unavailable'
-  | 'locked';
+  | 'locked'
+  | 'quota_exceeded';
 
 export abstract class RepoHostError extends Error {
   abstract readonly kind: RepoHostErrorKind;
@@ -71,6 +72,18 @@ export class LockedError extends RepoHostError {
   constructor(message = 'repo is archived') {
     super(message);
     this.name = 'LockedError';
+  }
+}
+
+/** The write would take an account past its quota (Forgejo's 413 `quota exceeded`, naming the account). */
+export class QuotaExceededError extends RepoHostError {
+  readonly kind = 'quota_exceeded' as const;
+  constructor(
+    readonly userId: number,
+    readonly username: string,
+  ) {
+    super('quota exceeded');
+    this.name = 'QuotaExceededError';
   }
 }
 

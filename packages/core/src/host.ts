@@ -13,6 +13,11 @@ import { TokensService } from './tokens/service.js';
 import { KeysService } from './keys/service.js';
 import { GpgKeysService } from './gpg/service.js';
 import { ReposService } from './repos/service.js';
+import { AccessService } from './access/service.js';
+import { OrgsService } from './orgs/service.js';
+import { OrgLifecycleService } from './orgs/org-lifecycle.js';
+import { TeamsService } from './orgs/teams.js';
+import { CollaboratorsService } from './access/collaborators.js';
 import { GitTransferService } from './repos/transfer.js';
 import { RepoStorageService, type ReconcileReport } from './repos/storage.js';
 import { RepoSettingsService } from './repos/edit.js';
@@ -34,6 +39,7 @@ import { SocialService } from './social/service.js';
 import { BranchesService } from './refs/branches.js';
 import { TagsService } from './refs/tags.js';
 import { GitDataService } from './gitdata/service.js';
+import { QuotaService } from './quota/service.js';
 
 export interface RepoHostOptions {
   /** Resolved settings; when absent they are loaded from `config`. */
@@ -77,8 +83,12 @@ export class RepoHost {
     this.activity.subscribe();
     // Follows, stars and watches go with their accounts and repositories, the counters they kept corrected.
     this.social.subscribe();
+    this.orgs.subscribe();
+    this.access.subscribe();
     // Commit statuses go with their repository.
     this.commitStatuses.subscribe();
+    // Quota group memberships go with their accounts.
+    this.quota.subscribe();
   }
 
   get users(): UsersService {
@@ -109,6 +119,26 @@ export class RepoHost {
   }
   get repos(): ReposService {
     return this.ctx.service(ReposService);
+  }
+  /** "What may this actor do here": repository permissions, organization membership, visibility of accounts. */
+  get access(): AccessService {
+    return this.ctx.service(AccessService);
+  }
+  /** Organizations: creation, membership, what a member may do. */
+  get orgs(): OrgsService {
+    return this.ctx.service(OrgsService);
+  }
+  /** Deleting and renaming organizations (with their repositories' storage). */
+  get orgLifecycle(): OrgLifecycleService {
+    return this.ctx.service(OrgLifecycleService);
+  }
+  /** Teams of organizations: their members, repositories and rights. */
+  get teams(): TeamsService {
+    return this.ctx.service(TeamsService);
+  }
+  /** Collaborators of repositories: add, change, remove, list, and what an account may do to a repository. */
+  get collaborators(): CollaboratorsService {
+    return this.ctx.service(CollaboratorsService);
   }
   /** Clone, fetch and push over any byte stream. */
   get transfer(): GitTransferService {
@@ -196,6 +226,12 @@ export class RepoHost {
     return this.ctx.service(GitDataService);
   }
 
+  /** Storage quotas: rules, groups, an account's usage, and the checks writes make (`[quota] ENABLED`). */
+  get quota(): QuotaService {
+    return this.ctx.service(QuotaService);
+  }
+
+
   /**
    * What happened, after it committed: `host.events.on('repo.pushed', (e) => …)`. See {@link DomainEvents} for
    * subscribers that must run inside the change's own transaction.
@@ -235,6 +271,7 @@ export class RepoHost {
   /** Waits for event handlers still running, then closes the database. The host must not be used afterwards. */
   async close(): Promise<void> {
     await this.ctx.events.idle();
+    // Deliveries in flight finish (within DELIVER_TIMEOUT); what is still queued waits for the next start.
     // The backend's long-lived git processes (object readers) end with the host.
     this.git.close();
     await this.storage.close();

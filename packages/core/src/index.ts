@@ -7,7 +7,67 @@ export * from './errors.js';
 export { loadSettings, derivedRootUrl, ConfigError, DEFAULT_REPORTED_VERSION, type Settings, type SettingsOverrides, type LoadSettingsOptions } from './config/settings.js';
 export { parseIni, iniFromEnv } from './config/ini.js';
 export { ANONYMOUS, SYSTEM, userActor, actorUser, isSiteAdmin, isSelf, type Actor } from './access/actor.js';
-export { AccessMode, canSeeUser, repoAccessMode, ownedRepoVisibility, type AccessModeValue, type OwnedRepoVisibility } from './access/permissions.js';
+export {
+  AccessMode,
+  ACCESS_MODE_NAMES,
+  UNIT_NAMES,
+  canSeeUser,
+  repoPermission,
+  combineGrants,
+  NO_GRANTS,
+  unitMode,
+  ownedRepoFilter,
+  type AccessModeValue,
+  type AccessModeName,
+  type UnitName,
+  type UnitModes,
+  type RepoPermission,
+  type RepoGrants,
+  type OwnedRepoFilter,
+} from './access/permissions.js';
+export type { AccessService } from './access/service.js';
+export type { CollaboratorsService, CollaboratorPermission } from './access/collaborators.js';
+export { toApiRepoCollaboratorPermission } from './access/convert.js';
+export {
+  AddCollaboratorOptionSchema,
+  RepoCollaboratorPermissionSchema,
+  COLLABORATOR_MODE_NAMES,
+  type AddCollaboratorOption,
+  type ApiRepoCollaboratorPermission,
+  type CollaboratorModeName,
+} from './access/schemas.js';
+export type { OrgsService, OrgPermissions, MembershipAnswer } from './orgs/service.js';
+export type { OrgLifecycleService } from './orgs/org-lifecycle.js';
+export {
+  OrganizationSchema,
+  CreateOrgOptionSchema,
+  EditOrgOptionSchema,
+  OrganizationPermissionsSchema,
+  RenameOrgOptionSchema,
+  type ApiOrganization,
+  type ApiOrganizationPermissions,
+  type CreateOrgOption,
+  type EditOrgOption,
+  type RenameOrgOption,
+} from './orgs/schemas.js';
+export { toApiOrganization } from './orgs/convert.js';
+export { OWNER_TEAM_NAME, type Team, type OrgUser } from './orgs/tables.js';
+export { OrgsStore } from './orgs/store.js';
+export type { TeamsService, TeamAccess, TeamWithOrg } from './orgs/teams.js';
+export { TeamsStore } from './orgs/teams-store.js';
+export {
+  TeamSchema,
+  CreateTeamOptionSchema,
+  EditTeamOptionSchema,
+  TeamSearchQuerySchema,
+  TeamSearchResultsSchema,
+  type ApiTeam,
+  type CreateTeamOption,
+  type EditTeamOption,
+  type TeamSearchQuery,
+  type ApiTeamSearchResults,
+} from './orgs/team-schemas.js';
+export { toApiTeam } from './orgs/team-convert.js';
 export { CoreContext, type CoreTransaction, type ServiceClass } from './context.js';
 export { DomainEvents, type DomainEvent, type AnyDomainEvent, type DomainEventMap, type DomainEventType } from './events/bus.js';
 export { clampPage, type Page, type PageRequest, type Paging } from './paging.js';
@@ -232,3 +292,33 @@ export { TagsService } from './refs/tags.js';
 export { toApiBranch, toApiTag, toApiPayloadCommit } from './refs/convert.js';
 export * from './refs/schemas.js';
 export { RefConflictError, type RefDetail, type RefCommitInfo, type RefKind, type AnnotatedTagOptions } from './git/backend.js';
+// Quotas
+export { QuotaService, parseSubject, type QuotaUsageSource } from './quota/service.js';
+export { QuotaStore } from './quota/store.js';
+export { QUOTA_SUBJECTS, isQuotaSubject, evaluateGroups, usageOf, emptyUsage, type QuotaSubject, type QuotaUsage } from './quota/subjects.js';
+export { toApiQuotaRule, toApiQuotaGroup, toApiQuotaInfo } from './quota/convert.js';
+export {
+  QuotaRuleInfoSchema,
+  QuotaGroupSchema,
+  QuotaGroupListSchema,
+  QuotaUsedSchema,
+  QuotaInfoSchema,
+  CreateQuotaRuleOptionsSchema,
+  EditQuotaRuleOptionsSchema,
+  CreateQuotaGroupOptionsSchema,
+  SetUserQuotaGroupsOptionsSchema,
+  QuotaUsedAttachmentSchema,
+  QuotaUsedPackageSchema,
+  QuotaUsedArtifactSchema,
+  type ApiQuotaRuleInfo,
+  type ApiQuotaGroup,
+  type ApiQuotaInfo,
+  type ApiQuotaUsedAttachment,
+  type ApiQuotaUsedPackage,
+  type ApiQuotaUsedArtifact,
+  type CreateQuotaRuleOptions,
+  type EditQuotaRuleOptions,
+  type CreateQuotaGroupOptions,
+  type SetUserQuotaGroupsOptions,
+} from './quota/schemas.js';
+export type { QuotaTables } from './quota/tables.js';

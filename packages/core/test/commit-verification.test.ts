@@ -101,6 +101,18 @@ describe.each(['sha1', 'sha256'] as const)('%s repositories', (format) => {
   }, 60_000);
 });
 
+describe('a registered key that may no longer vouch', () => {
+  it('is a probable bad signature once its address is no longer the owner’s, as Forgejo words it', async () => {
+    // Runs after the sha1 and sha256 cases: alice's key is registered and her commits verify.
+    const access = await t.host.repos.resolve(userActor(alice), alice.name, 'v-sha1');
+    expect((await t.host.commits.get(SYSTEM, access, 'main')).verification!.verified).toBe(true);
+    const renamed = await t.host.userAdmin.edit(SYSTEM, alice, { email: 'alice-new@example.com' });
+    await t.host.userEmails.delete(userActor(renamed), renamed, { emails: [alice.email] });
+    const after = (await t.host.commits.get(SYSTEM, access, 'main')).verification!;
+    expect(after).toMatchObject({ verified: false, reason: 'gpg.error.probable_bad_signature' });
+  }, 30_000);
+});
+
 describe('extractSignature', () => {
   it('cuts the signature header and its continuation lines out of the payload, and leaves unsigned commits alone', () => {
     const raw = Buffer.from('tree abc\nauthor A <a@b> 1 +0000\ncommitter A <a@b> 1 +0000\ngpgsig -----BEGIN PGP SIGNATURE-----\n \n xyz\n -----END PGP SIGNATURE-----\n\nmessage\n');

@@ -1,10 +1,10 @@
 /**
  * Listing an owner's repositories: for every kind of actor and every owner visibility, the listed items are
- * exactly the repositories `repoAccessMode` lets the actor see, and the total counts those same repositories,
+ * exactly the repositories `host.access.repoAccess` lets the actor see, and the total counts those same repositories,
  * on every page.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANONYMOUS, AccessMode, SYSTEM, repoAccessMode, userActor, type Actor, type Page, type RepoAccess, type RepoHost, type Repository, type User } from '@repohost/core';
+import { ANONYMOUS, AccessMode, SYSTEM, userActor, type Actor, type Page, type RepoAccess, type RepoHost, type Repository, type User } from '@repohost/core';
 import { PASSWORD, createUser, openTestHost, type TestHost } from '@repohost/test-support';
 
 const VISIBILITIES = ['public', 'limited', 'private'] as const;
@@ -57,29 +57,28 @@ describe('the repositories of an owner, as each actor lists them', () => {
     return { names: names.sort(), totals };
   }
 
-  it.each(VISIBILITIES)('a %s owner: items are exactly the repositories repoAccessMode shows, total is their count', async (visibility) => {
+  it.each(VISIBILITIES)('a %s owner: items are exactly the repositories host.access shows, total is their count', async (visibility) => {
     const owner = owners.get(visibility)!;
-    const expectedFor = (actor: Actor) =>
-      repos
-        .get(owner.id)!
-        .filter((repo) => repoAccessMode(actor, repo, owner) !== AccessMode.None)
-        .map((repo) => repo.name)
+    const expectedFor = async (actor: Actor) =>
+      (await host.access.repoAccessMany(actor, repos.get(owner.id)!.map((repo) => ({ repo, owner }))))
+        .filter((access) => access.mode !== AccessMode.None)
+        .map((access) => access.repo.name)
         .sort();
     const cases: [string, Actor][] = [...actors, ['the owner', userActor(owner)], ['a public-only token of the owner', userActor(owner, { publicOnly: true })]];
     for (const [label, actor] of cases) {
-      const expected = expectedFor(actor);
+      const expected = await expectedFor(actor);
       for (const limit of [2, 50]) {
         const { names, totals } = await allPages((page) => host.repos.listOwnedBy(actor, owner, { page, limit }));
         expect(names, `${label} lists ${visibility} owner's repositories (limit ${limit})`).toEqual(expected);
         for (const total of totals) expect(total, `${label}: total (limit ${limit})`).toBe(expected.length);
       }
       for (const item of (await host.repos.listOwnedBy(actor, owner, { limit: 50 })).items) {
-        expect(item.mode, `${label}: mode of ${item.repo.name}`).toBe(repoAccessMode(actor, item.repo, owner));
+        expect(item.mode, `${label}: mode of ${item.repo.name}`).toBe((await host.access.repoAccess(actor, item.repo, owner)).mode);
       }
     }
     // The owner's own list (`/user/repos`), also through a public-only token.
     for (const [label, actor] of cases.slice(-2)) {
-      const expected = expectedFor(actor);
+      const expected = await expectedFor(actor);
       const { names, totals } = await allPages((page) => host.repos.listMine(actor, { page, limit: 2 }));
       expect(names, `${label}: listMine`).toEqual(expected);
       for (const total of totals) expect(total, `${label}: listMine total`).toBe(expected.length);

@@ -311,3 +311,37 @@ describe('the swagger document', () => {
     expect(doc.definitions.Activity.properties.act_user).toEqual({ $ref: '#/definitions/User' });
   });
 });
+
+describe('organization and team feeds', () => {
+  test('an organization feed shows its repositories’ actions, private ones to members only; a team feed narrows to its repositories', async () => {
+    const owner = await account('orgowner');
+    const outsider = await account('outsider');
+    const orgName = uniq('feedorg');
+    expect((await s.fetch('/api/v1/orgs', jsonInit('POST', { username: orgName }, owner.h))).status).toBe(201);
+    const create = async (name: string, isPrivate: boolean) => {
+      const res = await s.fetch(`/api/v1/orgs/${orgName}/repos`, jsonInit('POST', { name, private: isPrivate }, owner.h));
+      expect(res.status, await res.clone().text()).toBe(201);
+    };
+    await create('open', false);
+    await create('closed', true);
+    const names = (f: Feed) => f.items.map((i) => i.repo.name).sort();
+
+    const asOwner = await feed(`orgs/${orgName}/activities/feeds`, owner.h);
+    expect(names(asOwner)).toEqual(['closed', 'open']);
+    expect(asOwner.total).toBe(2);
+    const asOutsider = await feed(`orgs/${orgName}/activities/feeds`, outsider.h);
+    expect(names(asOutsider)).toEqual(['open']);
+    expect(asOutsider.total).toBe(1);
+    expect(names(await feed(`orgs/${orgName}/activities/feeds`))).toEqual(['open']);
+
+    const teamRes = await s.fetch(`/api/v1/orgs/${orgName}/teams`, jsonInit('POST', { name: 'closers', permission: 'read', units: ['repo.code'] }, owner.h));
+    expect(teamRes.status, await teamRes.clone().text()).toBe(201);
+    const team = await json<{ id: number }>(teamRes);
+    expect((await s.fetch(`/api/v1/teams/${team.id}/repos/${orgName}/closed`, { method: 'PUT', headers: owner.h })).status).toBe(204);
+    const teamFeed = await feed(`teams/${team.id}/activities/feeds`, owner.h);
+    expect(names(teamFeed)).toEqual(['closed']);
+    expect(teamFeed.total).toBe(1);
+    // Not a member of the team nor of the organization: the team does not exist for them.
+    await expectApiError(await s.fetch(`/api/v1/teams/${team.id}/activities/feeds`, { headers: outsider.h }), 404, s.url);
+  });
+});

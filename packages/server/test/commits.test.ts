@@ -217,3 +217,21 @@ test('a private repository’s commits are 404 to others and anonymous callers',
   await expectApiError(await s.fetch(`/api/v1/repos/${repo.full}/git/commits/main`), 404, s.url);
   await expectApiError(await s.fetch(`/api/v1/repos/${repo.full}/git/commits/${repo.ids[0]}.diff`), 404, s.url);
 });
+
+test('the first commit of a repository created with README, "C,C++" and MIT adds 109 lines, as Forgejo’s does', async () => {
+  // Clients count this commit (the Gitea SDK's TestListRepoCommits): README 3 lines, .gitignore 88, LICENSE 18.
+  const name = uniq('init');
+  const created = await s.fetch(
+    '/api/v1/user/repos',
+    jsonInit('POST', { name, description: `A test Repo: ${name}`, auto_init: true, gitignores: 'C,C++', license: 'MIT', readme: 'Default' }, h),
+  );
+  expect(created.status).toBe(201);
+  const [first] = await json<any[]>(await s.fetch(`/api/v1/repos/${alice.name}/${name}/commits?stat=true&verification=true`));
+  expect(first.commit.message).toBe('Initial commit\n');
+  expect(first.commit.verification.reason).toBe('gpg.error.not_signed_commit');
+  expect(first.stats).toEqual({ total: 109, additions: 109, deletions: 0 });
+  const gitignore = await (await s.fetch(`/api/v1/repos/${alice.name}/${name}/raw/.gitignore`)).text();
+  expect(gitignore.startsWith('# ---> C\n# Prerequisites\n')).toBe(true);
+  expect(gitignore).toContain('\n\n# ---> C++\n# Prerequisites\n');
+  expect(gitignore.split('\n')).toHaveLength(89);
+});

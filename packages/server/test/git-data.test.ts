@@ -115,21 +115,26 @@ describe.each(['sha1', 'sha256'] as const)('git data (%s)', (format) => {
     f = await fixture(format);
   });
 
-  test('blobs: base64 content, full sha, size; unknown 404, not hex 400', async () => {
+  test('blobs: base64 content, full sha, size; unknown, abbreviated or not hex 400 as Forgejo answers', async () => {
     const id = await git(['rev-parse', 'HEAD:README.md'], f.work);
     const res = await s.fetch(`/api/v1/repos/${f.full}/git/blobs/${id}`);
     expect(res.status).toBe(200);
     const body = await json(res);
     expect(matchesSchema(GitBlobResponseSchema, body)).toBe(true);
     expect(body).toEqual({ content: Buffer.from('# hello\n').toString('base64'), encoding: 'base64', sha: id, size: 8, url: `${f.base}/git/blobs/${id}` });
-    // An abbreviated id names the same blob.
-    expect((await json(await s.fetch(`/api/v1/repos/${f.full}/git/blobs/${id.slice(0, 10)}`))).sha).toBe(id);
+    // An upper-case id is the same id; an abbreviated one is not a full id (Forgejo reads full ids only).
+    expect((await json(await s.fetch(`/api/v1/repos/${f.full}/git/blobs/${id.toUpperCase()}`))).sha).toBe(id);
+    expect(await expectApiError(await s.fetch(`/api/v1/repos/${f.full}/git/blobs/${id.slice(0, 10)}`), 400, s.url)).toBe(
+      `length 10 has no matched object format: ${id.slice(0, 10)}`,
+    );
     const png = await json(await s.fetch(`/api/v1/repos/${f.full}/git/blobs/${await git(['rev-parse', 'HEAD:image.png'], f.work)}`));
     expect(Buffer.from(png.content, 'base64').equals(PNG)).toBe(true);
-    await expectApiError(await s.fetch(`/api/v1/repos/${f.full}/git/blobs/${'0'.repeat(id.length)}`), 404, s.url);
+    const unknown = 'e'.repeat(id.length);
+    expect(await expectApiError(await s.fetch(`/api/v1/repos/${f.full}/git/blobs/${unknown}`), 400, s.url)).toBe(`object does not exist [id: ${unknown}, rel_path: ]`);
     await expectApiError(await s.fetch(`/api/v1/repos/${f.full}/git/blobs/not-hex`), 400, s.url);
+    await expectApiError(await s.fetch(`/api/v1/repos/${f.full}/git/blobs/${'g'.repeat(id.length)}`), 400, s.url);
     // A tree is not a blob.
-    await expectApiError(await s.fetch(`/api/v1/repos/${f.full}/git/blobs/${await git(['rev-parse', 'HEAD^{tree}'], f.work)}`), 404, s.url);
+    await expectApiError(await s.fetch(`/api/v1/repos/${f.full}/git/blobs/${await git(['rev-parse', 'HEAD^{tree}'], f.work)}`), 400, s.url);
   });
 
   test('trees: entries as git lists them, recursive, paged', async () => {
@@ -172,8 +177,10 @@ describe.each(['sha1', 'sha256'] as const)('git data (%s)', (format) => {
     const past = await json(await s.fetch(`/api/v1/repos/${f.full}/git/trees/${f.head}?per_page=3&page=99`));
     expect(past).toMatchObject({ tree: [], truncated: false, page: 99 });
 
-    await expectApiError(await s.fetch(`/api/v1/repos/${f.full}/git/trees/${'0'.repeat(f.head.length)}`), 404, s.url);
-    await expectApiError(await s.fetch(`/api/v1/repos/${f.full}/git/trees/nope`), 404, s.url);
+    // Whatever names no tree is Forgejo's 400 "sha not found".
+    expect(await expectApiError(await s.fetch(`/api/v1/repos/${f.full}/git/trees/${'0'.repeat(f.head.length)}`), 400, s.url)).toBe(`sha not found [${'0'.repeat(f.head.length)}]`);
+    expect(await expectApiError(await s.fetch(`/api/v1/repos/${f.full}/git/trees/nope`), 400, s.url)).toBe('sha not found [nope]');
+    await expectApiError(await s.fetch(`/api/v1/repos/${f.full}/git/trees/--all`), 400, s.url);
     await expectApiError(await s.fetch(`/api/v1/repos/${f.full}/git/trees/main~1`), 400, s.url);
     await expectApiError(await s.fetch(`/api/v1/repos/${f.full}/git/trees/--output=x`), 400, s.url);
   });
@@ -195,7 +202,7 @@ describe.each(['sha1', 'sha256'] as const)('git data (%s)', (format) => {
     await expectApiError(await s.fetch(`/api/v1/repos/${f.full}/git/refs/heads/nothing`), 404, s.url);
   });
 
-  test('annotated tags; a lightweight tag or a commit is 404, not hex 400', async () => {
+  test('annotated tags; a commit, an unknown id or not a full id is 400 as Forgejo answers', async () => {
     const res = await s.fetch(`/api/v1/repos/${f.full}/git/tags/${f.tagId}`);
     expect(res.status).toBe(200);
     const tag = await json(res);
@@ -210,7 +217,9 @@ describe.each(['sha1', 'sha256'] as const)('git data (%s)', (format) => {
       verification: { verified: false, reason: 'gpg.error.not_signed_commit', signature: '', signer: null, payload: '' },
       archive_download_count: { zip: 0, tar_gz: 0 },
     });
-    await expectApiError(await s.fetch(`/api/v1/repos/${f.full}/git/tags/${f.head}`), 404, s.url);
+    expect(await expectApiError(await s.fetch(`/api/v1/repos/${f.full}/git/tags/${f.head}`), 400, s.url)).toBe(`object does not exist [id: ${f.head}, rel_path: ]`);
+    await expectApiError(await s.fetch(`/api/v1/repos/${f.full}/git/tags/${'e'.repeat(f.head.length)}`), 400, s.url);
+    await expectApiError(await s.fetch(`/api/v1/repos/${f.full}/git/tags/${f.tagId.slice(0, 12)}`), 400, s.url);
     await expectApiError(await s.fetch(`/api/v1/repos/${f.full}/git/tags/v1.0`), 400, s.url);
   });
 
@@ -294,6 +303,58 @@ describe.each(['sha1', 'sha256'] as const)('git data (%s)', (format) => {
   });
 });
 
+describe('Last-Modified on raw and media', () => {
+  test('is the time of the last commit that changed the file; If-Modified-Since at or after it is a 304', async () => {
+    const f = await fixture('sha1');
+    const first = f.head;
+    const saved = gitEnv;
+    gitEnv = { ...gitEnv, GIT_COMMITTER_DATE: '1800000000 +0200', GIT_AUTHOR_DATE: '1750000000 +0000' };
+    try {
+      await writeFile(path.join(f.work, 'src/main.ts'), 'export const x = 2;\n');
+      await git(['commit', '-q', '-am', 'second'], f.work);
+      await git(['push', '-q', `${s.url.replace('http://', `http://${alice.name}:${aliceToken}@`)}${f.full}.git`, 'main'], f.work);
+    } finally {
+      gitEnv = saved;
+    }
+    const changedAt = new Date(1800000000 * 1000).toUTCString();
+    const firstAt = new Date(1700000000 * 1000).toUTCString();
+    for (const kind of ['raw', 'media']) {
+      const changed = await s.fetch(`/api/v1/repos/${f.full}/${kind}/src/main.ts`);
+      expect(changed.status).toBe(200);
+      expect(changed.headers.get('last-modified')).toBe(changedAt);
+      // Unchanged by the newer commit: the time of the commit that last changed it.
+      expect((await s.fetch(`/api/v1/repos/${f.full}/${kind}/README.md`)).headers.get('last-modified')).toBe(firstAt);
+      expect((await s.fetch(`/api/v1/repos/${f.full}/${kind}/src/main.ts?ref=${first}`)).headers.get('last-modified')).toBe(firstAt);
+      const notModified = await s.fetch(`/api/v1/repos/${f.full}/${kind}/src/main.ts`, { headers: { 'if-modified-since': changedAt } });
+      expect(notModified.status).toBe(304);
+      expect(await notModified.text()).toBe('');
+      const later = new Date((1800000000 + 3600) * 1000).toUTCString();
+      expect((await s.fetch(`/api/v1/repos/${f.full}/${kind}/src/main.ts`, { headers: { 'if-modified-since': later } })).status).toBe(304);
+      const earlier = await s.fetch(`/api/v1/repos/${f.full}/${kind}/src/main.ts`, { headers: { 'if-modified-since': firstAt } });
+      expect(earlier.status).toBe(200);
+      expect(await earlier.text()).toBe('export const x = 2;\n');
+      // Not an HTTP date: ignored, as Go's parser ignores it.
+      for (const value of ['yesterday', '2030-01-01T00:00:00Z']) {
+        expect((await s.fetch(`/api/v1/repos/${f.full}/${kind}/src/main.ts`, { headers: { 'if-modified-since': value } })).status).toBe(200);
+      }
+    }
+  });
+});
+
+test('media serves an LFS pointer as its blob while no LFS object is stored, as Forgejo does', async () => {
+  const f = await fixture('sha1');
+  const pointer = `version https://git-lfs.github.com/spec/v1\noid sha256:${'4'.repeat(64)}\nsize 12345\n`;
+  await writeFile(path.join(f.work, 'asset.bin'), pointer);
+  await git(['add', 'asset.bin'], f.work);
+  await git(['commit', '-q', '-m', 'lfs pointer'], f.work);
+  await git(['push', '-q', `${s.url.replace('http://', `http://${alice.name}:${aliceToken}@`)}${f.full}.git`, 'main'], f.work);
+  const media = await s.fetch(`/api/v1/repos/${f.full}/media/asset.bin`);
+  expect(media.status).toBe(200);
+  expect(media.headers.get('content-length')).toBe(String(pointer.length));
+  expect(media.headers.get('etag')).toBe(`"${await git(['rev-parse', 'HEAD:asset.bin'], f.work)}"`);
+  expect(await media.text()).toBe(pointer);
+});
+
 describe('access and empty repositories', () => {
   test('a private repository is 404 to others and anonymous, readable by its owner', async () => {
     const f = await fixture('sha1', true);
@@ -310,7 +371,7 @@ describe('access and empty repositories', () => {
     expect((await s.fetch('/api/v1/user/repos', jsonInit('POST', { name }, h))).status).toBe(201);
     const full = `${alice.name}/${name}`;
     await expectApiError(await s.fetch(`/api/v1/repos/${full}/git/refs`), 404, s.url);
-    await expectApiError(await s.fetch(`/api/v1/repos/${full}/git/trees/main`), 404, s.url);
+    await expectApiError(await s.fetch(`/api/v1/repos/${full}/git/trees/main`), 400, s.url);
     await expectApiError(await s.fetch(`/api/v1/repos/${full}/raw/README.md`), 404, s.url);
     await expectApiError(await s.fetch(`/api/v1/repos/${full}/editorconfig/README.md`), 404, s.url);
   });

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ANONYMOUS, AccessMode, RepoHost, SYSTEM, SearchResultsSchema, matchesSchema, repoAccessMode, schemaErrors, userActor, type Actor, type Repository, type User } from '@repohost/core';
+import { ANONYMOUS, AccessMode, RepoHost, SYSTEM, SearchResultsSchema, matchesSchema, schemaErrors, userActor, type Actor, type Repository, type User } from '@repohost/core';
 import { PASSWORD, createToken, createUser, jsonInit, openTestHost, startTestServer, tokenHeader, type TestServer } from '@repohost/test-support';
 import { expectApiError, json, uniq } from './helpers';
 
@@ -88,9 +88,9 @@ describe('what each caller finds', () => {
     ];
   });
 
-  test('items are exactly the repositories repoAccessMode shows; the total counts them on every page', async () => {
+  test('items are exactly the repositories host.access shows; the total counts them on every page', async () => {
     for (const { label, actor, headers } of callers) {
-      const expected = repos.filter(({ repo: r, owner }) => repoAccessMode(actor, r, owner) !== AccessMode.None).map(({ repo: r, owner }) => `${owner.name}/${r.name}`);
+      const expected = (await s.host.access.repoAccessMany(actor, repos)).filter((a) => a.mode !== AccessMode.None).map((a) => `${a.owner.name}/${a.repo.name}`);
       const { names, totals } = await allPages(`q=${tag}`, headers);
       expect([...names].sort(), label).toEqual([...expected].sort());
       expect(new Set(names).size, `${label}: no repository twice`).toBe(names.length);

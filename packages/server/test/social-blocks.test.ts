@@ -106,4 +106,37 @@ describe('blocks', () => {
     await expectApiError(await call('PUT', `/user/block/${name.pest}`), 401, s.url);
     await expectApiError(await call('GET', '/user/list_blocked'), 401, s.url);
   });
+
+  test('a block ends the blocked account\'s collaborations on the blocker\'s repositories', async () => {
+    expect((await call('PUT', `/repos/${name.boss}/site/collaborators/${name.pal}`, 'boss')).status).toBe(204);
+    expect((await call('PUT', `/user/block/${name.pal}`, 'boss')).status).toBe(204);
+    expect((await call('GET', `/repos/${name.boss}/site/collaborators/${name.pal}`, 'boss')).status).toBe(404);
+    expect((await call('PUT', `/user/unblock/${name.pal}`, 'boss')).status).toBe(204);
+  });
+
+  test('an organization\'s owners block for it: listed, lifted, refused to members and others', async () => {
+    const orgName = uniq('blockorg');
+    const created = await s.fetch('/api/v1/orgs', { method: 'POST', headers: { ...auth.boss, 'content-type': 'application/json' }, body: JSON.stringify({ username: orgName }) });
+    expect(created.status).toBe(201);
+    const repo = await s.fetch(`/api/v1/orgs/${orgName}/repos`, { method: 'POST', headers: { ...auth.boss, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'shared' }) });
+    expect(repo.status).toBe(201);
+    expect((await call('PUT', `/repos/${orgName}/shared/subscription`, 'pest')).status).toBe(200);
+
+    await expectApiError(await call('PUT', `/orgs/${orgName}/block/${name.pest}`, 'pal'), 403, s.url);
+    await expectApiError(await call('GET', `/orgs/${orgName}/list_blocked`, 'pal'), 403, s.url);
+    await expectApiError(await call('PUT', `/orgs/${orgName}/block/${name.pest}`), 401, s.url);
+    await expectApiError(await call('PUT', `/orgs/${orgName}/block/${orgName}`, 'boss'), 422, s.url);
+    await expectApiError(await call('PUT', `/orgs/${orgName}/block/${uniq('nobody')}`, 'boss'), 404, s.url);
+
+    expect((await call('PUT', `/orgs/${orgName}/block/${name.pest}`, 'boss')).status).toBe(204);
+    const listed = await call('GET', `/orgs/${orgName}/list_blocked`, 'boss');
+    expect(listed.headers.get('x-total-count')).toBe('1');
+    expect(await json(listed)).toEqual([{ block_id: id.pest, created_at: expect.any(String) }]);
+    // The block ended the watch, and keeps the account from watching again.
+    expect((await call('GET', `/repos/${orgName}/shared/subscription`, 'pest')).status).toBe(404);
+    await expectApiError(await call('PUT', `/repos/${orgName}/shared/subscription`, 'pest'), 403, s.url);
+
+    expect((await call('PUT', `/orgs/${orgName}/unblock/${name.pest}`, 'boss')).status).toBe(204);
+    expect(await json(await call('GET', `/orgs/${orgName}/list_blocked`, 'boss'))).toEqual([]);
+  });
 });

@@ -7,52 +7,154 @@ import type { Repository } from '../repos/tables.js';
 export const AccessMode = { None: 0, Read: 1, Write: 2, Admin: 3, Owner: 4 } as const;
 export type AccessModeValue = (typeof AccessMode)[keyof typeof AccessMode];
 
+/** The names of access modes on the wire (a team's `permission`, `units_map`; a collaborator's permission). */
+export const ACCESS_MODE_NAMES = ['none', 'read', 'write', 'admin', 'owner'] as const;
+export type AccessModeName = (typeof ACCESS_MODE_NAMES)[number];
+
+export function accessModeName(mode: number): AccessModeName {
+  return ACCESS_MODE_NAMES[mode] ?? 'none';
+}
+
+export function accessModeOf(name: AccessModeName): AccessModeValue {
+  return ACCESS_MODE_NAMES.indexOf(name) as AccessModeValue;
+}
+
+/** A repository's units as teams are given rights to them, named as Forgejo names them. */
+export const UNIT_NAMES = [
+  'repo.code',
+  'repo.issues',
+  'repo.ext_issues',
+  'repo.wiki',
+  'repo.ext_wiki',
+  'repo.pulls',
+  'repo.releases',
+  'repo.projects',
+  'repo.packages',
+  'repo.actions',
+] as const;
+export type UnitName = (typeof UNIT_NAMES)[number];
+/** A mode per unit; complete whenever present. */
+export type UnitModes = Readonly<Record<UnitName, AccessModeValue>>;
+
+/** What the actor may do to one repository: a mode, and per unit where teams grant units differently. */
+export interface RepoPermission {
+  mode: AccessModeValue;
+  /** Absent: every unit at `mode`. */
+  units?: UnitModes;
+}
+
+/** What an account was given on one repository beyond what its visibility lets everyone do. */
+export interface RepoGrants {
+  /** The account belongs to the organization that owns the repository (any team). */
+  member: boolean;
+  /** The highest mode of its collaboration and of the teams with access (Owner: the Owners team). */
+  mode: AccessModeValue;
+  /** Per unit, where a team grants units separately. */
+  units?: UnitModes;
+  /** A team with admin rights (or the Owners team) covers the repository: that makes the account an owner of it. */
+  fromTeamAdmin?: boolean;
+}
+
+export const NO_GRANTS: RepoGrants = Object.freeze({ member: false, mode: AccessMode.None });
+
+/** One source of a grant: a collaboration (`units` absent) or a team (`units` its per-unit map, possibly empty). */
+export interface GrantSource {
+  mode: number;
+  units?: Readonly<Partial<Record<string, number>>>;
+}
+
+function isTeam(source: GrantSource): boolean {
+  return source.units !== undefined;
+}
+
+/** The grants of several collaborations and teams together: the highest mode wins, unit by unit. */
+export function combineGrants(member: boolean, sources: readonly GrantSource[]): RepoGrants {
+  let mode: AccessModeValue = AccessMode.None;
+  let perUnit = false;
+  let fromTeamAdmin = false;
+  for (const source of sources) {
+    mode = Math.max(mode, clampMode(source.mode)) as AccessModeValue;
+    if (source.units && Object.keys(source.units).length > 0) perUnit = true;
+    if (isTeam(source) && source.mode >= AccessMode.Admin) fromTeamAdmin = true;
+  }
+  if (fromTeamAdmin) return { member, mode, fromTeamAdmin };
+  if (!perUnit) return { member, mode };
+  const units = {} as Record<UnitName, AccessModeValue>;
+  for (const unit of UNIT_NAMES) {
+    let best: AccessModeValue = AccessMode.None;
+    for (const source of sources) {
+      const own = source.units && Object.keys(source.units).length > 0 ? (source.units[unit] ?? AccessMode.None) : source.mode;
+      best = Math.max(best, clampMode(own)) as AccessModeValue;
+    }
+    units[unit] = best;
+  }
+  return { member, mode, units };
+}
+
+function clampMode(mode: number): AccessModeValue {
+  return (Number.isInteger(mode) && mode >= 0 && mode <= AccessMode.Owner ? mode : AccessMode.None) as AccessModeValue;
+}
+
 /**
  * May `actor` know that `user` exists? Public profiles: everyone. Limited: any signed-in, unrestricted user (not a
- * public-only token). Private: the user and site administrators.
+ * public-only token). Private: the user and site administrators. An organization's members always see it.
  */
-export function canSeeUser(actor: Actor, user: User): boolean {
+export function canSeeUser(actor: Actor, user: User, member = false): boolean {
   if (isSiteAdmin(actor)) return true;
   if (actor.kind === 'user' && actor.user.id === user.id) return true;
   if (user.visibility === Visibility.Public) return true;
   if (actor.kind !== 'user' || actor.publicOnly) return false;
+  if (member) return true;
   // Restricted accounts see only public profiles (and their own), as in Forgejo's IsUserVisibleToViewer.
   return user.visibility === Visibility.Limited && actor.user.is_restricted !== 1;
 }
 
-/** Which of an owner's repositories an actor may see: none, the public ones, or all of them. */
-export type OwnedRepoVisibility = 'none' | 'public' | 'all';
+const NONE: RepoPermission = Object.freeze({ mode: AccessMode.None });
+const READ: RepoPermission = Object.freeze({ mode: AccessMode.Read });
+const OWNER: RepoPermission = Object.freeze({ mode: AccessMode.Owner });
 
 /**
- * What `actor` may do to each of `owner`'s repositories, and to which of them, by who the actor is. Both answers
- * below come from here, so a list (`ownedRepoVisibility`) cannot disagree with a single read (`repoAccessMode`).
+ * The one question every entry point asks (API, git over HTTP and SSH): what may `actor` do to `repo`, given what
+ * it was granted (`AccessService` loads the grants)? As Forgejo's `GetUserRepoPermission`: public repositories of
+ * owners the actor may see are readable; collaborations and teams add to that, unit by unit; the owner, site
+ * administrators, the system and teams with admin rights own it. Restricted accounts get only what they were
+ * given; a public-only token only public repositories of public owners.
  */
-function ownerAccess(actor: Actor, owner: User): { mode: AccessModeValue; repos: OwnedRepoVisibility } {
-  const none = { mode: AccessMode.None, repos: 'none' } as const;
-  if (actor.kind === 'system') return { mode: AccessMode.Owner, repos: 'all' };
-  if (actor.kind === 'user') {
-    const { user } = actor;
-    // A public-only token sees only public repositories of public owners, even the user's own.
-    if (actor.publicOnly && owner.visibility !== Visibility.Public) return none;
-    const mode = user.id === owner.id ? AccessMode.Owner : user.is_admin === 1 ? AccessMode.Admin : undefined;
-    if (mode !== undefined) return { mode, repos: actor.publicOnly ? 'public' : 'all' };
-    // Restricted accounts see only what they were explicitly given.
-    if (user.is_restricted === 1) return none;
-  }
-  return canSeeUser(actor, owner) ? { mode: AccessMode.Read, repos: 'public' } : none;
+export function repoPermission(actor: Actor, repo: Repository, owner: User, grants: RepoGrants): RepoPermission {
+  if (actor.kind === 'system') return OWNER;
+  const isPublic = repo.is_private === 0;
+  if (actor.kind === 'anonymous') return isPublic && owner.visibility === Visibility.Public ? READ : NONE;
+  const { user } = actor;
+  if (actor.publicOnly && (!isPublic || owner.visibility !== Visibility.Public)) return NONE;
+  // Site administrators, the owner, and teams with admin rights (the Owners team among them) own it outright.
+  if (user.id === owner.id || user.is_admin === 1 || grants.fromTeamAdmin === true) return OWNER;
+  // Restricted accounts read nothing they were not given, public or not.
+  const base: AccessModeValue = isPublic && user.is_restricted !== 1 && canSeeUser(actor, owner, grants.member) ? AccessMode.Read : AccessMode.None;
+  if (grants.mode === AccessMode.None) return base === AccessMode.Read ? READ : NONE;
+  const mode = Math.max(base, grants.mode) as AccessModeValue;
+  if (!grants.units) return { mode };
+  const units = {} as Record<UnitName, AccessModeValue>;
+  for (const unit of UNIT_NAMES) units[unit] = Math.max(base, grants.units[unit]) as AccessModeValue;
+  return { mode, units };
+}
+
+/** The actor's mode on one unit of a repository. */
+export function unitMode(permission: RepoPermission, unit: UnitName): AccessModeValue {
+  return permission.units ? permission.units[unit] : permission.mode;
 }
 
 /**
- * The one question every entry point asks (API, git over HTTP, later SSH): what may `actor` do to `repo`?
- * Collaborators and teams will add their grants here (and to `ownedRepoVisibility`'s query).
+ * Which of an owner's repositories an actor may list, as a filter the SQL applies: all of them; or the public
+ * ones (when `publicRepos`) and those granted to `grantedTo`. It lets through exactly the repositories
+ * `repoPermission` does not answer None for.
  */
-export function repoAccessMode(actor: Actor, repo: Repository, owner: User): AccessModeValue {
-  const { mode, repos } = ownerAccess(actor, owner);
-  if (repos === 'none' || (repos === 'public' && repo.is_private === 1)) return AccessMode.None;
-  return mode;
-}
+export type OwnedRepoFilter = { readonly all: true } | { readonly all: false; readonly publicRepos: boolean; readonly grantedTo?: number };
 
-/** Which of `owner`'s repositories `actor` may list: exactly those `repoAccessMode` does not answer None for. */
-export function ownedRepoVisibility(actor: Actor, owner: User): OwnedRepoVisibility {
-  return ownerAccess(actor, owner).repos;
+export function ownedRepoFilter(actor: Actor, owner: User, member: boolean): OwnedRepoFilter {
+  if (actor.kind === 'system') return { all: true };
+  if (actor.kind === 'anonymous') return { all: false, publicRepos: owner.visibility === Visibility.Public };
+  const { user } = actor;
+  if (actor.publicOnly) return { all: false, publicRepos: owner.visibility === Visibility.Public };
+  if (user.id === owner.id || user.is_admin === 1) return { all: true };
+  return { all: false, publicRepos: user.is_restricted !== 1 && canSeeUser(actor, owner, member), grantedTo: user.id };
 }

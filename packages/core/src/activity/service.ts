@@ -1,7 +1,10 @@
 import type { CoreContext, CoreTransaction } from '../context.js';
 import type { DomainEvent } from '../events/bus.js';
 import { actorUser, isSelf, isSiteAdmin, userActor, type Actor } from '../access/actor.js';
-import { AccessMode, repoAccessMode } from '../access/permissions.js';
+import { AccessMode, NO_GRANTS, repoPermission } from '../access/permissions.js';
+import { AccessStore } from '../access/store.js';
+import { AccessService } from '../access/service.js';
+import type { Team } from '../orgs/tables.js';
 import type { LoggedCommit, RefUpdate } from '../git/backend.js';
 import type { Page, PageRequest } from '../paging.js';
 import { nowUnix } from '../storage/database.js';
@@ -18,6 +21,7 @@ import { ActivityStore, type ActUserRule, type FeedFilter, type HeatmapBucket } 
 import { OpType, type Action, type NewAction } from './tables.js';
 import type { ActivityEntry } from './convert.js';
 import { goJson, toPushCommit, type PushCommitsJson } from './push-content.js';
+import { parseCommitObject } from '../gitdata/convert.js';
 import type { RepoActivityFeedsQuery, UserActivityFeedsQuery } from './schemas.js';
 
 /** Op types whose feed rows go only to watchers who may read the repository's code (Forgejo's NotifyWatchers). */
@@ -27,6 +31,8 @@ const CODE_OPS: ReadonlySet<number> = new Set([OpType.CommitRepo, OpType.PushTag
 const NEW_BRANCH_COMMITS = 10;
 /** A push's commits are counted (`Len`) up to this many; git stops walking there. */
 const PUSH_COUNT_LIMIT = 10_000;
+/** A tagged commit's object is read whole to take its headers and message; far above any real commit. */
+const TAGGED_COMMIT_MAX_BYTES = 4 * 1024 * 1024;
 /** The heatmap covers the last year (Forgejo: created after now − 31536000 s). */
 const HEATMAP_SECONDS = 31_536_000;
 
@@ -93,7 +99,10 @@ export class ActivityService {
     let readers: Set<number> | undefined;
     if (watcherIds.length > 0 && actions.some((a) => CODE_OPS.has(a.op_type))) {
       const watchers = await tx.store(UsersStore).findByIds(watcherIds);
-      readers = new Set([...watchers.values()].filter((w) => repoAccessMode(userActor(w), repo, owner) >= AccessMode.Read).map((w) => w.id));
+      const grants = await tx.store(AccessStore).grantsOfUsers([...watchers.keys()], repo.id, owner.id);
+      readers = new Set(
+        [...watchers.values()].filter((w) => repoPermission(userActor(w), repo, owner, grants.get(w.id) ?? NO_GRANTS).mode >= AccessMode.Read).map((w) => w.id),
+      );
     }
     const rows: NewAction[] = [];
     for (const action of actions) {
@@ -142,7 +151,9 @@ export class ActivityService {
     const compareUrl = (from: string, to: string) => `${encodeURIComponent(owner.name)}/${encodeURIComponent(repo.name)}/compare/${from}...${to}`;
     if (update.ref.startsWith('refs/tags/')) {
       if (deleted) return { opType: OpType.DeleteTag, content: goJson(emptyPushCommits()) };
-      const head = (await this.ctx.git.commitLog(key, { head: update.newId, detailed: 1, countLimit: 1 })).commits[0];
+      // The tagged commit, read over the repository's long-lived object reader: no process per pushed tag.
+      const tagged = await this.ctx.git.readObject(key, `${update.newId}^{commit}`, { maxBytes: TAGGED_COMMIT_MAX_BYTES });
+      const head = tagged?.type === 'commit' ? parseCommitObject(tagged.id, tagged.content) : undefined;
       if (!head) return undefined;
       const content: PushCommitsJson = { Commits: null, HeadCommit: toPushCommit(head), CompareURL: compareUrl(zero, update.newId), Len: 0 };
       return { opType: OpType.PushTag, content: goJson(content) };
@@ -181,6 +192,33 @@ export class ActivityService {
       performerId: query['only-performed-by'] ? user.id : undefined,
       // Actions on private repositories are listed to the account itself and to site administrators only.
       includePrivate: !isPublicOnly(actor) && (isSiteAdmin(actor) || isSelf(actor, user)),
+    };
+    return this.load(actor, await this.store.feed(filter, page));
+  }
+
+  /**
+   * `GET /orgs/{org}/activities/feeds`: what happened in the organization's repositories (its own feed); actions on
+   * private ones only for its members and site administrators, as Forgejo lists them.
+   */
+  async orgFeed(actor: Actor, org: User, query: RepoActivityFeedsQuery, page: PageRequest): Promise<Page<ActivityEntry>> {
+    const member = isSiteAdmin(actor) || (await this.ctx.service(AccessService).isMember(actor, org));
+    const filter: FeedFilter = {
+      ...this.viewerRules(actor),
+      ...dayRange(query.date),
+      receiverId: org.id,
+      includePrivate: !isPublicOnly(actor) && member,
+    };
+    return this.load(actor, await this.store.feed(filter, page));
+  }
+
+  /** `GET /teams/{id}/activities/feeds`: the organization's feed narrowed to the team's repositories. */
+  async teamFeed(actor: Actor, org: User, team: Pick<Team, 'id'>, query: RepoActivityFeedsQuery, page: PageRequest): Promise<Page<ActivityEntry>> {
+    const filter: FeedFilter = {
+      ...this.viewerRules(actor),
+      ...dayRange(query.date),
+      receiverId: org.id,
+      teamId: team.id,
+      includePrivate: !isPublicOnly(actor),
     };
     return this.load(actor, await this.store.feed(filter, page));
   }
@@ -224,16 +262,17 @@ export class ActivityService {
     if (page.items.length === 0) return { items: [], total: page.total };
     const repos = await this.store.repositories(page.items.map((a) => a.repo_id));
     const users = await this.ctx.store(UsersStore).findByIds([...page.items.map((a) => a.act_user_id), ...[...repos.values()].map((r) => r.owner_id)]);
-    const items: ActivityEntry[] = [];
+    const found: { action: Action; actUser: User; repo: Repository; owner: User }[] = [];
     for (const action of page.items) {
       const repo = repos.get(action.repo_id);
       const owner = repo && users.get(repo.owner_id);
       const actUser = users.get(action.act_user_id);
       // Deleted between the two reads: its actions are going too.
       if (!repo || !owner || !actUser) continue;
-      items.push({ action, actUser, repo: { repo, owner, mode: repoAccessMode(actor, repo, owner) } });
+      found.push({ action, actUser, repo, owner });
     }
-    return { items, total: page.total };
+    const accesses = await this.ctx.service(AccessService).repoAccessMany(actor, found);
+    return { items: found.map(({ action, actUser }, i) => ({ action, actUser, repo: accesses[i]! })), total: page.total };
   }
 }
 

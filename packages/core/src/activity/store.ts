@@ -9,6 +9,7 @@ import { offsetOf, type Page, type PageRequest } from '../paging.js';
 import { Visibility, type UsersTables } from '../users/tables.js';
 import type { Repository, ReposTables } from '../repos/tables.js';
 import { visible, type SearchVisibility } from '../repos/search-store.js';
+import { teamRepoIds } from '../access/store.js';
 import type { Action, ActivityTables, NewAction } from './tables.js';
 
 type FeedTables = ActivityTables & Pick<ReposTables, 'repository'> & Pick<UsersTables, 'user'>;
@@ -31,6 +32,8 @@ export interface FeedFilter {
   /** `action.act_user_id`: who did it. */
   performerId?: number;
   repoId?: number;
+  /** Only actions on the repositories of this team. */
+  teamId?: number;
   /** Only the rows of the doer's own feed (one row per action, however many feeds it reached). */
   ownRowsOnly?: boolean;
   /** Actions on repositories that were private when they happened. */
@@ -109,6 +112,7 @@ function matching(eb: Eb, filter: FeedFilter): Expression<SqlBool> {
   if (filter.receiverId !== undefined) all.push(eb('action.user_id', '=', filter.receiverId));
   if (filter.performerId !== undefined) all.push(eb('action.act_user_id', '=', filter.performerId));
   if (filter.repoId !== undefined) all.push(eb('action.repo_id', '=', filter.repoId));
+  if (filter.teamId !== undefined) all.push(eb('action.repo_id', 'in', teamRepoIds(filter.teamId)));
   if (filter.ownRowsOnly) all.push(eb('action.user_id', '=', eb.ref('action.act_user_id')));
   if (!filter.includePrivate) all.push(eb('action.is_private', '=', 0));
   if (filter.createdFrom !== undefined) all.push(eb('action.created_unix', '>=', filter.createdFrom));

@@ -33,7 +33,7 @@ export function toApiVerification(verification: CommitVerification): ApiPayloadC
     verified: verification.verified,
     reason: verification.reason,
     signature: verification.signature,
-    signer: verification.signer ? { name: verification.signer.name, email: verification.signer.email, username: '' } : null,
+    signer: verification.signer ? { name: verification.signer.name, email: verification.signerEmail ?? verification.signer.email, username: '' } : null,
     payload: verification.payload,
   };
 }

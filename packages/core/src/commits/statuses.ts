@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { CoreContext } from '../context.js';
 import type { Actor } from '../access/actor.js';
-import { AccessMode } from '../access/permissions.js';
+import { AccessMode, unitMode } from '../access/permissions.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import { nowUnix, isUniqueViolation } from '../storage/database.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
@@ -47,7 +47,7 @@ export class CommitStatusesService {
    * write access; a name that is not hexadecimal is refused, an id of no commit is not found.
    */
   async create(actor: Actor, access: RepoAccess, sha: string, input: CreateStatusOption): Promise<{ status: CommitStatus; creator: User | undefined }> {
-    if (actor.kind === 'anonymous' || access.mode < AccessMode.Write) throw new ForbiddenError('user should have write access to the repository code');
+    if (actor.kind === 'anonymous' || unitMode(access, 'repo.code') < AccessMode.Write) throw new ForbiddenError('user should have write access to the repository code');
     const opts = acceptInput(CreateStatusOptionSchema, input);
     if (!HEX_PREFIX.test(sha)) throw new ValidationError('sha', 'must be a commit id');
     if (!opts.state) throw new ValidationError('state', 'Required');

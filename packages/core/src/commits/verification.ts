@@ -1,12 +1,17 @@
 /**
- * Commit signature verification, as Forgejo reports it: the signature and signed payload are cut from the raw
- * commit; an OpenPGP signature is checked against the registered key its issuer id names, whoever owns it, if
- * the key is vouched for by one of its owner's verified addresses (or was itself verified).
+ * Commit (and tag) signature verification, as Forgejo reports it: the signature and signed payload are cut from
+ * the raw object; an OpenPGP signature is checked against the registered key its issuer id names, whoever owns
+ * it, if the key is vouched for by one of its owner's verified addresses (or was itself verified), then against
+ * the committer's own keys; an SSH signature against the committer's verified SSH keys.
  */
 import type { CoreContext } from '../context.js';
 import { GpgKeysService } from '../gpg/service.js';
 import { UsersStore } from '../users/store.js';
-import type { User } from '../users/tables.js';
+import { isOrganization, type User } from '../users/tables.js';
+import { noReplyAddress } from '../users/convert.js';
+import { GpgKeysStore } from '../gpg/store.js';
+import { KeysStore } from '../keys/store.js';
+import { keyBlobOf, verifySshSignature } from '../keys/sshsig.js';
 
 type OpenPgpVerify = typeof import('./openpgp-verify.js');
 let openpgpVerify: Promise<OpenPgpVerify> | undefined;
@@ -35,9 +40,13 @@ export interface CommitVerification {
   payload: string;
   /** The account whose key made a verified signature. */
   signer?: User;
+  /** The address the signature vouches for, when it is the committer's (Forgejo's signing email). */
+  signerEmail?: string;
 }
 
 const SIGNATURE_HEADERS = ['gpgsig', 'gpgsig-sha256'];
+/** A committer's GPG keys tried against a signature that names no registered key: far more than anyone has. */
+const MAX_COMMITTER_GPG_KEYS = 50;
 
 /** Cuts the signature header (and its continuation lines) out of a raw commit; undefined when unsigned. */
 export function extractSignature(raw: Buffer): CommitSignature | undefined {
@@ -68,9 +77,24 @@ export function extractSignature(raw: Buffer): CommitSignature | undefined {
   return { signature: `${signature.join('\n')}\n`, payload: Buffer.concat([Buffer.from(kept.join('\n')), body]) };
 }
 
-/** Verifies the signatures of some commits: one key lookup per distinct issuer, not per commit. */
+/** A committer's account and what may vouch for the objects they sign. */
+interface CommitterKeys {
+  user: User;
+  /** The address the object names is one of the account's activated addresses (or its no-reply one). */
+  activated: boolean;
+  /** Their verified SSH keys (Forgejo trusts only those for signatures). */
+  sshKeys: { blob: Buffer; fingerprint: string }[];
+  /** Their GPG keys the address vouches for, loaded when a GPG signature needs them. */
+  gpgKeys(): Promise<string[]>;
+}
+
+/**
+ * Verifies the signatures of some commits (or annotated tags): one key lookup per distinct issuer and one account
+ * lookup per distinct committer address, not per object.
+ */
 export class CommitVerifier {
-  private readonly keys = new Map<string, Promise<{ armored: string; owner: User } | undefined>>();
+  private readonly keys = new Map<string, Promise<{ armored: string; owner: User; vouched: boolean } | undefined>>();
+  private readonly committers = new Map<string, Promise<CommitterKeys | undefined>>();
 
   constructor(private readonly ctx: CoreContext) {}
 
@@ -78,23 +102,47 @@ export class CommitVerifier {
     const signed = raw && extractSignature(raw);
     if (!signed) return { verified: false, reason: NOT_SIGNED, signature: '', payload: '' };
     const base = { verified: false, signature: signed.signature, payload: signed.payload.toString('utf8') };
-    // SSH signatures are not checked yet: no registered key is found for them.
-    if (signed.signature.startsWith('-----BEGIN SSH SIGNATURE-----')) return { ...base, reason: NO_KEY_FOUND };
+    const email = signerEmail(signed.payload);
+    if (signed.signature.startsWith('-----BEGIN SSH SIGNATURE-----')) {
+      // Forgejo's rule: a verified SSH key of the committer's account, the committer's address being theirs.
+      const committer = email === undefined ? undefined : await this.committerFor(email);
+      if (committer?.activated) {
+        for (const key of committer.sshKeys) {
+          if (verifySshSignature(signed.payload, signed.signature, key.blob, 'git')) {
+            return { ...base, verified: true, reason: `${committer.user.name} / ${key.fingerprint}`, signer: committer.user, signerEmail: email };
+          }
+        }
+      }
+      return { ...base, reason: NO_KEY_FOUND };
+    }
     const { readCommitSignature, signingKeyId } = await loadOpenPgpVerify();
     const parsed = await readCommitSignature(signed.signature);
     if (!parsed) return { ...base, reason: EXTRACT_SIGN };
+    let reason = NO_KEY_FOUND;
     const key = parsed.issuer ? await this.keyFor(parsed.issuer) : undefined;
-    if (!key) return { ...base, reason: NO_KEY_FOUND };
-    const keyId = await signingKeyId(key.armored, signed.payload, parsed.signature);
-    if (!keyId) return { ...base, reason: BAD_SIGNATURE };
-    return { ...base, verified: true, reason: `${key.owner.name} / ${keyId}`, signer: key.owner };
+    if (key) {
+      const keyId = key.vouched ? await signingKeyId(key.armored, signed.payload, parsed.signature) : undefined;
+      if (keyId) return { ...base, verified: true, reason: `${key.owner.name} / ${keyId}`, signer: key.owner };
+      // Forgejo's word for a registered issuer whose key did not verify it, or may not vouch for anything.
+      reason = BAD_SIGNATURE;
+    }
+    // Then, as Forgejo does, the committer's own keys that their address vouches for (a signature naming no
+    // issuer, or one made by a subkey not registered on its own).
+    const committer = email === undefined ? undefined : await this.committerFor(email);
+    if (committer) {
+      for (const armored of await committer.gpgKeys()) {
+        const keyId = await signingKeyId(armored, signed.payload, parsed.signature);
+        if (keyId) return { ...base, verified: true, reason: `${committer.user.name} / ${keyId}`, signer: committer.user, signerEmail: email };
+      }
+    }
+    return { ...base, reason };
   }
 
   /**
-   * The registered key an issuer id names, with its owner, if the key can vouch for commits: one of its addresses
-   * is a verified address of the owner, or the key itself was verified (Forgejo's rule).
+   * The registered key an issuer id names, with its owner and whether the key can vouch for commits: one of its
+   * addresses is a verified address of the owner, or the key itself was verified (Forgejo's rule).
    */
-  private keyFor(issuer: string): Promise<{ armored: string; owner: User } | undefined> {
+  private keyFor(issuer: string): Promise<{ armored: string; owner: User; vouched: boolean } | undefined> {
     let found = this.keys.get(issuer);
     if (!found) {
       found = (async () => {
@@ -103,17 +151,65 @@ export class CommitVerifier {
         if (!key) return undefined;
         const owner = await this.ctx.store(UsersStore).findById(key.primary.owner_id);
         if (!owner) return undefined;
-        if (key.key.verified !== 1 && key.primary.verified !== 1) {
+        let vouched = key.key.verified === 1 || key.primary.verified === 1;
+        if (!vouched) {
           const verified = await gpg.verifiedEmailsOf(owner);
-          const keyEmails = parseEmails(key.primary.emails);
-          if (!keyEmails.some((email) => verified.has(email.toLowerCase()))) return undefined;
+          vouched = parseEmails(key.primary.emails).some((email) => verified.has(email.toLowerCase()));
         }
-        return { armored: key.armored, owner };
+        return { armored: key.armored, owner, vouched };
       })();
       this.keys.set(issuer, found);
     }
     return found;
   }
+
+  /** The account a committer address belongs to (an activated address, or its no-reply one), with its keys. */
+  private committerFor(email: string): Promise<CommitterKeys | undefined> {
+    const lower = email.toLowerCase();
+    let found = this.committers.get(lower);
+    if (!found) {
+      found = (async () => {
+        const users = this.ctx.store(UsersStore);
+        const noReplySuffix = `@noreply.${this.ctx.settings.server.DOMAIN.toLowerCase()}`;
+        const user = lower.endsWith(noReplySuffix)
+          ? await users.findByName(lower.slice(0, -noReplySuffix.length))
+          : (await users.findByEmails([lower])).get(lower);
+        if (!user || isOrganization(user)) return undefined;
+        const gpg = this.ctx.service(GpgKeysService);
+        const verifiedEmails = await gpg.verifiedEmailsOf(user);
+        const activated = verifiedEmails.has(lower) || lower === noReplyAddress(user, this.ctx.settings).toLowerCase();
+        const sshKeys = (await this.ctx.store(KeysStore).signingKeysOf(user.id)).flatMap((key) => {
+          const blob = key.verified === 1 ? keyBlobOf(key.content) : undefined;
+          return blob ? [{ blob, fingerprint: key.fingerprint }] : [];
+        });
+        let gpgKeys: Promise<string[]> | undefined;
+        const loadGpgKeys = async (): Promise<string[]> => {
+          const store = this.ctx.store(GpgKeysStore);
+          const { items } = await store.listOf(user.id, { page: 1, limit: MAX_COMMITTER_GPG_KEYS });
+          // A key vouches when it was verified and the address is the account's, or when it lists the address.
+          const listsAddress = (key: { emails: string }) => verifiedEmails.has(lower) && parseEmails(key.emails).some((e) => e.toLowerCase() === lower);
+          const usable = items.filter(({ key }) => (key.verified === 1 && activated) || listsAddress(key));
+          const armored = await Promise.all(usable.map(({ key }) => store.importOf(key.key_id)));
+          return armored.flatMap((row) => (row ? [row.content] : []));
+        };
+        return { user, activated, sshKeys, gpgKeys: () => (gpgKeys ??= loadGpgKeys()) };
+      })();
+      this.committers.set(lower, found);
+    }
+    return found;
+  }
+}
+
+/** The address of the `committer` (commit) or `tagger` (tag) header of an object's headers; undefined if none. */
+export function signerEmail(payload: Buffer): string | undefined {
+  const headerEnd = payload.indexOf('\n\n');
+  const headers = payload.subarray(0, headerEnd < 0 ? payload.length : headerEnd).toString('utf8');
+  for (const line of headers.split('\n')) {
+    if (!line.startsWith('committer ') && !line.startsWith('tagger ')) continue;
+    const match = /<([^<>]*)>/.exec(line);
+    return match ? match[1] : undefined;
+  }
+  return undefined;
 }
 
 function parseEmails(text: string): string[] {

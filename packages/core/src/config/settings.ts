@@ -6,7 +6,7 @@ import { iniFromEnv, mergeIni, parseIni, type IniData } from './ini.js';
  * Every setting RepoHost reads, under Forgejo's section and key names, with Forgejo's defaults.
  * The table is the single source: the `Settings` type, parsing and defaults all come from it.
  */
-type Kind = 'string' | 'int' | 'bool' | 'list';
+type Kind = 'string' | 'int' | 'bool' | 'list' | 'size';
 interface Spec<K extends Kind, V> {
   kind: K;
   default: V;
@@ -15,6 +15,8 @@ const str = (d: string): Spec<'string', string> => ({ kind: 'string', default: d
 const int = (d: number): Spec<'int', number> => ({ kind: 'int', default: d });
 const bool = (d: boolean): Spec<'bool', boolean> => ({ kind: 'bool', default: d });
 const list = (d: string[]): Spec<'list', string[]> => ({ kind: 'list', default: d });
+/** Bytes, written as Forgejo reads sizes: a number of bytes, `-1`, or a size with a unit (`1 GiB`, `500MB`). */
+const size = (d: number): Spec<'size', number> => ({ kind: 'size', default: d });
 
 /** The version string `GET /version` reports; SDK feature gates compare it as semver. */
 export const DEFAULT_REPORTED_VERSION = '11.0.0+repohost-0.1.0';
@@ -129,6 +131,20 @@ const SPEC = {
   mirror: {
     ENABLED: bool(true),
   },
+  admin: {
+    /** Only site administrators may create organizations. */
+    DISABLE_REGULAR_ORG_CREATION: bool(false),
+  },
+  quota: {
+    /** Quota rules and groups are managed (`/admin/quota…`), shown (`/user/quota…`) and enforced only when set. */
+    ENABLED: bool(false),
+    /** Groups that apply to an account that belongs to none. */
+    DEFAULT_GROUPS: list([]),
+  },
+  'quota.default': {
+    /** The limit of `size:all` for accounts in no group (and no default group); -1 is unlimited. */
+    TOTAL: size(-1),
+  },
   picture: {
     /** Uploaded avatars; empty means `APP_DATA_PATH/avatars`, relative paths are taken from the work path. */
     AVATAR_UPLOAD_PATH: str(''),
@@ -211,12 +227,40 @@ function parseValue(kind: Kind, raw: string, where: string): string | number | b
       if (FALSE.has(v)) return false;
       throw new ConfigError(`${where}: "${raw}" is not a boolean`);
     }
+    case 'size': {
+      const bytes = parseByteSize(raw);
+      if (bytes === undefined) throw new ConfigError(`${where}: "${raw}" is not a size`);
+      return bytes;
+    }
     case 'list':
       return raw
         .split(',')
         .map((s) => s.trim())
         .filter((s) => s !== '');
   }
+}
+
+/** Multipliers of the size units go-humanize's ParseBytes knows (what Forgejo reads sizes with), lower-case. */
+const SIZE_UNITS = new Map<string, number>([
+  ['', 1], ['b', 1],
+  ['k', 1e3], ['kb', 1e3], ['ki', 2 ** 10], ['kib', 2 ** 10],
+  ['m', 1e6], ['mb', 1e6], ['mi', 2 ** 20], ['mib', 2 ** 20],
+  ['g', 1e9], ['gb', 1e9], ['gi', 2 ** 30], ['gib', 2 ** 30],
+  ['t', 1e12], ['tb', 1e12], ['ti', 2 ** 40], ['tib', 2 ** 40],
+  ['p', 1e15], ['pb', 1e15], ['pi', 2 ** 50], ['pib', 2 ** 50],
+  ['e', 1e18], ['eb', 1e18], ['ei', 2 ** 60], ['eib', 2 ** 60],
+]);
+
+/** Bytes of `-1`, a plain number, or a number and a unit (`1 GiB`, `1.5GB`); undefined when it is none of those. */
+export function parseByteSize(raw: string): number | undefined {
+  const text = raw.trim();
+  if (text === '-1') return -1;
+  const match = /^(\d+(?:\.\d+)?)\s*([a-zA-Z]*)$/.exec(text);
+  if (!match) return undefined;
+  const unit = SIZE_UNITS.get(match[2]!.toLowerCase());
+  if (unit === undefined) return undefined;
+  const bytes = Math.floor(Number(match[1]) * unit);
+  return Number.isSafeInteger(bytes) ? bytes : undefined;
 }
 
 /** Loads settings: Forgejo defaults, then app.ini, then environment overrides, then explicit overrides. */

@@ -1,7 +1,7 @@
 import type { CoreContext } from '../context.js';
 import { BadRequestError, ConflictError, ForbiddenError, LockedError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
 import { actorUser, type Actor } from '../access/actor.js';
-import { AccessMode } from '../access/permissions.js';
+import { AccessMode, unitMode } from '../access/permissions.js';
 import { BranchMovedError, isObjectFormat, type ContentsEntry, type DatedSignature, type FileChange, type RepoKey, type Signature } from '../git/backend.js';
 import { noReplyAddress } from '../users/convert.js';
 import type { User } from '../users/tables.js';
@@ -138,7 +138,7 @@ export class ContentsService {
     const options = acceptInput(ChangeFilesOptionsSchema, input);
     const doer = actorUser(actor);
     if (!doer) throw new UnauthorizedError('token is required');
-    if (access.mode < AccessMode.Write) throw new ForbiddenError('user should have a permission to write to this branch');
+    if (unitMode(access, 'repo.code') < AccessMode.Write) throw new ForbiddenError('user should have a permission to write to this branch');
     // A mirror follows its source: Forgejo lets nobody commit to it.
     if (access.repo.is_mirror) throw new ForbiddenError('user should have a permission to write to this branch');
     if (access.repo.is_archived) throw new LockedError('repo is archived');

@@ -66,6 +66,8 @@ export interface RunServiceOptions extends ServiceOptions {
   signal?: AbortSignal;
   /** receive-pack only: bytes of pack data a push may send (git's `receive.maxInputSize`); 0 or absent is unlimited. */
   maxInputSize?: number;
+  /** receive-pack only: the owner is over its quota, so the push may only delete refs (`Quota exceeded`). */
+  overQuota?: boolean;
 }
 
 export interface ServiceSession {
@@ -475,6 +477,11 @@ export interface GitBackend {
   close(): void;
   /** The entry at a path of a commit's tree as the contents API shows it, or undefined when there is none. */
   readContents(key: RepoKey, options: ReadContentsOptions): Promise<ContentsRead | undefined>;
+  /**
+   * The newest commit from `commit` (a full id) back that changed `path`, with its committer time in strict ISO
+   * 8601; undefined when none did. Remembered per commit and path, as a commit id fixes its history.
+   */
+  lastCommitOf(key: RepoKey, commit: string, path: string): Promise<{ id: string; when: string } | undefined>;
   /** The entries at the given paths of a commit's tree (absent paths are left out of the map). */
   statPaths(key: RepoKey, commit: string, paths: readonly string[]): Promise<Map<string, TreeEntryInfo>>;
   /**

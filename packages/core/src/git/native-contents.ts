@@ -218,6 +218,17 @@ export async function readContents(git: NativeGitBackend, key: RepoKey, options:
  */
 const LAST_COMMITS = new BoundedMap<string, { id: string; when: string }>(20_000);
 
+/** The newest commit from `commit` back that changed `path` (see GitBackend.lastCommitOf). */
+export async function lastCommitOf(git: NativeGitBackend, key: RepoKey, commit: string, path: string): Promise<{ id: string; when: string } | undefined> {
+  if (!FULL_HEX_ID.test(commit)) throw new Error('lastCommitOf takes a full commit id');
+  const cacheKey = `${commit}\0${path}`;
+  const cached = LAST_COMMITS.get(cacheKey);
+  if (cached) return cached;
+  const found = (await lastCommits(git, key, commit, path, 'self', [path])).get(path);
+  if (found) LAST_COMMITS.set(cacheKey, found);
+  return found;
+}
+
 /**
  * The newest commit that changed each wanted path, from one `git log` over `scope`: each commit's changed files
  * are mapped to the wanted entry that holds them, and git is stopped once every entry has its commit.

@@ -37,7 +37,7 @@ import { ReceiveCommandReader } from './pkt-line.js';
 import { commitDiff, countCommits, listCommits } from './native-commits.js';
 import { isAncestor, refDetails, updateRefs, writeAnnotatedTag } from './native-refs.js';
 import type { AnnotatedTagOptions, RefDetail, RefKind } from './backend.js';
-import { changeFiles, readContents, statPaths } from './native-contents.js';
+import { changeFiles, lastCommitOf, readContents, statPaths } from './native-contents.js';
 import { ObjectReaderPool, readTree, streamBlob, listRefs, type ObjectReaderOptions } from './native-objects.js';
 import type { GitObjectData, GitObjectInfo, GitRefEntry, ReadObjectOptions, ReadTreeOptions, ReadTreeResult } from './backend.js';
 
@@ -58,13 +58,20 @@ export interface GitResult {
 
 /**
  * Refuses a push that deletes the branch HEAD names (git passes `<old> <new> <ref>` lines; a new id of zeros is a
- * deletion). The message reaches the client as `remote: …`.
+ * deletion), and, when `REPOHOST_OVER_QUOTA` is set, every update that is not a deletion. The message reaches
+ * the client as `remote: …`.
  */
 const PRE_RECEIVE_HOOK = `#!/bin/sh
 head=
 while read -r old new ref; do
   case "$new" in
-    *[!0]*) ;;
+    *[!0]*)
+      # Set by the server for an owner over its quota: only deletions get through, as in Forgejo.
+      if [ -n "$REPOHOST_OVER_QUOTA" ]; then
+        echo "Quota exceeded" >&2
+        exit 1
+      fi
+      ;;
     *)
       [ -n "$head" ] || head=$(git symbolic-ref -q HEAD)
       if [ "$ref" = "$head" ]; then
@@ -110,6 +117,13 @@ export class NativeGitBackend implements GitBackend {
 
   /** One long-lived `git cat-file` per repository in use (see `git/native-objects.ts`). */
   readonly objects: ObjectReaderPool;
+
+  private started = 0;
+
+  /** How many git processes this backend has started: lets tests prove a page does not start one per item. */
+  get processesStarted(): number {
+    return this.started;
+  }
 
   readObject(key: RepoKey, revision: string, options: ReadObjectOptions = {}): Promise<GitObjectData | undefined> {
     return this.objects.request(key, 'contents', revision, options.maxBytes ?? DEFAULT_MAX_OBJECT_BYTES);
@@ -166,6 +180,7 @@ export class NativeGitBackend implements GitBackend {
    * backend's own modules (`git/native-*.ts`), not for other domains: they go through the GitBackend interface.
    */
   spawnGit(args: string[], env: Record<string, string> = {}): ChildProcessWithoutNullStreams {
+    this.started++;
     const options: SpawnOptionsWithoutStdio = { env: this.env(env), stdio: 'pipe' };
     if (SETPRIV) return spawn(SETPRIV, ['--pdeathsig', 'KILL', '--', this.gitPath, ...args], options);
     return spawn(this.gitPath, args, options);
@@ -483,7 +498,8 @@ export class NativeGitBackend implements GitBackend {
     const hooks = service === 'receive-pack' ? ['-c', `core.hooksPath=${this.hooksFolder()}`] : [];
     const limit = service === 'receive-pack' && options.maxInputSize ? ['-c', `receive.maxInputSize=${options.maxInputSize}`] : [];
     const args = [...serviceConfig(service), ...hooks, ...limit, service, ...(options.stateless ? ['--stateless-rpc'] : []), this.pathOf(key)];
-    const child = this.spawnGit(args, protocolEnv(options.protocol));
+    const env = options.overQuota ? { ...protocolEnv(options.protocol), REPOHOST_OVER_QUOTA: '1' } : protocolEnv(options.protocol);
+    const child = this.spawnGit(args, env);
     // A fetch's reader reads git's stdout itself: pack data takes no detour through another stream. A push's
     // answer is small and goes through a buffer that starts reading at once.
     let output: Readable = child.stdout;
@@ -716,6 +732,10 @@ export class NativeGitBackend implements GitBackend {
 
   readContents(key: RepoKey, options: ReadContentsOptions): Promise<ContentsRead | undefined> {
     return readContents(this, key, options);
+  }
+
+  lastCommitOf(key: RepoKey, commit: string, path: string): Promise<{ id: string; when: string } | undefined> {
+    return lastCommitOf(this, key, commit, path);
   }
 
   statPaths(key: RepoKey, commit: string, paths: readonly string[]): Promise<Map<string, TreeEntryInfo>> {

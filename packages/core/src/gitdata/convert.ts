@@ -2,7 +2,7 @@ import { apiUrl } from '../urls.js';
 import type { Settings } from '../config/settings.js';
 import type { RepoAccess } from '../repos/access.js';
 import { repoWebPath } from '../repos/convert.js';
-import type { GitRefEntry, GitTreeEntry } from '../git/backend.js';
+import type { GitRefEntry, GitTreeEntry, LoggedCommit } from '../git/backend.js';
 import type { ApiAnnotatedTag, ApiCommitUser, ApiGitEntry, ApiPayloadCommitVerification, ApiReference } from './schemas.js';
 
 /** `https://host/api/v1/repos/{owner}/{repo}`. */
@@ -99,6 +99,46 @@ export function parseTagObject(content: Buffer): ParsedTag {
   }
   parsed.message = message;
   return parsed;
+}
+
+/** ISO 8601 in the signature's own offset, always `±hh:mm` (git's `%aI`). */
+function strictIsoDate(signature: GitSignature): string {
+  const date = signatureDate(signature);
+  return date.endsWith('Z') ? `${date.slice(0, -1)}+00:00` : date;
+}
+
+/**
+ * A raw commit object read through the object reader, as `commitLog` would list it: parents, author, committer and
+ * the raw message. Undefined when it has no author or committer line.
+ */
+export function parseCommitObject(id: string, content: Buffer): LoggedCommit | undefined {
+  const text = content.toString('utf8');
+  const blank = text.indexOf('\n\n');
+  const head = blank < 0 ? text : text.slice(0, blank);
+  const parents: string[] = [];
+  let author: GitSignature | undefined;
+  let committer: GitSignature | undefined;
+  for (const line of head.split('\n')) {
+    // Continuation lines (of a signature or a merged tag) start with a space and carry no header.
+    const space = line.indexOf(' ');
+    if (space <= 0) continue;
+    const name = line.slice(0, space);
+    const value = line.slice(space + 1);
+    if (name === 'parent') parents.push(value);
+    else if (name === 'author') author ??= parseSignature(value);
+    else if (name === 'committer') committer ??= parseSignature(value);
+  }
+  if (!author || !committer) return undefined;
+  return {
+    id,
+    parents,
+    message: blank < 0 ? '' : text.slice(blank + 2),
+    authorName: author.name,
+    authorEmail: author.email,
+    authorTime: strictIsoDate(author),
+    committerName: committer.name,
+    committerEmail: committer.email,
+  };
 }
 
 export function toApiAnnotatedTag(id: string, name: string, tag: ParsedTag, base: string, verification: ApiPayloadCommitVerification): ApiAnnotatedTag {

@@ -19,13 +19,11 @@ import {
   toApiAnnotatedTag,
   toApiGitEntry,
   toApiReference,
-  unsignedVerification,
 } from './convert.js';
+import { CommitVerifier } from '../commits/verification.js';
+import { toApiVerification } from '../commits/convert.js';
 import type { ApiAnnotatedTag, ApiGitBlobResponse, ApiGitTreeResponse, ApiReference, GitTreeQuery } from './schemas.js';
 import { SNIFF_BYTES, sniffServedType, type ServedType } from './sniff.js';
-
-/** Abbreviated or full object ids, as the `{sha}` of blobs and tags may be. */
-const HEX = /^[0-9a-f]{4,64}$/;
 
 /** Bytes of a note's message kept. */
 const NOTE_MAX_BYTES = 1024 * 1024;
@@ -43,6 +41,8 @@ export interface RawFile {
   objectType: RawObjectType;
   /** Last path segment, for Content-Disposition. */
   fileName: string;
+  /** When the last commit that changed the path was committed (Forgejo's `Last-Modified`). */
+  lastModified: Date | undefined;
   served: ServedType;
   /** The bytes: whole when small, else a stream to read to the end or destroy. */
   body: Buffer | Readable;
@@ -67,23 +67,41 @@ function clientRevision(revision: string): boolean {
   return revision !== '' && !revision.startsWith('-') && !revision.startsWith(':') && !revision.includes('..') && !/[\x00-\x20\x7f~^:?*[\\]/.test(revision) && !revision.includes('@{');
 }
 
+/** Forgejo's message for an object id that names nothing (of the kind asked for). */
+function objectDoesNotExist(id: string): string {
+  return `object does not exist [id: ${id}, rel_path: ]`;
+}
+
+/** A full object id (40 or 64 hex digits, either case) as git names it; anything else is Forgejo's 400. */
+function fullObjectId(sha: string): string {
+  const id = sha.toLowerCase();
+  if (!FULL_HEX_ID.test(id)) {
+    throw new BadRequestError(/^[0-9a-f]*$/.test(id) ? `length ${sha.length} has no matched object format: ${sha}` : `invalid object id: ${sha}`);
+  }
+  return id;
+}
+
 export class GitDataService {
   constructor(private readonly ctx: CoreContext) {}
 
-  /** `GET /git/blobs/{sha}`: content in base64, withheld (empty) over `[api] DEFAULT_MAX_BLOB_SIZE`. */
+  /**
+   * `GET /git/blobs/{sha}`: content in base64, withheld (empty) over `[api] DEFAULT_MAX_BLOB_SIZE`. The sha is a
+   * full object id; anything else, and an id that names no blob, is a 400 as Forgejo answers it.
+   */
   async blob(_actor: Actor, access: RepoAccess, sha: string): Promise<ApiGitBlobResponse> {
-    if (!HEX.test(sha)) throw new BadRequestError(`invalid blob sha: ${sha}`);
+    const id = fullObjectId(sha);
     const key = repoKey(access.owner, access.repo);
     const limit = this.ctx.settings.api.DEFAULT_MAX_BLOB_SIZE;
-    const info = await this.ctx.git.resolveRevision(key, sha);
-    if (!info || info.type !== 'blob') throw new NotFoundError(`blob does not exist: ${sha}`);
+    const info = await this.ctx.git.resolveRevision(key, id);
+    if (!info || info.type !== 'blob' || info.id !== id) throw new BadRequestError(objectDoesNotExist(id));
     const content = info.size <= limit ? (await this.ctx.git.readObject(key, info.id, { maxBytes: limit }))?.content.toString('base64') ?? '' : '';
     return { sha: info.id, url: `${repoApiUrl(this.ctx.settings, access)}/git/blobs/${info.id}`, size: info.size, encoding: 'base64', content };
   }
 
   /** `GET /git/trees/{sha}`: a tree, or a commit's, by id or ref; paged by `page` and `per_page`. */
   async tree(_actor: Actor, access: RepoAccess, sha: string, query: GitTreeQuery): Promise<ApiGitTreeResponse> {
-    if (!clientRevision(sha)) throw new BadRequestError(`invalid tree sha: ${sha}`);
+    // Forgejo answers every sha it cannot read a tree from (malformed, unknown, not a tree-ish) with a 400.
+    if (!clientRevision(sha)) throw new BadRequestError(`sha not found [${sha}]`);
     const maxPerPage = this.ctx.settings.api.DEFAULT_GIT_TREES_PER_PAGE;
     const perPage = query.per_page === undefined || query.per_page <= 0 || query.per_page > maxPerPage ? maxPerPage : query.per_page;
     const page = query.page === undefined || query.page <= 0 ? 1 : query.page;
@@ -92,7 +110,7 @@ export class GitDataService {
     const listed = Number.isSafeInteger(offset)
       ? await this.ctx.git.readTree(key, sha, { recursive: query.recursive ?? false, offset, limit: perPage })
       : await this.ctx.git.readTree(key, sha, { recursive: query.recursive ?? false, offset: Number.MAX_SAFE_INTEGER, limit: 0 });
-    if (!listed) throw new NotFoundError(`sha not found: ${sha}`);
+    if (!listed) throw new BadRequestError(`sha not found [${sha}]`);
     const base = repoApiUrl(this.ctx.settings, access);
     return {
       sha: listed.id,
@@ -117,19 +135,23 @@ export class GitDataService {
     return { refs, exact: refs.length === 1 && refs[0]!.ref === prefix ? refs[0] : undefined };
   }
 
-  /** `GET /git/tags/{sha}`: an annotated tag object that a tag ref names (a lightweight tag has none). */
+  /**
+   * `GET /git/tags/{sha}`: an annotated tag object that a tag ref names (a lightweight tag has none). As in Forgejo,
+   * a sha that is not a full id, names no object, names another kind of object or a tag no ref names is a 400.
+   */
   async annotatedTag(_actor: Actor, access: RepoAccess, sha: string): Promise<ApiAnnotatedTag> {
-    if (!FULL_HEX_ID.test(sha)) throw new BadRequestError(`invalid tag sha: ${sha}`);
+    const id = fullObjectId(sha);
     const key = repoKey(access.owner, access.repo);
-    const [object, tagRefs] = await Promise.all([this.ctx.git.readObject(key, sha, { maxBytes: 1024 * 1024 }), this.ctx.git.listRefs(key, 'refs/tags/')]);
-    if (!object || object.type !== 'tag') throw new NotFoundError(`tag does not exist: ${sha}`);
+    const [object, tagRefs] = await Promise.all([this.ctx.git.readObject(key, id, { maxBytes: 1024 * 1024 }), this.ctx.git.listRefs(key, 'refs/tags/')]);
+    if (!object || object.type !== 'tag' || object.id !== id) throw new BadRequestError(objectDoesNotExist(id));
     const ref = tagRefs.find((r) => r.id === object.id);
-    if (!ref) throw new NotFoundError(`tag does not exist: ${sha}`);
+    if (!ref) throw new BadRequestError(`tag with ID ${id} does not exist`);
     const parsed = parseTagObject(object.content);
-    // The verification shown is the tagged commit's; a tag of anything but a commit has none.
-    const commit = await this.ctx.git.resolveRevision(key, `${object.id}^{commit}`);
-    if (!commit) throw new NotFoundError(`tag does not name a commit: ${sha}`);
-    return toApiAnnotatedTag(object.id, ref.ref.slice('refs/tags/'.length), parsed, repoApiUrl(this.ctx.settings, access), unsignedVerification());
+    // The verification shown is the tagged commit's, as Forgejo shows it; a tag of anything but a commit has none.
+    const commit = await this.ctx.git.readObject(key, `${object.id}^{commit}`, { maxBytes: 1024 * 1024 });
+    if (commit?.type !== 'commit') throw new BadRequestError(`tag does not name a commit: ${id}`);
+    const verification = toApiVerification(await new CommitVerifier(this.ctx).verify(commit.content));
+    return toApiAnnotatedTag(object.id, ref.ref.slice('refs/tags/'.length), parsed, repoApiUrl(this.ctx.settings, access), verification);
   }
 
   /**
@@ -189,16 +211,23 @@ export class GitDataService {
     if (!entry || entry.type !== 'blob') throw new NotFoundError('not found');
     const objectType: RawObjectType = entry.mode === '120000' ? 'symlink' : 'file';
     const fileName = path.slice(path.lastIndexOf('/') + 1);
-    const info = await this.ctx.git.resolveRevision(where.key, entry.id);
+    const [info, lastModified] = await Promise.all([this.ctx.git.resolveRevision(where.key, entry.id), this.lastChanged(where.key, where.commit, path)]);
     if (!info) throw new NotFoundError('not found');
     if (info.size <= INLINE_RAW_BYTES) {
       const blob = await this.ctx.git.readObject(where.key, entry.id, { maxBytes: INLINE_RAW_BYTES });
       if (!blob) throw new NotFoundError('not found');
-      return { id: blob.id, size: blob.size, objectType, fileName, served: sniffServedType(blob.content), body: blob.content };
+      return { id: blob.id, size: blob.size, objectType, fileName, lastModified, served: sniffServedType(blob.content), body: blob.content };
     }
     const stream = this.ctx.git.openBlob(where.key, entry.id);
     const head = await firstBytes(stream, Math.min(SNIFF_BYTES, info.size));
-    return { id: info.id, size: info.size, objectType, fileName, served: sniffServedType(head), body: stream };
+    return { id: info.id, size: info.size, objectType, fileName, lastModified, served: sniffServedType(head), body: stream };
+  }
+
+  /** The committer time of the newest commit from `commit` back that changed `path` (remembered by the backend). */
+  private async lastChanged(key: RepoKey, commit: string, path: string): Promise<Date | undefined> {
+    const last = await this.ctx.git.lastCommitOf(key, commit, path);
+    const time = last ? Date.parse(last.when) : NaN;
+    return Number.isNaN(time) ? undefined : new Date(time);
   }
 
   /**

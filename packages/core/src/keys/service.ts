@@ -15,6 +15,8 @@ import { CreateKeyOptionSchema, type CreateKeyOption } from './schemas.js';
 import { KeyType, type DeployKey, type PublicKey } from './tables.js';
 import { KeysStore, type DeployKeyWithContent } from './store.js';
 import { KeyParseError, checkKeySize, parsePublicKey, type ParsedPublicKey } from './openssh.js';
+import { keyBlobOf, verifySshSignature } from './sshsig.js';
+import { GpgKeysService } from '../gpg/service.js';
 
 /** A key that may sign in, with the account it signs in as. */
 export interface AuthenticatedKey {
@@ -175,6 +177,30 @@ export class KeysService {
       if (!(await tx.store(KeysStore).deleteOne(user.id, key.id))) throw new NotFoundError(`public key does not exist [id: ${id}]`);
       tx.emit('key.deleted', { key, user, actor });
     });
+  }
+
+  /** The token a user signs (`ssh-keygen -Y sign -n gitea`) to prove they hold a key: the GPG keys' token. */
+  verificationToken(user: User): string {
+    return this.ctx.service(GpgKeysService).verificationToken(user);
+  }
+
+  /**
+   * Marks one of `user`'s keys verified when `signature` is its SSH signature (namespace "gitea", as Forgejo asks)
+   * of the current or previous {@link verificationToken}. Only verified keys vouch for SSH-signed commits.
+   */
+  async verify(actor: Actor, user: User, id: number, signature: string): Promise<PublicKey> {
+    this.assertMayManage(actor, user);
+    const key = await this.get(actor, user, id);
+    const blob = keyBlobOf(key.content);
+    const gpg = this.ctx.service(GpgKeysService);
+    // A Windows shell piping the token to ssh-keygen adds CR LF; Forgejo accepts that too.
+    const tokens = [gpg.verificationToken(user, 1), gpg.verificationToken(user, 0)].flatMap((token) => [token, `${token}\r\n`]);
+    if (!blob || !tokens.some((token) => verifySshSignature(Buffer.from(token), signature, blob, 'gitea'))) {
+      throw new ValidationError('', `The provided SSH key, signature or token do not match or token is out of date. Provide a valid signature for the token: ${this.verificationToken(user)}`);
+    }
+    const now = nowUnix();
+    await this.store.markVerified(key.id, now);
+    return { ...key, verified: 1, updated_unix: now };
   }
 
   /** The key with this content, in any form `parsePublicKey` reads (the comment is ignored); undefined if none. */

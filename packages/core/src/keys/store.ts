@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
 import { Store } from '../storage/store.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
-import type { DeployKey, DeployKeyTable, KeysTables, PublicKey, PublicKeyTable } from './tables.js';
+import { KeyType, type DeployKey, type DeployKeyTable, type KeysTables, type PublicKey, type PublicKeyTable } from './tables.js';
 
 /** A deploy key with its key's content (kept once, in `public_key`). */
 export type DeployKeyWithContent = DeployKey & { content: string };
@@ -49,6 +49,16 @@ export class KeysStore extends Store<KeysTables> {
       base.selectAll().orderBy('id', 'asc').limit(page.limit).offset(offsetOf(page)).execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
     );
+  }
+
+  /** An owner's keys that may sign git objects (their user keys), oldest first: one query per signer checked. */
+  signingKeysOf(ownerId: number): Promise<PublicKey[]> {
+    return this.db.selectFrom('public_key').selectAll().where('owner_id', '=', ownerId).where('type', '=', KeyType.User).orderBy('id', 'asc').execute();
+  }
+
+  /** Records that the owner proved they hold the key's private half. */
+  async markVerified(id: number, now: number): Promise<void> {
+    await this.db.updateTable('public_key').set({ verified: 1, updated_unix: now }).where('id', '=', id).execute();
   }
 
   /** Deletes one of an owner's keys; true when it existed. */

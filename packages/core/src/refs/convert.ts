@@ -1,5 +1,5 @@
 import type { RefCommitInfo, RefDetail } from '../git/backend.js';
-import { AccessMode } from '../access/permissions.js';
+import { AccessMode, unitMode } from '../access/permissions.js';
 import type { RepoAccess } from '../repos/access.js';
 import { repoWebPath } from '../repos/convert.js';
 import { apiUrl, webUrl } from '../urls.js';
@@ -53,7 +53,7 @@ export function toApiBranch(
   usernames: UsernamesByEmail,
   verification: ApiPayloadCommitVerification = NOT_SIGNED,
 ): ApiBranch {
-  const canWrite = view.viewer.kind === 'user' && access.mode >= AccessMode.Write;
+  const canWrite = view.viewer.kind === 'user' && unitMode(access, 'repo.code') >= AccessMode.Write;
   return {
     name,
     commit: toApiPayloadCommit(commit, access, view, usernames, verification),

@@ -1,7 +1,7 @@
 import { ConflictError, ForbiddenError, LockedError } from '../errors.js';
 import type { CoreContext } from '../context.js';
 import type { Actor } from '../access/actor.js';
-import { AccessMode } from '../access/permissions.js';
+import { AccessMode, unitMode } from '../access/permissions.js';
 import { RefConflictError, type RefUpdate } from '../git/backend.js';
 import type { RepoAccess } from '../repos/access.js';
 import { GitIntentStore } from '../repos/intents.js';
@@ -9,7 +9,7 @@ import { repoKey, ReposService } from '../repos/service.js';
 
 /** Forgejo's `reqRepoWriter` then `mustNotBeArchived`: what every branch and tag write checks first. */
 export function assertCanWriteRefs(access: RepoAccess): void {
-  if (access.mode < AccessMode.Write) throw new ForbiddenError('user should have a permission to write to a repository');
+  if (unitMode(access, 'repo.code') < AccessMode.Write) throw new ForbiddenError('user should have a permission to write to a repository');
   if (access.repo.is_archived === 1) throw new LockedError('repo is archived');
 }
 

@@ -1,4 +1,4 @@
-import type { AccessModeValue } from '../access/permissions.js';
+import type { AccessModeValue, UnitModes } from '../access/permissions.js';
 import type { User } from '../users/tables.js';
 import type { Repository } from './tables.js';
 
@@ -7,4 +7,6 @@ export interface RepoAccess {
   repo: Repository;
   owner: User;
   mode: AccessModeValue;
+  /** Per unit, when teams grant units differently; absent: every unit at `mode` (see `unitMode`). */
+  units?: UnitModes;
 }

@@ -1,5 +1,5 @@
 import type { Settings } from '../config/settings.js';
-import { AccessMode } from '../access/permissions.js';
+import { AccessMode, unitMode } from '../access/permissions.js';
 import { ANONYMOUS } from '../access/actor.js';
 import { isoTime, type ApiView } from '../wire.js';
 import { apiUrl, sshCloneUrl, webUrl } from '../urls.js';
@@ -26,7 +26,9 @@ export interface PendingTransferView {
  * The API view of a repository, with the permissions of the actor it was loaded for. `repo_transfer` is filled
  * when the access carries its pending transfer (see `RepoTransferService.withPendingTransfers`).
  */
-export function toApiRepository({ repo, owner, mode, pendingTransfer }: RepoAccess & { pendingTransfer?: PendingTransferView }, view: ApiView): ApiRepository {
+export function toApiRepository(access: RepoAccess & { pendingTransfer?: PendingTransferView }, view: ApiView): ApiRepository {
+  const { repo, owner, mode, pendingTransfer } = access;
+  const code = unitMode(access, 'repo.code');
   const { settings } = view;
   const path = repoWebPath(owner, repo);
   const url = apiUrl(settings, `/repos/${path}`);
@@ -65,7 +67,8 @@ export function toApiRepository({ repo, owner, mode, pendingTransfer }: RepoAcce
     created_at: isoTime(repo.created_unix),
     updated_at: isoTime(repo.updated_unix),
     archived_at: isoTime(repo.archived_unix),
-    permissions: { admin: mode >= AccessMode.Admin, push: mode >= AccessMode.Write, pull: mode >= AccessMode.Read },
+    // Push and pull are about the code, as Forgejo's `ToRepo` reads them.
+    permissions: { admin: mode >= AccessMode.Admin, push: code >= AccessMode.Write, pull: code >= AccessMode.Read },
     has_issues: units.issues !== undefined || units.external_tracker !== undefined,
     internal_tracker: units.issues ?? null,
     external_tracker: units.external_tracker ?? null,

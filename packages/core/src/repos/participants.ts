@@ -3,6 +3,8 @@ import type { Actor } from '../access/actor.js';
 import { UsersStore } from '../users/store.js';
 import { Visibility, isOrganization, type User } from '../users/tables.js';
 import { ReposStore } from './store.js';
+import { AccessStore } from '../access/store.js';
+import { AccessMode } from '../access/permissions.js';
 import type { RepoAccess } from './access.js';
 
 /** Forgejo's watch modes that mean "watching": normal (1) and auto (3); 2 is "don't watch". */
@@ -21,23 +23,30 @@ export class RepoParticipantsService {
   constructor(private readonly ctx: CoreContext) {}
 
   /**
-   * Accounts with write access (`GET /repos/{owner}/{repo}/assignees`): for now the owner of an individual's
-   * repository; collaborators with write access and organization team members come with those features.
+   * Accounts with write access (`GET /repos/{owner}/{repo}/assignees`): collaborators with write access, then the
+   * owner of an individual's repository (organization team members come with teams).
    */
   async assignees(_actor: Actor, access: RepoAccess): Promise<User[]> {
-    return isOrganization(access.owner) ? [] : [access.owner];
+    const ids = await this.ctx.store(AccessStore).collaboratorIds(access.repo.id, AccessMode.Write);
+    const users = [...(await this.ctx.store(UsersStore).findByIds(ids)).values()].filter((u) => u.is_active === 1).sort(byName);
+    // Forgejo appends an individual owner after the others.
+    return isOrganization(access.owner) || ids.includes(access.owner.id) ? users : [...users, access.owner];
   }
 
   /**
    * Accounts whose review can be requested (`GET /repos/{owner}/{repo}/reviewers`), as Forgejo chooses them: for a
-   * private repository (or a private owner), those who can read it, that is its owner; for a public one, every
-   * active account watching it (organization members and collaborators join later). Ordered by name.
+   * private repository (or a private owner), those who can read it: its collaborators and owner; for a public one,
+   * its collaborators and every active account watching it (organization members join later). Ordered by name.
    */
   async reviewers(_actor: Actor, access: RepoAccess): Promise<User[]> {
     const { repo, owner } = access;
-    if (repo.is_private === 1 || owner.visibility === Visibility.Private) return isOrganization(owner) ? [] : [owner];
-    const ids = await this.ctx.store(ReposStore).watcherIds(repo.id, WATCHING_MODES);
-    const users = await this.ctx.store(UsersStore).findByIds(ids);
+    const ids = new Set(await this.ctx.store(AccessStore).collaboratorIds(repo.id, AccessMode.Read));
+    if (repo.is_private === 1 || owner.visibility === Visibility.Private) {
+      if (!isOrganization(owner)) ids.add(owner.id);
+    } else {
+      for (const id of await this.ctx.store(ReposStore).watcherIds(repo.id, WATCHING_MODES)) ids.add(id);
+    }
+    const users = await this.ctx.store(UsersStore).findByIds([...ids]);
     return [...users.values()].filter((u) => u.is_active === 1).sort(byName);
   }
 }

@@ -6,7 +6,7 @@
  */
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
 import { Visibility, type User } from '../users/tables.js';
-import { DEFAULT_ORDERING, TOPIC_TEXT, type SearchFilter, type SearchOrderColumn, type SearchVisibility } from './search-store.js';
+import { DEFAULT_ORDERING, TOPIC_TEXT, type AccountGrants, type SearchFilter, type SearchOrderColumn, type SearchVisibility } from './search-store.js';
 import type { Repository } from './tables.js';
 
 export interface CatalogEntry {
@@ -31,10 +31,25 @@ function visible(visibility: SearchVisibility, { repo, owner }: CatalogEntry): b
     case 'public':
       return repo.is_private === 0 && owner.visibility === Visibility.Public && (visibility.onlyOwner === undefined || repo.owner_id === visibility.onlyOwner);
     case 'signed-in':
-      return repo.owner_id === visibility.userId || (repo.is_private === 0 && (owner.visibility === Visibility.Public || owner.visibility === Visibility.Limited));
+      return (
+        repo.owner_id === visibility.userId ||
+        (repo.is_private === 0 && (owner.visibility === Visibility.Public || owner.visibility === Visibility.Limited)) ||
+        granted(visibility.grants, repo)
+      );
     case 'own':
-      return repo.owner_id === visibility.userId;
+      return repo.owner_id === visibility.userId || grantedOnly(visibility.grants, repo);
   }
+}
+
+/** Given to the account, or public in one of its organizations (the same rule as search-store.ts's `grantedTo`). */
+function granted(grants: AccountGrants | undefined, repo: Repository): boolean {
+  if (!grants) throw new Error('the catalog needs the account grants read ahead');
+  return grants.repoIds.has(repo.id) || (repo.is_private === 0 && grants.orgIds.has(repo.owner_id));
+}
+
+function grantedOnly(grants: AccountGrants | undefined, repo: Repository): boolean {
+  if (!grants) throw new Error('the catalog needs the account grants read ahead');
+  return grants.repoIds.has(repo.id);
 }
 
 type Test = (entry: CatalogEntry) => boolean;
@@ -71,7 +86,7 @@ function keywordTest(filter: SearchFilter): Test | undefined {
 
 /** Every condition of the filter as one function. */
 function filterTest(filter: SearchFilter): Test {
-  const { visibility, ownerId, collaborate } = filter;
+  const { visibility, ownerId } = filter;
   const flags: [keyof Pick<Repository, 'is_private' | 'is_template' | 'is_archived' | 'is_fork' | 'is_mirror'>, number][] = [];
   for (const [column, wanted] of [
     ['is_private', filter.isPrivate],
@@ -85,7 +100,8 @@ function filterTest(filter: SearchFilter): Test {
   const keyword = keywordTest(filter);
   return (entry) => {
     if (!visible(visibility, entry)) return false;
-    if (ownerId !== undefined && (collaborate === true || entry.repo.owner_id !== ownerId)) return false;
+    // Collaborations and teams are SQL's to answer (`answers`): here only owned repositories are asked for.
+    if (ownerId !== undefined && entry.repo.owner_id !== ownerId) return false;
     for (let i = 0; i < flags.length; i++) if (entry.repo[flags[i]![0]] !== flags[i]![1]) return false;
     return keyword === undefined || keyword(entry);
   };
@@ -105,6 +121,11 @@ function key(column: SearchOrderColumn, { repo, owner }: CatalogEntry): number |
 /** Byte-wise for text (names are ASCII, where UTF-16 order is byte order), numeric for numbers. */
 function compare(a: number | string, b: number | string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Can the catalog answer this filter? Collaborations of another account and teams are read from SQL. */
+export function catalogAnswers(filter: SearchFilter): boolean {
+  return filter.teamId === undefined && (filter.ownerId === undefined || filter.collaborate === false);
 }
 
 export class SearchCatalog {

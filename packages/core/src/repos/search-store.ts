@@ -7,6 +7,7 @@ import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kyse
 import { Store } from '../storage/store.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
 import { Visibility, type User, type UsersTables } from '../users/tables.js';
+import { grantedRepoIds, memberOrgIds, teamRepoIds } from '../access/store.js';
 import type { Repository, ReposTables } from './tables.js';
 
 type SearchTables = ReposTables & Pick<UsersTables, 'user'>;
@@ -14,9 +15,16 @@ type SearchTables = ReposTables & Pick<UsersTables, 'user'>;
 type Joined = SearchTables & { owner: UsersTables['user'] };
 type Eb = ExpressionBuilder<Joined, 'repository' | 'owner'>;
 
+/** What an account was given, read ahead for the in-memory catalog (SQL asks the access domain's subqueries). */
+export interface AccountGrants {
+  readonly repoIds: ReadonlySet<number>;
+  readonly orgIds: ReadonlySet<number>;
+}
+
 /**
  * Which repositories a search may return, by who asks (see `searchVisibility` in search.ts, which derives it
- * from the same rule as `repoAccessMode`). Collaborations and teams will widen `signed-in` and `own`.
+ * from the same rule as `repoPermission`). `signed-in` and `own` also let through the repositories granted to the
+ * account (collaborations, teams) and the public repositories of its organizations.
  */
 export type SearchVisibility =
   /** Site administrators and the system: every repository. */
@@ -24,9 +32,9 @@ export type SearchVisibility =
   /** Public repositories of public owners; `onlyOwner` narrows them to one owner's (restricted accounts). */
   | { readonly kind: 'public'; readonly onlyOwner?: number }
   /** A signed-in account: its own, and public repositories of public and limited owners. */
-  | { readonly kind: 'signed-in'; readonly userId: number }
-  /** A restricted account: its own repositories only. */
-  | { readonly kind: 'own'; readonly userId: number };
+  | { readonly kind: 'signed-in'; readonly userId: number; readonly grants?: AccountGrants }
+  /** A restricted account: its own repositories and those it was given, nothing public. */
+  | { readonly kind: 'own'; readonly userId: number; readonly grants?: AccountGrants };
 
 /** A column repositories are ordered by, and the direction. */
 export type SearchOrderColumn = 'owner_name' | 'lower_name' | 'created_unix' | 'updated_unix' | 'size' | 'lfs_size' | 'id' | 'num_stars' | 'num_forks';
@@ -49,6 +57,8 @@ export interface SearchFilter {
   ownerId?: number;
   /** undefined: owned and collaborations; false: owned only; true: collaborations only. */
   collaborate?: boolean;
+  /** Repositories of this team (listed, or all of its organization's). */
+  teamId?: number;
   isPrivate?: boolean;
   template?: boolean;
   archived?: boolean;
@@ -159,10 +169,11 @@ function matching(eb: Eb, filter: SearchFilter): Expression<SqlBool> {
   const all: Expression<SqlBool>[] = [visible(eb, filter.visibility)];
   if (filter.keywords) all.push(keywordMatch(eb, filter));
   if (filter.ownerId !== undefined) {
-    // Collaborations (repositories of others this account has been given access to) will be a second branch here.
-    if (filter.collaborate === true) all.push(sql<SqlBool>`1 = 0`);
-    else all.push(eb('repository.owner_id', '=', filter.ownerId));
+    const owned = eb('repository.owner_id', '=', filter.ownerId);
+    const granted = eb.and([eb('repository.owner_id', '!=', filter.ownerId), eb('repository.id', 'in', grantedRepoIds(filter.ownerId))]);
+    all.push(filter.collaborate === true ? granted : filter.collaborate === false ? owned : eb.or([owned, granted]));
   }
+  if (filter.teamId !== undefined) all.push(eb('repository.id', 'in', teamRepoIds(filter.teamId)));
   const flags: [keyof Pick<Repository, 'is_private' | 'is_template' | 'is_archived' | 'is_fork' | 'is_mirror'>, boolean | undefined][] = [
     ['is_private', filter.isPrivate],
     ['is_template', filter.template],
@@ -187,10 +198,19 @@ export function visible(eb: Eb, visibility: SearchVisibility): Expression<SqlBoo
       return eb.or([
         eb('repository.owner_id', '=', visibility.userId),
         eb.and([eb('repository.is_private', '=', 0), eb('owner.visibility', 'in', [Visibility.Public, Visibility.Limited])]),
+        ...grantedTo(eb, visibility.userId),
       ]);
     case 'own':
-      return eb('repository.owner_id', '=', visibility.userId);
+      return eb.or([eb('repository.owner_id', '=', visibility.userId), eb('repository.id', 'in', grantedRepoIds(visibility.userId))]);
   }
+}
+
+/** Repositories given to the account, and public ones of its organizations (the access domain's subqueries). */
+function grantedTo(eb: Eb, userId: number): Expression<SqlBool>[] {
+  return [
+    eb('repository.id', 'in', grantedRepoIds(userId)),
+    eb.and([eb('repository.is_private', '=', 0), eb('repository.owner_id', 'in', memberOrgIds(userId))]),
+  ];
 }
 
 /**

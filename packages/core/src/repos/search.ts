@@ -8,13 +8,14 @@ import type { CoreContext } from '../context.js';
 import { clampPage, type Page, type PageRequest, type Paging } from '../paging.js';
 import type { Settings } from '../config/settings.js';
 import type { Actor } from '../access/actor.js';
-import { AccessMode, repoAccessMode } from '../access/permissions.js';
+import { AccessMode } from '../access/permissions.js';
+import { AccessService } from '../access/service.js';
 import { acceptInput } from '../validation/validate.js';
 import { UsersStore } from '../users/store.js';
 import { RepositorySchema } from './schemas.js';
 import type { RepoAccess } from './access.js';
 import { DEFAULT_ORDERING, RepoSearchStore, type SearchFilter, type SearchOrdering, type SearchVisibility } from './search-store.js';
-import { SearchCatalog } from './search-catalog.js';
+import { catalogAnswers, SearchCatalog } from './search-catalog.js';
 import type { Repository } from './tables.js';
 import type { User } from '../users/tables.js';
 
@@ -80,7 +81,7 @@ const ORDERINGS: ReadonlyMap<string, ReadonlyMap<string, SearchOrdering>> = new 
 );
 
 /**
- * Which repositories `actor` may find: the same answer `repoAccessMode` gives one repository at a time (see
+ * Which repositories `actor` may find: the same answer `repoPermission` gives one repository at a time (see
  * access/permissions.ts), as a filter. `includePrivate` is the `private` parameter: without it (and for
  * anonymous callers and public-only tokens) only public repositories of public owners are searched.
  */
@@ -128,14 +129,30 @@ export class RepoSearchService {
     const query = acceptInput(RepoSearchQuerySchema, input);
     const filter = searchFilter(actor, query);
     const page = searchPage(this.ctx.settings, query);
-    const catalog = options.catalog === false ? undefined : this.currentCatalog();
+    const catalog = options.catalog === false || !catalogAnswers(filter) ? undefined : this.currentCatalog();
     if (catalog) {
+      const visibility = filter.visibility;
+      if (visibility.kind === 'signed-in' || visibility.kind === 'own') {
+        filter.visibility = { ...visibility, grants: await this.ctx.service(AccessService).accountGrants(visibility.userId) };
+      }
       const { items, total } = catalog.search(filter, page);
-      return { items: items.map(({ repo, owner }) => withAccess(actor, repo, owner)), total };
+      return { items: await this.withAccess(actor, items), total };
     }
     const { items, total } = await this.ctx.store(RepoSearchStore).search(filter, page);
     const owners = await this.ctx.store(UsersStore).findByIds(items.map((r) => r.owner_id));
-    return { items: items.map((repo) => withAccess(actor, repo, owners.get(repo.owner_id))), total };
+    return { items: await this.withAccess(actor, items.map((repo) => ({ repo, owner: owners.get(repo.owner_id) }))), total };
+  }
+
+  /** Found repositories with the actor's access: the filter and `repoPermission` must agree that each is visible. */
+  private async withAccess(actor: Actor, found: readonly { repo: Repository; owner: User | undefined }[]): Promise<RepoAccess[]> {
+    const pairs = found.map(({ repo, owner }) => {
+      if (!owner) throw new Error(`repository ${repo.id} was found by search without its owner`);
+      return { repo, owner };
+    });
+    const accesses = await this.ctx.service(AccessService).repoAccessMany(actor, pairs);
+    // Better no answer than a repository the caller may not see.
+    for (const access of accesses) if (access.mode === AccessMode.None) throw new Error(`repository ${access.repo.id} was found by search but is not readable`);
+    return accesses;
   }
 
   /**
@@ -166,14 +183,6 @@ export class RepoSearchService {
   }
 }
 
-/** A found repository with the actor's access: the filter and `repoAccessMode` must agree that it is visible. */
-function withAccess(actor: Actor, repo: Repository, owner: User | undefined): RepoAccess {
-  const mode = owner ? repoAccessMode(actor, repo, owner) : AccessMode.None;
-  // Better no answer than a repository the caller may not see.
-  if (!owner || mode === AccessMode.None) throw new Error(`repository ${repo.id} was found by search but is not readable`);
-  return { repo, owner, mode };
-}
-
 /** The request, read as Forgejo reads it, as the conditions the store applies. */
 export function searchFilter(actor: Actor, query: RepoSearchQuery): SearchFilter {
   const signedIn = actor.kind !== 'anonymous';
@@ -193,8 +202,9 @@ export function searchFilter(actor: Actor, query: RepoSearchQuery): SearchFilter
   }
   if (query.uid) filter.ownerId = query.uid;
   if (query.priority_owner_id !== undefined && query.priority_owner_id > 0) filter.priorityOwnerId = query.priority_owner_id;
-  // Nobody can star a repository or belong to a team yet: asking for those finds nothing.
-  if ((query.starredBy ?? 0) > 0 || (query.team_id ?? 0) > 0) filter.impossible = true;
+  // Starred repositories are listed by `/users/{username}/starred`; this filter does not read stars yet.
+  if ((query.starredBy ?? 0) > 0) filter.impossible = true;
+  if ((query.team_id ?? 0) > 0) filter.teamId = query.team_id;
   if (query.template !== undefined) filter.template = query.template;
   if (query.archived !== undefined) filter.archived = query.archived;
   if (query.is_private !== undefined) filter.isPrivate = query.is_private;

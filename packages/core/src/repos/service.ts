@@ -3,7 +3,9 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '.
 import type { CoreContext, CoreTransaction } from '../context.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
 import { actorUser, isSiteAdmin, SYSTEM, type Actor } from '../access/actor.js';
-import { AccessMode, ownedRepoVisibility, repoAccessMode } from '../access/permissions.js';
+import { AccessMode } from '../access/permissions.js';
+import { AccessService } from '../access/service.js';
+import { OrgsService } from '../orgs/service.js';
 import { isUniqueViolation, nowUnix } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
 import { DEFAULT_OBJECT_FORMAT, isObjectFormat, RepositoryExistsError, type FileToCommit, type RefUpdate, type RepoKey } from '../git/backend.js';
@@ -24,6 +26,7 @@ import { TopicsService } from '../topics/service.js';
 import { REPO_ORDERINGS, ReposStore } from './store.js';
 import { GitIntentStore } from './intents.js';
 import type { RepoPush, Repository } from './tables.js';
+import { QuotaService } from '../quota/service.js';
 
 export type { RepoAccess } from './access.js';
 
@@ -43,6 +46,10 @@ export class ReposService {
     this.users = ctx.store(UsersStore);
   }
 
+  private get access(): AccessService {
+    return this.ctx.service(AccessService);
+  }
+
   /**
    * Creates a repository owned by `options.owner` (default: the actor). The git storage is created first and
    * removed again if the database write fails, so either both exist or neither does.
@@ -53,8 +60,14 @@ export class ReposService {
     const opts = acceptInput(CreateRepoOptionSchema, input);
     const owner = options.owner ?? doer;
     if (!owner) throw new ValidationError('owner', 'Required');
-    if (doer && doer.id !== owner.id && !isSiteAdmin(actor)) throw new ForbiddenError('you may not create repositories for this user');
-    if (isOrganization(owner)) throw new ValidationError('owner', 'not allowed creating repository for organization');
+    if (isOrganization(owner)) {
+      if (!(await this.ctx.service(OrgsService).canCreateRepo(actor, owner))) {
+        throw new ForbiddenError(`Given user is not allowed to create repository in organization ${owner.name}.`);
+      }
+    } else if (doer && doer.id !== owner.id && !isSiteAdmin(actor)) {
+      throw new ForbiddenError('you may not create repositories for this user');
+    }
+    await this.ctx.service(QuotaService).assertCanWrite(owner, 'size:repos:all');
     assertValidRepoName(opts.name);
     const defaultBranch = opts.default_branch || this.ctx.settings.repository.DEFAULT_BRANCH;
     assertValidBranchName(defaultBranch);
@@ -123,7 +136,7 @@ export class ReposService {
         tx.emit('repo.created', { repo: row, owner, actor });
         return row;
       });
-      return { repo, owner, mode: repoAccessMode(actor, repo, owner) };
+      return this.access.repoAccess(actor, repo, owner);
     } catch (error) {
       // Only storage this call made is removed: files that were there before belong to someone else.
       if (created) await this.ctx.git.remove(key);
@@ -212,15 +225,19 @@ export class ReposService {
     const owner = await this.users.findByName(ownerName);
     const repo = owner && (await this.store.findByOwnerAndName(owner.id, name));
     if (!owner || !repo) throw new NotFoundError();
-    const mode = repoAccessMode(actor, repo, owner);
-    if (mode === AccessMode.None) throw new NotFoundError();
-    return { repo, owner, mode };
+    const access = await this.access.repoAccess(actor, repo, owner);
+    if (access.mode === AccessMode.None) throw new NotFoundError();
+    return access;
   }
 
   /** Deletes a repository and its git storage. Its owner and site administrators may. */
   async delete(actor: Actor, access: RepoAccess): Promise<void> {
     const { repo, owner, mode } = access;
     if (mode < AccessMode.Owner && !isSiteAdmin(actor)) throw new ForbiddenError('user should be the owner of the repo');
+    // Forgejo's CanUserDelete: an organization's repositories are deleted by its owners only, not by admin teams.
+    if (isOrganization(owner) && !isSiteAdmin(actor) && !(await this.ctx.service(OrgsService).isOwner(actor, owner))) {
+      throw new ForbiddenError('given user is not owner of organization');
+    }
     await this.removeWithStorage([repo], owner, actor, async () => {});
   }
 
@@ -287,11 +304,11 @@ export class ReposService {
   private async listOwned(actor: Actor, owner: User, paging: Paging | undefined, orderBy: string): Promise<Page<RepoAccess>> {
     const ordering = REPO_ORDERINGS.get(orderBy);
     if (!ordering) throw new ValidationError('order_by', 'invalid order_by');
-    // The query filters by the same rule `repoAccessMode` applies, so the page and its count agree.
-    const visible = ownedRepoVisibility(actor, owner);
+    // The query filters by the same rule `repoPermission` applies, so the page and its count agree.
+    const visible = await this.access.ownedRepoFilter(actor, owner);
     const page = clampPage(this.ctx.settings, paging);
     const { items, total } = await this.store.listOf(owner.id, { visible, ordering, page });
-    return { items: items.map((repo) => ({ repo, owner, mode: repoAccessMode(actor, repo, owner) })), total };
+    return { items: await this.access.repoAccessMany(actor, items.map((repo) => ({ repo, owner }))), total };
   }
 
   /**
@@ -368,8 +385,8 @@ export class ReposService {
     const repo = Number.isSafeInteger(id) && id > 0 ? await this.store.findById(id) : undefined;
     const owner = repo && (await this.users.findById(repo.owner_id));
     if (!repo || !owner) throw new NotFoundError();
-    const mode = repoAccessMode(actor, repo, owner);
-    if (mode === AccessMode.None) throw new NotFoundError();
-    return { repo, owner, mode };
+    const access = await this.access.repoAccess(actor, repo, owner);
+    if (access.mode === AccessMode.None) throw new NotFoundError();
+    return access;
   }
 }

@@ -2,7 +2,8 @@ import type { Insertable, Updateable } from 'kysely';
 import { Store } from '../storage/store.js';
 import { isStorableText } from '../storage/database.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
-import type { OwnedRepoVisibility } from '../access/permissions.js';
+import type { OwnedRepoFilter } from '../access/permissions.js';
+import { grantedRepoIds } from '../access/store.js';
 import type { RepoOrderBy } from './schemas.js';
 import { RepoStatus, type RepoTransfer, type RepoTransferTable, type Repository, type RepositoryTable, type ReposTables } from './tables.js';
 
@@ -137,11 +138,20 @@ export class ReposStore extends Store<ReposTables> {
     return ids;
   }
 
-  /** A page of the owner's repositories that `visible` names, and their count: both from the same filter. */
-  async listOf(ownerId: number, options: { visible: OwnedRepoVisibility; ordering: Ordering; page: PageRequest }): Promise<Page<Repository>> {
-    if (options.visible === 'none') return { items: [], total: 0 };
+  /** A page of the owner's repositories that `visible` lets through, and their count: both from the same filter. */
+  async listOf(ownerId: number, options: { visible: OwnedRepoFilter; ordering: Ordering; page: PageRequest }): Promise<Page<Repository>> {
+    const { visible } = options;
+    if (!visible.all && !visible.publicRepos && visible.grantedTo === undefined) return { items: [], total: 0 };
     let base = this.db.selectFrom('repository').where('owner_id', '=', ownerId);
-    if (options.visible === 'public') base = base.where('is_private', '=', 0);
+    if (!visible.all) {
+      base = base.where((eb) => {
+        const any = [];
+        if (visible.publicRepos) any.push(eb('is_private', '=', 0));
+        // Collaborations and teams: the access domain's subquery.
+        if (visible.grantedTo !== undefined) any.push(eb('id', 'in', grantedRepoIds(visible.grantedTo)));
+        return eb.or(any);
+      });
+    }
     let query = base.selectAll();
     for (const [column, direction] of options.ordering) query = query.orderBy(column, direction);
     return Store.page(

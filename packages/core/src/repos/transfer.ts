@@ -3,12 +3,13 @@ import type { Readable } from 'node:stream';
 import { BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError } from '../errors.js';
 import type { CoreContext } from '../context.js';
 import type { Actor } from '../access/actor.js';
-import { AccessMode } from '../access/permissions.js';
+import { AccessMode, unitMode } from '../access/permissions.js';
 import { DEFAULT_OBJECT_FORMAT, isObjectFormat, type GitService, type ObjectFormat, type ServiceSession } from '../git/backend.js';
 import type { Repository } from './tables.js';
 import { ConcurrencyLimit } from '../git/limit.js';
 import { ReposService, repoKey } from './service.js';
 import { GitIntentStore } from './intents.js';
+import { QuotaService } from '../quota/service.js';
 
 export interface TransferRequest {
   owner: string;
@@ -69,7 +70,7 @@ export class GitTransferService {
       if (error instanceof NotFoundError) throw new NotFoundError('Repository not found');
       throw error;
     }
-    if (access.mode < needed) throw new ForbiddenError('User permission denied');
+    if (unitMode(access, 'repo.code') < needed) throw new ForbiddenError('User permission denied');
     if (request.service === 'receive-pack' && access.repo.is_archived === 1) throw new ForbiddenError('This repository is archived: it can be cloned, but not pushed to.');
     const key = repoKey(access.owner, access.repo);
     // A row whose storage is missing (lost, or not restored from a backup) is reported by the storage check.
@@ -99,6 +100,8 @@ export class GitTransferService {
     // Input errors are read from `input.errored` below; one while nothing else listens must not crash the process.
     input.on('error', () => {});
     if (!options.serverSpeaksFirst) await bodyArrives(input, options.signal);
+    // Over quota, the pre-receive hook refuses every update but deletions (which free space), as Forgejo's does.
+    const overQuota = request.service === 'receive-pack' && (await this.ctx.service(QuotaService).pushOverQuota(access.owner));
     const release = await this.slots.acquire(options.signal);
     let session: ServiceSession;
     let intent: number | undefined;
@@ -114,6 +117,7 @@ export class GitTransferService {
         stateless: options.stateless,
         signal: options.signal,
         maxInputSize: this.ctx.settings.repohost.GIT_RECEIVE_MAX_INPUT_SIZE,
+        overQuota,
       });
     } catch (error) {
       release();

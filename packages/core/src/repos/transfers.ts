@@ -2,7 +2,11 @@ import './events.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import type { CoreContext } from '../context.js';
 import { actorUser, isSiteAdmin, type Actor } from '../access/actor.js';
-import { AccessMode, canSeeUser, repoAccessMode } from '../access/permissions.js';
+import { AccessMode } from '../access/permissions.js';
+import { AccessService } from '../access/service.js';
+import { OrgsService } from '../orgs/service.js';
+import { OrgsStore } from '../orgs/store.js';
+import { TeamsService } from '../orgs/teams.js';
 import { isUniqueViolation, nowUnix } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
 import { RepositoryExistsError } from '../git/backend.js';
@@ -40,7 +44,7 @@ export interface OfferedTransfer {
  * Transfers of repositories between owners, as Forgejo does them: a site administrator, or an owner moving a
  * repository to an account they may create repositories for, moves it at once; otherwise the recipient is
  * offered it and accepts or rejects. The git storage moves with the row (`RepoStorageService.changeWithStorage`).
- * Organization recipients (`team_ids`, members allowed to create repositories) plug in where marked.
+ * Organization recipients: members allowed to create repositories there move it at once; `team_ids` are given it.
  */
 export class RepoTransferService {
   constructor(private readonly ctx: CoreContext) {}
@@ -56,14 +60,13 @@ export class RepoTransferService {
     const { repo, owner } = access;
     const recipient = await this.ctx.store(UsersStore).findByName(opts.new_owner);
     // A private organization stays unknown to those who may not see it; an individual is found by name.
-    if (!recipient || (isOrganization(recipient) && !canSeeUser(actor, recipient))) {
+    if (!recipient || (isOrganization(recipient) && !(await this.ctx.service(AccessService).canSee(actor, recipient)))) {
       throw new NotFoundError('The new owner does not exist or cannot be found');
     }
+    let teamIds: number[] = [];
     if (opts.team_ids !== undefined) {
       if (!isOrganization(recipient)) throw new ValidationError('', 'Teams can only be added to organization-owned repositories');
-      // Teams come with organizations: until then no id names one of the recipient's teams.
-      const [team] = opts.team_ids;
-      if (team !== undefined) throw new ValidationError('', `team ${team} not found`);
+      teamIds = await this.ctx.service(TeamsService).transferTeams(recipient, opts.team_ids);
     }
     await this.assertReadyForTransfer(repo);
 
@@ -74,8 +77,8 @@ export class RepoTransferService {
       const blocks = this.ctx.store(BlocksStore);
       for (const id of offeredBy) if (await blocks.isBlocked(recipient.id, id)) throw new ForbiddenError('the new owner has blocked you');
     }
-    if (isSiteAdmin(actor) || doer?.id === recipient.id || (isOrganization(recipient) && this.mayCreateRepositoryFor(actor, recipient))) {
-      return { access: await this.moveTo(actor, access, recipient), pending: false };
+    if (isSiteAdmin(actor) || doer?.id === recipient.id || (isOrganization(recipient) && (await this.mayCreateRepositoryFor(actor, recipient)))) {
+      return { access: await this.moveTo(actor, access, recipient, teamIds), pending: false };
     }
     if (!doer) throw new ForbiddenError('user should be the owner of the repo');
 
@@ -86,7 +89,8 @@ export class RepoTransferService {
         if (await store.findByOwnerAndName(recipient.id, repo.lower_name)) throw repositoryExistsError(recipient, repo.name);
         const row = await store.updateIfUnchanged(repo.id, repo, { status: RepoStatus.PendingTransfer });
         if (!row) throw new ConflictError('repository is already being transferred');
-        await store.insertTransfer({ doer_id: doer.id, recipient_id: recipient.id, repo_id: repo.id, created_unix: now, updated_unix: now });
+        // The teams are kept with the offer and given the repository when it is accepted.
+        await store.insertTransfer({ doer_id: doer.id, recipient_id: recipient.id, repo_id: repo.id, team_ids: JSON.stringify(teamIds), created_unix: now, updated_unix: now });
         tx.emit('repo.transfer_offered', { repo: row, owner, recipient, actor });
         return row;
       });
@@ -107,21 +111,25 @@ export class RepoTransferService {
     const repo = owner && (await this.ctx.store(ReposStore).findByOwnerAndName(owner.id, name));
     if (!owner || !repo) throw new NotFoundError();
     const transfer = repo.status === RepoStatus.PendingTransfer ? await this.ctx.store(ReposStore).findTransfer(repo.id) : undefined;
-    let mode = repoAccessMode(actor, repo, owner);
-    if (mode === AccessMode.None && transfer && actorUser(actor)?.id === transfer.recipient_id) mode = AccessMode.Read;
-    if (mode === AccessMode.None || !transfer) throw new NotFoundError();
+    const access = await this.ctx.service(AccessService).repoAccess(actor, repo, owner);
+    if (!transfer) throw new NotFoundError();
     const users = await this.ctx.store(UsersStore).findByIds([transfer.doer_id, transfer.recipient_id]);
     const doer = users.get(transfer.doer_id);
     const recipient = users.get(transfer.recipient_id);
     // Both accounts are referenced with ON DELETE CASCADE: a transfer row outlives neither.
     if (!doer || !recipient) throw new NotFoundError();
-    if (!this.mayAnswer(actor, recipient)) throw new ForbiddenError('user does not have permissions to do this');
-    return { access: { repo, owner, mode }, transfer, doer, recipient };
+    const mayAnswer = await this.mayAnswer(actor, recipient);
+    let mode = access.mode;
+    // Whoever may answer the offer may see the repository offered, as Forgejo grants the recipient read access.
+    if (mode === AccessMode.None && mayAnswer) mode = AccessMode.Read;
+    if (mode === AccessMode.None) throw new NotFoundError();
+    if (!mayAnswer) throw new ForbiddenError('user does not have permissions to do this');
+    return { access: { ...access, mode }, transfer, doer, recipient };
   }
 
   /** The recipient takes the repository offered to them (as `resolveOffered` found it): it moves to them at once. */
-  accept(actor: Actor, offered: OfferedTransfer): Promise<RepoAccess> {
-    return this.moveTo(actor, offered.access, offered.recipient);
+  async accept(actor: Actor, offered: OfferedTransfer): Promise<RepoAccess> {
+    return this.moveTo(actor, offered.access, offered.recipient, parseTeamIds(offered.transfer.team_ids));
   }
 
   /** The recipient declines the repository offered to them: it stays where it is, ready again. */
@@ -160,7 +168,7 @@ export class RepoTransferService {
    * Moves the repository to `recipient`: storage first (recorded as an intent), then, in one transaction, the row,
    * both owners' repository counts and the end of any pending transfer.
    */
-  private async moveTo(actor: Actor, access: RepoAccess, recipient: User): Promise<RepoAccess> {
+  private async moveTo(actor: Actor, access: RepoAccess, recipient: User, teamIds: readonly number[] = []): Promise<RepoAccess> {
     const { repo, owner } = access;
     const to = repoKey(recipient, repo);
     if ((await this.ctx.store(ReposStore).findByOwnerAndName(recipient.id, repo.lower_name)) || (await this.ctx.git.exists(to))) {
@@ -176,9 +184,12 @@ export class RepoTransferService {
         await users.adjustRepoCount(recipient.id, 1);
         await users.adjustRepoCount(owner.id, -1);
         tx.emit('repo.transferred', { repo: row, owner: recipient, previousOwner: owner, actor });
+        // Teams named with the transfer (those still there): in the same transaction as the move.
+        const orgs = tx.store(OrgsStore);
+        await orgs.addRepoToTeams(recipient.id, repo.id, await orgs.teamIdsOf(recipient.id, teamIds));
         return row;
       });
-      return { repo: moved, owner: recipient, mode: repoAccessMode(actor, moved, recipient) };
+      return this.ctx.service(AccessService).repoAccess(actor, moved, recipient);
     } catch (error) {
       // The name was taken at the recipient (row or storage) after the check above.
       if (error instanceof RepositoryExistsError || isUniqueViolation(error)) throw repositoryExistsError(recipient, repo.name);
@@ -195,20 +206,27 @@ export class RepoTransferService {
     }
   }
 
-  /**
-   * Whether the actor may create repositories owned by `organization`: site administrators; members allowed to
-   * create repositories join when organizations arrive.
-   */
-  private mayCreateRepositoryFor(actor: Actor, organization: User): boolean {
-    return isSiteAdmin(actor) && isOrganization(organization);
+  /** Whether the actor may create repositories owned by `organization`: its owners, teams allowed to, site administrators. */
+  private mayCreateRepositoryFor(actor: Actor, organization: User): Promise<boolean> {
+    return this.ctx.service(OrgsService).canCreateRepo(actor, organization);
   }
 
   /**
    * Whether the actor may accept or reject a transfer to `recipient`: the recipient itself, or for an
    * organization, whoever may create repositories for it.
    */
-  private mayAnswer(actor: Actor, recipient: User): boolean {
+  private async mayAnswer(actor: Actor, recipient: User): Promise<boolean> {
     if (isOrganization(recipient)) return this.mayCreateRepositoryFor(actor, recipient);
     return actorUser(actor)?.id === recipient.id;
+  }
+}
+
+/** The team ids stored with a pending transfer (a JSON array; anything else is none). */
+function parseTeamIds(text: string): number[] {
+  try {
+    const parsed: unknown = JSON.parse(text || '[]');
+    return Array.isArray(parsed) ? parsed.filter((id): id is number => Number.isSafeInteger(id)) : [];
+  } catch {
+    return [];
   }
 }

@@ -9,7 +9,9 @@ import type { CoreContext, CoreTransaction } from '../context.js';
 import { ForbiddenError, UnauthorizedError, ValidationError } from '../errors.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
 import { actorUser, isSelf, type Actor } from '../access/actor.js';
-import { repoAccessMode } from '../access/permissions.js';
+import { AccessService } from '../access/service.js';
+import { AccessStore } from '../access/store.js';
+import { OrgsService } from '../orgs/service.js';
 import { nowUnix } from '../storage/database.js';
 import { isOrganization, type User } from '../users/tables.js';
 import { UsersStore } from '../users/store.js';
@@ -205,37 +207,60 @@ export class SocialService {
 
   /**
    * `PUT /user/block/{username}`, as Forgejo: blocking oneself or someone already blocked changes nothing; an
-   * organization cannot be blocked (422). A new block ends the follows between the two, both ways, and the
-   * blocked account's watches of the blocker's repositories; its stars stay.
+   * organization cannot be blocked (422). A new block ends the follows between the two, both ways, the blocked
+   * account's watches of the blocker's repositories and its collaborations on them; its stars stay.
    */
-  async block(actor: Actor, target: User): Promise<void> {
-    const me = signedIn(actor);
-    if (isOrganization(target)) throw new ValidationError('', `${target.name} is an organization not a user`);
-    if (me.id === target.id) return;
-    await this.ctx.transaction(async (tx) => {
-      await tx.store(UserCountersStore).lockPair(me.id, target.id);
-      if (!(await tx.store(BlocksStore).insert(me.id, target.id, nowUnix()))) return;
-      if (await this.removeFollow(tx, target.id, me.id)) tx.emit('user.unfollowed', { follower: target, followee: me, actor });
-      if (await this.removeFollow(tx, me.id, target.id)) tx.emit('user.unfollowed', { follower: me, followee: target, actor });
-      await tx.store(RepoCountersStore).adjust(await tx.store(WatchesStore).deleteOf(target.id, me.id), { watches: -1 });
-      // Repositories offered between the two, either way, stay where they are (as Forgejo cancels them).
-      await tx.store(ReposStore).cancelTransfersBetween(me.id, target.id);
-      tx.emit('user.blocked', { blocker: me, blockee: target, actor });
-    });
+  block(actor: Actor, target: User): Promise<void> {
+    return this.blockAs(actor, signedIn(actor), target);
   }
 
   /** `PUT /user/unblock/{username}`: 204 whether or not there was a block; organizations: 422. */
-  async unblock(actor: Actor, target: User): Promise<void> {
-    const me = signedIn(actor);
-    if (isOrganization(target)) throw new ValidationError('', `${target.name} is an organization not a user`);
-    await this.ctx.transaction(async (tx) => {
-      if (await tx.store(BlocksStore).delete(me.id, target.id)) tx.emit('user.unblocked', { blocker: me, blockee: target, actor });
-    });
+  unblock(actor: Actor, target: User): Promise<void> {
+    return this.unblockAs(actor, signedIn(actor), target);
   }
 
   /** `GET /user/list_blocked`: the accounts the caller blocked, oldest block first. */
   listBlocked(actor: Actor, paging?: Paging): Promise<Page<UserBlocking>> {
     return this.ctx.store(BlocksStore).list(signedIn(actor).id, clampPage(this.ctx.settings, paging));
+  }
+
+  /** `PUT /orgs/{org}/block/{username}` and the rest: an organization blocks as an account does; its owners decide. */
+  async blockForOrg(actor: Actor, org: User, target: User): Promise<void> {
+    await this.ctx.service(OrgsService).assertOwner(actor, org);
+    await this.blockAs(actor, org, target);
+  }
+
+  async unblockForOrg(actor: Actor, org: User, target: User): Promise<void> {
+    await this.ctx.service(OrgsService).assertOwner(actor, org);
+    await this.unblockAs(actor, org, target);
+  }
+
+  async listBlockedByOrg(actor: Actor, org: User, paging?: Paging): Promise<Page<UserBlocking>> {
+    await this.ctx.service(OrgsService).assertOwner(actor, org);
+    return this.ctx.store(BlocksStore).list(org.id, clampPage(this.ctx.settings, paging));
+  }
+
+  private async blockAs(actor: Actor, blocker: User, target: User): Promise<void> {
+    if (isOrganization(target)) throw new ValidationError('', `${target.name} is an organization not a user`);
+    if (blocker.id === target.id) return;
+    await this.ctx.transaction(async (tx) => {
+      await tx.store(UserCountersStore).lockPair(blocker.id, target.id);
+      if (!(await tx.store(BlocksStore).insert(blocker.id, target.id, nowUnix()))) return;
+      if (await this.removeFollow(tx, target.id, blocker.id)) tx.emit('user.unfollowed', { follower: target, followee: blocker, actor });
+      if (await this.removeFollow(tx, blocker.id, target.id)) tx.emit('user.unfollowed', { follower: blocker, followee: target, actor });
+      await tx.store(RepoCountersStore).adjust(await tx.store(WatchesStore).deleteOf(target.id, blocker.id), { watches: -1 });
+      await tx.store(AccessStore).deleteCollaborationsOnReposOf(blocker.id, target.id);
+      // Repositories offered between the two, either way, stay where they are (as Forgejo cancels them).
+      await tx.store(ReposStore).cancelTransfersBetween(blocker.id, target.id);
+      tx.emit('user.blocked', { blocker, blockee: target, actor });
+    });
+  }
+
+  private async unblockAs(actor: Actor, blocker: User, target: User): Promise<void> {
+    if (isOrganization(target)) throw new ValidationError('', `${target.name} is an organization not a user`);
+    await this.ctx.transaction(async (tx) => {
+      if (await tx.store(BlocksStore).delete(blocker.id, target.id)) tx.emit('user.unblocked', { blocker, blockee: target, actor });
+    });
   }
 
   /** Has `blockerId` blocked `userId`? What issues, comments and reactions ask before letting `userId` act. */
@@ -261,11 +286,11 @@ export class SocialService {
   /** A page of repositories with their owners (one query for all) and the caller's access to each. */
   private async withAccess(actor: Actor, page: Page<Repository>): Promise<Page<RepoAccess>> {
     const owners = await this.ctx.store(UsersStore).findByIds(page.items.map((r) => r.owner_id));
-    const items: RepoAccess[] = [];
+    const pairs: { repo: Repository; owner: User }[] = [];
     for (const repo of page.items) {
       const owner = owners.get(repo.owner_id);
-      if (owner) items.push({ repo, owner, mode: repoAccessMode(actor, repo, owner) });
+      if (owner) pairs.push({ repo, owner });
     }
-    return { items, total: page.total };
+    return { items: await this.ctx.service(AccessService).repoAccessMany(actor, pairs), total: page.total };
   }
 }

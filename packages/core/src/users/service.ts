@@ -1,5 +1,6 @@
 import './events.js';
-import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
+import { AccessService } from '../access/service.js';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import type { CoreContext } from '../context.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
 import { isSelf, isSiteAdmin, type Actor } from '../access/actor.js';
@@ -21,11 +22,12 @@ import {
   type UserSearchQuery,
   type UserSettingsOptions,
 } from './schemas.js';
-import { UserType, canSignIn, visibilityValue, type User, type UserTable } from './tables.js';
+import { UserType, canSignIn, isOrganization, visibilityValue, type User, type UserTable } from './tables.js';
 import { USER_SEARCH_ORDERS, UsersStore, type UserSearchOrder } from './store.js';
 import { ACTIONS_USER_ID, GHOST_USER_ID, systemUserById } from './system.js';
 import { userVisibilityFilter } from './visibility.js';
 import { UserAvatarsService } from './avatars.js';
+import { OrgDirectoryStore } from '../orgs/org-directory-store.js';
 import type { Updateable } from 'kysely';
 
 /** Character limits of the settings Forgejo checks (`binding:"MaxSize(n)"`), and of the columns behind the rest. */
@@ -140,7 +142,10 @@ export class UsersService {
   /** The user named `name` as `actor` may see it, else NotFound: what `/users/{username}/…` routes load. */
   async resolve(actor: Actor, name: string): Promise<User> {
     const user = await this.store.findByName(name);
-    if (!user || !canSeeUser(actor, user)) throw new NotFoundError(`user redirect does not exist [name: ${name}]`);
+    // Non-public organizations are visible to their members too (one more query, only then).
+    if (!user || !(canSeeUser(actor, user) || (isOrganization(user) && (await this.ctx.service(AccessService).canSee(actor, user))))) {
+      throw new NotFoundError(`user redirect does not exist [name: ${name}]`);
+    }
     return user;
   }
 
@@ -245,6 +250,10 @@ export class UsersService {
     await repos.withOwnedRepositoriesRemoved(user, { allowAny: options.purge ?? false, actor }, async (tx) => {
       const users = tx.store(UsersStore);
       if (user.is_admin === 1 && (await users.countAdmins()) <= 1) throw new ValidationError('username', 'can not delete the last admin user');
+      // As Forgejo: an account still in organizations is refused unless purged (then its memberships go with it).
+      if (!options.purge && (await tx.store(OrgDirectoryStore).membershipCount(user.id)) > 0) {
+        throw new ConflictError(`user still has membership of organizations [uid: ${user.id}]`);
+      }
       await tx.store(TokensStore).deleteAllOf(user.id);
       await tx.store(KeysStore).deleteAllOf(user.id, KeyType.User);
       await users.delete(user.id);

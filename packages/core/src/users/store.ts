@@ -146,7 +146,7 @@ export class UsersStore extends Store<UsersTables> {
     return this.db
       .selectFrom('user')
       .select(['lower_name', 'lower_email'])
-      .where((eb) => eb.or([eb('lower_name', '=', lowerName), eb('lower_email', '=', lowerEmail)]))
+      .where((eb) => eb.or([eb('lower_name', '=', lowerName), eb.and([eb('type', '=', UserType.Individual), eb('lower_email', '=', lowerEmail)])]))
       .executeTakeFirst();
   }
 

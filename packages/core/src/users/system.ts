@@ -41,6 +41,7 @@ const BLANK: User = {
   enable_repo_unit_hints: 1,
   avatar: '',
   use_custom_avatar: 0,
+  repo_admin_change_team_access: 0,
 };
 
 /** The stand-in for a deleted account. */

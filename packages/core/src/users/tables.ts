@@ -51,6 +51,8 @@ export interface UserTable {
   /** Content hash of an uploaded avatar (a file under the avatar folder); empty for the generated identicon. */
   avatar: Generated<string>;
   use_custom_avatar: Generated<number>;
+  /** Organizations: may repository administrators change which teams have access (migration 0017)? */
+  repo_admin_change_team_access: Generated<number>;
 }
 
 /** Every address of an account, the primary one included (Forgejo's `email_address`). */

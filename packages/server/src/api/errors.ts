@@ -12,6 +12,7 @@ export const ERROR_KINDS = {
   conflict: { status: 409, response: 'conflict', description: 'APIConflict is a conflict empty response' },
   locked: { status: 423, response: 'repoArchivedError', description: 'APIRepoArchivedError is an error that is raised when an archived repo should be modified' },
   validation: { status: 422, response: 'validationError', description: 'APIValidationError is error format response related to input validation' },
+  quota_exceeded: { status: 413, response: 'quotaExceeded', description: 'QuotaExceeded' },
   too_many_requests: { status: 429, response: 'tooManyRequests', description: 'Too many failed attempts; retry after the number of seconds in Retry-After' },
   unavailable: { status: 503, response: 'serviceUnavailable', description: 'The server is busy; retry after the number of seconds in Retry-After' },
 } as const satisfies Record<RepoHostErrorKind, { status: number; response: string; description: string }>;

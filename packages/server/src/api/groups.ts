@@ -30,6 +30,17 @@ export function defineGroups(router: ApiRouter) {
     repo: await host.repos.resolve(actor, params.owner, params.repo),
   }));
 
+  /** `/orgs/{org}/…`: an organization the caller may see (private ones: members only). */
+  const org = router.group('/orgs/{org}', async ({ host, actor, params }) => ({
+    org: await host.orgs.resolve(actor, params.org),
+  }));
+
+  /** `/teams/{id}/…`: a team the caller may see (its members, the organization's owners, site administrators). */
+  const team = router.group('/teams/{id}', async ({ host, actor, params }) => {
+    const id = /^\d{1,15}$/.test(params.id) ? Number(params.id) : 0;
+    return { teamAccess: await host.teams.resolve(actor, id) };
+  });
+
   /** `/admin/…`: site administrators only (Forgejo's reqToken + reqSiteAdmin). */
   const admin = router.group('/admin', async ({ actor }) => {
     if (actor.kind === 'anonymous') throw new UnauthorizedError('token is required');
@@ -37,7 +48,7 @@ export function defineGroups(router: ApiRouter) {
     return {};
   });
 
-  return { me, user, userTokens, repo, admin };
+  return { me, user, userTokens, repo, org, team, admin };
 }
 
 export type Groups = ReturnType<typeof defineGroups>;

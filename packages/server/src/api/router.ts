@@ -9,6 +9,7 @@ import {
   BadRequestError,
   ForbiddenError,
   NotFoundError,
+  QuotaExceededError,
   UnauthorizedError,
   ValidationError,
   apiDocsUrl,
@@ -385,6 +386,8 @@ export function errorResponse(host: RepoHost, error: unknown, headers: ResponseH
   headers['content-type'] = 'application/json;charset=utf-8';
   if (retryAfterSeconds !== undefined) headers['retry-after'] = String(Math.max(1, Math.ceil(retryAfterSeconds)));
   if (status === 401 && options.challenge) headers['www-authenticate'] = 'Basic realm="Gitea"';
+  // Forgejo's quota refusal names the account instead of pointing at the documentation.
+  if (error instanceof QuotaExceededError) return jsonResponse(status, JSON.stringify({ message, user_id: error.userId, username: error.username }), headers);
   return jsonResponse(status, errorBody(host, message), headers);
 }
 

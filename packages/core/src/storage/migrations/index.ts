@@ -19,6 +19,8 @@ import { m0013_keys_deploy_gpg } from './0013_keys_deploy_gpg.js';
 import { m0014_activity_actions } from './0014_activity_actions.js';
 import { m0015_users_admin } from './0015_users_admin.js';
 import { m0016_commits_statuses } from './0016_commits_statuses.js';
+import { m0017_orgs_create } from './0017_orgs_create.js';
+import { m0018_quota_create } from './0018_quota_create.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001_users_create,
@@ -37,4 +39,6 @@ export const MIGRATIONS: readonly Migration[] = [
   m0014_activity_actions,
   m0015_users_admin,
   m0016_commits_statuses,
+  m0017_orgs_create,
+  m0018_quota_create,
 ];

@@ -3,8 +3,8 @@ import { ActivitySchema, RepoActivityFeedsQuerySchema, UserActivityFeedsQuerySch
 import type { ApiRouter } from '../router.js';
 import type { Groups } from '../groups.js';
 
-/** Activity feeds of accounts and repositories, and accounts' heatmaps. */
-export function registerActivityRoutes(_router: ApiRouter, { user, repo }: Groups): void {
+/** Activity feeds of accounts, organizations, teams and repositories, and accounts' heatmaps. */
+export function registerActivityRoutes(_router: ApiRouter, { user, repo, org, team }: Groups): void {
   user.add({
     method: 'GET',
     path: '/activities/feeds',
@@ -45,6 +45,38 @@ export function registerActivityRoutes(_router: ApiRouter, { user, repo }: Group
     errors: ['not_found'],
     handler: async ({ host, actor, repo, query, page, view }) => {
       const result = await host.activity.repoFeed(actor, repo, query, page);
+      return { items: result.items.map((entry) => toApiActivity(entry, view)), total: result.total };
+    },
+  });
+
+  org.add({
+    method: 'GET',
+    path: '/activities/feeds',
+    operationId: 'orgListActivityFeeds',
+    summary: "List an organization's activity feeds",
+    tag: 'organization',
+    scopes: ['organization'],
+    query: RepoActivityFeedsQuerySchema,
+    reply: { status: 200, description: 'ActivityFeedsList', list: ActivitySchema },
+    errors: ['not_found'],
+    handler: async ({ host, actor, org: organization, query, page, view }) => {
+      const result = await host.activity.orgFeed(actor, organization, query, page);
+      return { items: result.items.map((entry) => toApiActivity(entry, view)), total: result.total };
+    },
+  });
+
+  team.add({
+    method: 'GET',
+    path: '/activities/feeds',
+    operationId: 'orgListTeamActivityFeeds',
+    summary: "List a team's activity feeds",
+    tag: 'organization',
+    scopes: ['organization'],
+    query: RepoActivityFeedsQuerySchema,
+    reply: { status: 200, description: 'ActivityFeedsList', list: ActivitySchema },
+    errors: ['not_found'],
+    handler: async ({ host, actor, teamAccess, query, page, view }) => {
+      const result = await host.activity.teamFeed(actor, teamAccess.org, teamAccess.team, query, page);
       return { items: result.items.map((entry) => toApiActivity(entry, view)), total: result.total };
     },
   });

@@ -24,6 +24,9 @@ import type { Groups } from '../groups.js';
 /** srvx sends a Node stream given as the body by piping it into the socket; its types only know web bodies. */
 type ResponseBody = ConstructorParameters<typeof FastResponse>[0];
 
+/** `Mon, 02 Jan 2006 15:04:05 GMT`. */
+const HTTP_DATE = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+
 /** Go's `url.PathEscape` of a file name, for `filename*=UTF-8''…`. */
 function pathEscape(name: string): string {
   return encodeURIComponent(name)
@@ -33,8 +36,8 @@ function pathEscape(name: string): string {
 
 /**
  * A raw file as Forgejo serves it: sniffed type, `inline` disposition with the file's name, the blob id as ETag
- * (a matching If-None-Match is a 304), `X-Gitea-Object-Type`/`X-Forgejo-Object-Type`, and a length so that HEAD
- * answers as GET does.
+ * and the last commit's time as Last-Modified (a matching If-None-Match or If-Modified-Since is a 304),
+ * `X-Gitea-Object-Type`/`X-Forgejo-Object-Type`, and a length so that HEAD answers as GET does.
  */
 function rawResponse(file: RawFile, headers: Record<string, string>, request: Request): Response {
   const ifNoneMatch = request.headers.get('if-none-match');
@@ -42,7 +45,13 @@ function rawResponse(file: RawFile, headers: Record<string, string>, request: Re
   headers.etag = etag;
   headers['x-gitea-object-type'] = file.objectType;
   headers['x-forgejo-object-type'] = file.objectType;
-  if (ifNoneMatch !== null && ifNoneMatch.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) {
+  // Forgejo's Last-Modified is the last commit that changed the file; If-Modified-Since at or after it is a 304.
+  if (file.lastModified) headers['last-modified'] = file.lastModified.toUTCString();
+  const ifModifiedSinceText = request.headers.get('if-modified-since') ?? '';
+  // Only the HTTP date form counts, as Go's time.Parse(http.TimeFormat) reads it.
+  const ifModifiedSince = HTTP_DATE.test(ifModifiedSinceText) ? Date.parse(ifModifiedSinceText) : NaN;
+  const notModifiedSince = file.lastModified !== undefined && !Number.isNaN(ifModifiedSince) && Math.floor(file.lastModified.getTime() / 1000) <= Math.floor(ifModifiedSince / 1000);
+  if ((ifNoneMatch !== null && ifNoneMatch.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) || notModifiedSince) {
     if (!Buffer.isBuffer(file.body)) file.body.destroy();
     delete headers['content-type'];
     return new FastResponse(null, { status: 304, headers });
@@ -171,7 +180,9 @@ export function registerGitDataRoutes(_router: ApiRouter, { repo }: Groups): voi
     query: RefQuerySchema,
     reply: { status: 200, description: 'Returns raw file content.', produces: ['application/octet-stream'] },
     errors: ['not_found'],
-    // LFS pointers are resolved once LFS storage exists; until then the blob itself is served.
+    // Forgejo serves an LFS pointer's object only when its LFS server is on and holds the object for this
+    // repository; RepoHost has no LFS object storage yet, so the pointer blob itself is served, as Forgejo does
+    // with LFS off or the object missing.
     handler: async ({ host, actor, repo, params, query, event, responseHeaders }) =>
       rawResponse(await host.gitData.raw(actor, repo, params.filepath, query.ref), responseHeaders, event.req),
   });

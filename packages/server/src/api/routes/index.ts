@@ -29,6 +29,10 @@ import { registerCommitRoutes } from './commits.js';
 import { registerStatusRoutes } from './statuses.js';
 import { registerGitDataRoutes } from './git-data.js';
 import { registerContentsRoutes } from './contents.js';
+import { registerQuotaRoutes } from './quota.js';
+import { registerOrgRoutes } from './orgs.js';
+import { registerCollaboratorRoutes } from './collaborators.js';
+import { registerTeamRoutes } from './teams.js';
 
 const ROUTE_MODULES: readonly ((router: ApiRouter, groups: Groups) => void)[] = [
   registerMiscRoutes,
@@ -57,6 +61,10 @@ const ROUTE_MODULES: readonly ((router: ApiRouter, groups: Groups) => void)[] = 
   registerStatusRoutes,
   registerGitDataRoutes,
   registerContentsRoutes,
+  registerQuotaRoutes,
+  registerOrgRoutes,
+  registerCollaboratorRoutes,
+  registerTeamRoutes,
 ];
 
 export function registerRoutes(router: ApiRouter): void {

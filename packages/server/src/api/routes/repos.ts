@@ -48,7 +48,7 @@ export function registerRepoRoutes(router: ApiRouter, { me, repo }: Groups): voi
     scopes: ['user', 'repository'],
     body: CreateRepoOptionSchema,
     reply: { status: 201, description: 'Repository', schema: RepositorySchema },
-    errors: ['bad_request', 'unauthorized', 'forbidden', 'conflict', 'validation'],
+    errors: ['bad_request', 'unauthorized', 'forbidden', 'conflict', 'quota_exceeded', 'validation'],
     handler: async ({ host, actor, body, view }) => toApiRepository(await host.repos.create(actor, body), view),
   });
 

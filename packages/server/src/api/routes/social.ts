@@ -35,7 +35,7 @@ function presence(yes: boolean): void {
  * Follows (`/user/following`, `/users/{username}/followers`…), stars (`/user/starred`, `/repos/{owner}/{repo}/stargazers`),
  * watches (`/repos/{owner}/{repo}/subscription`, `/user/subscriptions`…) and blocks (`/user/block`, `/user/list_blocked`).
  */
-export function registerSocialRoutes(_router: ApiRouter, { me, user, repo }: Groups): void {
+export function registerSocialRoutes(_router: ApiRouter, { me, user, repo, org }: Groups): void {
   // ---- follows ----
   me.add({
     method: 'GET',
@@ -326,5 +326,50 @@ export function registerSocialRoutes(_router: ApiRouter, { me, user, repo }: Gro
     reply: EMPTY,
     errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
     handler: async ({ host, actor, params }) => host.social.unblock(actor, await host.users.resolve(actor, params.username)),
+  });
+
+  // ---- an organization's blocks (its owners) ----
+  org.add({
+    method: 'GET',
+    path: '/list_blocked',
+    operationId: 'orgListBlockedUsers',
+    summary: "List the organization's blocked users",
+    tag: 'organization',
+    scopes: ['organization'],
+    auth: 'token',
+    reply: { status: 200, description: 'BlockedUserList', list: BlockedUserSchema },
+    errors: ['unauthorized', 'forbidden', 'not_found'],
+    handler: async ({ host, actor, org: organization, page }) => {
+      const blocked = await host.social.listBlockedByOrg(actor, organization, page);
+      return { items: blocked.items.map(toApiBlockedUser), total: blocked.total };
+    },
+  });
+
+  org.add({
+    method: 'PUT',
+    path: '/block/{username}',
+    operationId: 'orgBlockUser',
+    summary: 'Blocks a user from the organization',
+    tag: 'organization',
+    scopes: ['organization'],
+    auth: 'token',
+    reply: EMPTY,
+    errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
+    handler: async ({ host, actor, org: organization, params }) =>
+      host.social.blockForOrg(actor, organization, await host.users.resolve(actor, params.username)),
+  });
+
+  org.add({
+    method: 'PUT',
+    path: '/unblock/{username}',
+    operationId: 'orgUnblockUser',
+    summary: 'Unblock a user from the organization',
+    tag: 'organization',
+    scopes: ['organization'],
+    auth: 'token',
+    reply: EMPTY,
+    errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
+    handler: async ({ host, actor, org: organization, params }) =>
+      host.social.unblockForOrg(actor, organization, await host.users.resolve(actor, params.username)),
   });
 }

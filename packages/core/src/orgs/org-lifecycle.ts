@@ -1,0 +1,86 @@
+/**
+ * Deleting and renaming organizations: the changes that reach repositories and their storage, kept apart from
+ * `OrgsService` because the repositories domain asks that service (who may create repositories where).
+ */
+import '../users/admin-events.js';
+import './events.js';
+import { ConflictError, ValidationError } from '../errors.js';
+import type { CoreContext } from '../context.js';
+import type { Actor } from '../access/actor.js';
+import { isUniqueViolation, nowUnix } from '../storage/database.js';
+import { acceptInput } from '../validation/validate.js';
+import { OwnerStorageExistsError } from '../git/backend.js';
+import { ReposService } from '../repos/service.js';
+import { RepoStorageService } from '../repos/storage.js';
+import { ReposStore } from '../repos/store.js';
+import { UsersStore } from '../users/store.js';
+import { UserAvatarsService } from '../users/avatars.js';
+import { assertValidUsername } from '../users/names.js';
+import type { User } from '../users/tables.js';
+import { OrgsStore } from './store.js';
+import { OrgsService } from './service.js';
+import { RenameOrgOptionSchema, type RenameOrgOption } from './schemas.js';
+
+export class OrgLifecycleService {
+  constructor(private readonly ctx: CoreContext) {}
+
+  private get orgs(): OrgsService {
+    return this.ctx.service(OrgsService);
+  }
+
+  /**
+   * `DELETE /orgs/{org}`: refused (422) while the organization owns repositories, as Forgejo refuses it. The row
+   * goes through the users domain's delete, announcing `org.deleted` and `user.deleted` so that every domain
+   * forgets it (teams, memberships, collaborations, stars, follows…) in the same transaction.
+   */
+  async delete(actor: Actor, org: User): Promise<void> {
+    await this.orgs.assertOwner(actor, org);
+    try {
+      await this.ctx.service(ReposService).withOwnedRepositoriesRemoved(org, { allowAny: false, actor }, async (tx) => {
+        // Checked again inside the transaction: a repository created meanwhile must not lose its owner.
+        if ((await tx.store(ReposStore).allOf(org.id)).length > 0) throw new ConflictError(`user still has ownership of repositories [uid: ${org.id}]`);
+        tx.emit('org.deleted', { org, actor });
+        await tx.store(OrgsStore).deleteOrgRows(org.id);
+        await tx.store(UsersStore).delete(org.id);
+        tx.emit('user.deleted', { user: org, actor });
+      });
+    } catch (error) {
+      if (error instanceof ConflictError) throw new ValidationError('', error.message);
+      throw error;
+    }
+    if (org.use_custom_avatar === 1) await this.ctx.service(UserAvatarsService).discardIfUnused(org.avatar);
+  }
+
+  /**
+   * `POST /orgs/{org}/rename`: the same rules as renaming an account (a usable, unused name; 422 otherwise); the
+   * organization's folder of repositories moves with the row.
+   */
+  async rename(actor: Actor, org: User, input: RenameOrgOption): Promise<User> {
+    await this.orgs.assertOwner(actor, org);
+    const name = acceptInput(RenameOrgOptionSchema, input).new_name;
+    assertValidUsername(name, 'new_name');
+    if (name === org.name) return org;
+    const lower = name.toLowerCase();
+    const taken = () => new ValidationError('', `user already exists [name: ${name}]`);
+    if (lower !== org.lower_name && (await this.ctx.store(UsersStore).findByName(lower))) throw taken();
+    try {
+      return await this.ctx.service(RepoStorageService).renameOwnerWithStorage({ userId: org.id, from: org.lower_name, to: lower }, async (tx) => {
+        let updated: User;
+        try {
+          updated = await tx.store(UsersStore).update(org.id, { name, lower_name: lower, updated_unix: nowUnix() });
+        } catch (error) {
+          if (isUniqueViolation(error)) throw taken();
+          throw error;
+        }
+        tx.emit('user.renamed', { user: updated, oldName: org.name, actor });
+        tx.emit('org.updated', { org: updated, actor });
+        return updated;
+      });
+    } catch (error) {
+      if (error instanceof OwnerStorageExistsError) {
+        throw new ValidationError('', `repository files already exist under the name "${lower}"; ask a site administrator to adopt or delete them`);
+      }
+      throw error;
+    }
+  }
+}

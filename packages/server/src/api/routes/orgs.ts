@@ -1,0 +1,378 @@
+import {
+  CreateOrgOptionSchema,
+  CreateRepoOptionSchema,
+  EditOrgOptionSchema,
+  OrganizationPermissionsSchema,
+  OrganizationSchema,
+  RenameOrgOptionSchema,
+  RepositorySchema,
+  UpdateUserAvatarOptionSchema,
+  UserSchema,
+  NotFoundError,
+  UnauthorizedError,
+  apiUrl,
+  toApiOrganization,
+  toApiRepository,
+  toApiUser,
+  type ApiView,
+  type Page,
+  type User,
+} from '@repohost/core';
+import type { ApiRouter } from '../router.js';
+import type { Groups } from '../groups.js';
+
+const EMPTY = { status: 204, description: 'APIEmpty is an empty response' } as const;
+
+function organizations(page: Page<User>, view: ApiView) {
+  return { items: page.items.map((o) => toApiOrganization(o, view)), total: page.total };
+}
+
+function users(page: Page<User>, view: ApiView) {
+  return { items: page.items.map((u) => toApiUser(u, view)), total: page.total };
+}
+
+/**
+ * Organizations: `/orgs` (create, list), `/orgs/{org}` (read, edit, delete, rename, avatar, repositories,
+ * members and public members), `/user/orgs`, `/users/{username}/orgs…`, `/admin/orgs` and
+ * `/admin/users/{username}/orgs`, with Forgejo's `reqOrgOwnership` and `reqOrgMembership` checks (403) made
+ * before a body is read.
+ */
+export function registerOrgRoutes(router: ApiRouter, { me, user, org, admin }: Groups): void {
+  /** Owners and site administrators only (Forgejo's reqOrgOwnership). */
+  const owned = org.nest('', async ({ host, actor, org }) => {
+    await host.orgs.assertOwner(actor, org);
+    return {};
+  });
+
+  router.add({
+    method: 'POST',
+    path: '/orgs',
+    operationId: 'orgCreate',
+    summary: 'Create an organization',
+    tag: 'organization',
+    auth: 'token',
+    scopes: ['organization'],
+    body: CreateOrgOptionSchema,
+    reply: { status: 201, description: 'Organization', schema: OrganizationSchema },
+    errors: ['unauthorized', 'forbidden', 'validation'],
+    handler: async ({ host, actor, body, view }) => {
+      const creator = actor.kind === 'user' ? actor.user : undefined;
+      if (!creator) throw new UnauthorizedError('token is required');
+      return toApiOrganization(await host.orgs.create(actor, creator, body), view);
+    },
+  });
+
+  router.add({
+    method: 'GET',
+    path: '/orgs',
+    operationId: 'orgGetAll',
+    summary: 'List all organizations',
+    tag: 'organization',
+    // No scope: Forgejo declares one after the handler, where it is never reached.
+    reply: { status: 200, description: 'OrganizationList', list: OrganizationSchema },
+    handler: async ({ host, actor, page, view }) => organizations(await host.orgs.listVisible(actor, page), view),
+  });
+
+  org.add({
+    method: 'GET',
+    path: '',
+    operationId: 'orgGet',
+    summary: 'Get an organization',
+    tag: 'organization',
+    scopes: ['organization'],
+    reply: { status: 200, description: 'Organization', schema: OrganizationSchema },
+    errors: ['not_found'],
+    handler: async ({ actor, org, view }) => {
+      const shown = toApiOrganization(org, view);
+      // Forgejo shows no email to anonymous callers.
+      return actor.kind === 'anonymous' ? { ...shown, email: '' } : shown;
+    },
+  });
+
+  owned.add({
+    method: 'PATCH',
+    path: '',
+    operationId: 'orgEdit',
+    summary: 'Edit an organization',
+    tag: 'organization',
+    auth: 'token',
+    scopes: ['organization'],
+    body: EditOrgOptionSchema,
+    reply: { status: 200, description: 'Organization', schema: OrganizationSchema },
+    errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
+    handler: async ({ host, actor, org, body, view }) => toApiOrganization(await host.orgs.edit(actor, org, body), view),
+  });
+
+  owned.add({
+    method: 'DELETE',
+    path: '',
+    operationId: 'orgDelete',
+    summary: 'Delete an organization',
+    tag: 'organization',
+    auth: 'token',
+    scopes: ['organization'],
+    reply: EMPTY,
+    errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
+    handler: async ({ host, actor, org }) => host.orgLifecycle.delete(actor, org),
+  });
+
+  owned.add({
+    method: 'POST',
+    path: '/rename',
+    operationId: 'renameOrg',
+    summary: 'Rename an organization',
+    tag: 'organization',
+    auth: 'token',
+    scopes: ['organization'],
+    body: RenameOrgOptionSchema,
+    reply: EMPTY,
+    errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
+    handler: async ({ host, actor, org, body }) => {
+      await host.orgLifecycle.rename(actor, org, body);
+    },
+  });
+
+  owned.add({
+    method: 'POST',
+    path: '/avatar',
+    operationId: 'orgUpdateAvatar',
+    summary: 'Update Avatar',
+    tag: 'organization',
+    auth: 'token',
+    scopes: ['organization'],
+    body: UpdateUserAvatarOptionSchema,
+    reply: EMPTY,
+    errors: ['bad_request', 'unauthorized', 'forbidden', 'not_found', 'validation'],
+    handler: async ({ host, actor, org, body }) => {
+      await host.orgs.uploadAvatar(actor, org, body);
+    },
+  });
+
+  owned.add({
+    method: 'DELETE',
+    path: '/avatar',
+    operationId: 'orgDeleteAvatar',
+    summary: 'Delete Avatar',
+    tag: 'organization',
+    auth: 'token',
+    scopes: ['organization'],
+    reply: EMPTY,
+    errors: ['unauthorized', 'forbidden', 'not_found'],
+    handler: async ({ host, actor, org }) => {
+      await host.orgs.removeAvatar(actor, org);
+    },
+  });
+
+  // ---- repositories ----
+
+  org.add({
+    method: 'GET',
+    path: '/repos',
+    operationId: 'orgListRepos',
+    summary: "List an organization's repos",
+    tag: 'organization',
+    scopes: ['organization'],
+    reply: { status: 200, description: 'RepositoryList', list: RepositorySchema },
+    errors: ['not_found'],
+    handler: async ({ host, actor, org, page, view }) => {
+      const result = await host.repos.listOwnedBy(actor, org, page);
+      return { items: result.items.map((r) => toApiRepository(r, view)), total: result.total };
+    },
+  });
+
+  org.add({
+    method: 'POST',
+    path: '/repos',
+    operationId: 'createOrgRepo',
+    summary: 'Create a repository in an organization',
+    tag: 'organization',
+    auth: 'token',
+    scopes: ['organization'],
+    body: CreateRepoOptionSchema,
+    reply: { status: 201, description: 'Repository', schema: RepositorySchema },
+    errors: ['bad_request', 'unauthorized', 'forbidden', 'not_found', 'conflict', 'quota_exceeded', 'validation'],
+    // The same operation as `POST /user/repos` (quota included), owned by the organization.
+    handler: async ({ host, actor, org, body, view }) => toApiRepository(await host.repos.create(actor, body, { owner: org }), view),
+  });
+
+  // ---- members ----
+
+  org.add({
+    method: 'GET',
+    path: '/members',
+    operationId: 'orgListMembers',
+    summary: "List an organization's members",
+    tag: 'organization',
+    auth: 'token',
+    scopes: ['organization'],
+    reply: { status: 200, description: 'UserList', list: UserSchema },
+    errors: ['unauthorized', 'not_found'],
+    handler: async ({ host, actor, org, page, view }) => users(await host.orgs.listMembers(actor, org, { publicList: false, paging: page }), view),
+  });
+
+  org.add({
+    method: 'GET',
+    path: '/members/{username}',
+    operationId: 'orgIsMember',
+    summary: 'Check if a user is a member of an organization',
+    tag: 'organization',
+    auth: 'token',
+    scopes: ['organization'],
+    reply: { status: 204, description: 'user is a member' },
+    errors: ['unauthorized', 'not_found'],
+    handler: async ({ host, actor, org, params, responseHeaders }) => {
+      const member = await host.users.resolve(actor, params.username);
+      const answer = await host.orgs.membership(actor, org, member);
+      if (answer === 'member') return;
+      if (answer === 'not_member') throw new NotFoundError();
+      // Callers outside the organization learn only about public memberships: Forgejo sends them there (303).
+      const location = apiUrl(host.settings, `/orgs/${encodeURIComponent(org.name)}/public_members/${encodeURIComponent(member.name)}`);
+      const headers = { ...responseHeaders, location, 'content-length': '0' };
+      return new Response(null, { status: 303, headers });
+    },
+  });
+
+  owned.add({
+    method: 'DELETE',
+    path: '/members/{username}',
+    operationId: 'orgDeleteMember',
+    summary: 'Remove a member from an organization',
+    tag: 'organization',
+    auth: 'token',
+    scopes: ['organization'],
+    reply: { status: 204, description: 'member removed' },
+    errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
+    handler: async ({ host, actor, org, params }) => host.orgs.removeMember(actor, org, await host.users.resolve(actor, params.username)),
+  });
+
+  org.add({
+    method: 'GET',
+    path: '/public_members',
+    operationId: 'orgListPublicMembers',
+    summary: "List an organization's public members",
+    tag: 'organization',
+    scopes: ['organization'],
+    reply: { status: 200, description: 'UserList', list: UserSchema },
+    errors: ['not_found'],
+    handler: async ({ host, actor, org, page, view }) => users(await host.orgs.listMembers(actor, org, { publicList: true, paging: page }), view),
+  });
+
+  org.add({
+    method: 'GET',
+    path: '/public_members/{username}',
+    operationId: 'orgIsPublicMember',
+    summary: 'Check if a user is a public member of an organization',
+    tag: 'organization',
+    scopes: ['organization'],
+    reply: { status: 204, description: 'user is a public member' },
+    errors: ['not_found'],
+    handler: async ({ host, actor, org, params }) => {
+      if (!(await host.orgs.isPublicMember(org, await host.users.resolve(actor, params.username)))) throw new NotFoundError();
+    },
+  });
+
+  /** Members and site administrators only (Forgejo's reqOrgMembership). */
+  const membersOnly = org.nest('', async ({ host, actor, org }) => {
+    await host.orgs.assertMember(actor, org);
+    return {};
+  });
+
+  membersOnly.add({
+    method: 'PUT',
+    path: '/public_members/{username}',
+    operationId: 'orgPublicizeMember',
+    summary: "Publicize a user's membership",
+    tag: 'organization',
+    auth: 'token',
+    scopes: ['organization'],
+    reply: { status: 204, description: 'membership publicized' },
+    errors: ['unauthorized', 'forbidden', 'not_found'],
+    handler: async ({ host, actor, org, params }) => host.orgs.setMembershipPublic(actor, org, await host.users.resolve(actor, params.username), true),
+  });
+
+  membersOnly.add({
+    method: 'DELETE',
+    path: '/public_members/{username}',
+    operationId: 'orgConcealMember',
+    summary: "Conceal a user's membership",
+    tag: 'organization',
+    auth: 'token',
+    scopes: ['organization'],
+    reply: EMPTY,
+    errors: ['unauthorized', 'forbidden', 'not_found'],
+    handler: async ({ host, actor, org, params }) => host.orgs.setMembershipPublic(actor, org, await host.users.resolve(actor, params.username), false),
+  });
+
+  // ---- an account's organizations ----
+
+  me.add({
+    method: 'GET',
+    path: '/orgs',
+    operationId: 'orgListCurrentUserOrgs',
+    summary: "List the current user's organizations",
+    tag: 'organization',
+    scopes: ['user', 'organization'],
+    reply: { status: 200, description: 'OrganizationList', list: OrganizationSchema },
+    errors: ['unauthorized', 'forbidden'],
+    handler: async ({ host, actor, me, page, view }) => organizations(await host.orgs.listOfUser(actor, me, page), view),
+  });
+
+  user.add({
+    method: 'GET',
+    path: '/orgs',
+    operationId: 'orgListUserOrgs',
+    summary: "List a user's organizations",
+    tag: 'organization',
+    auth: 'token',
+    scopes: ['user', 'organization'],
+    reply: { status: 200, description: 'OrganizationList', list: OrganizationSchema },
+    errors: ['unauthorized', 'not_found'],
+    handler: async ({ host, actor, user, page, view }) => organizations(await host.orgs.listOfUser(actor, user, page), view),
+  });
+
+  user.add({
+    method: 'GET',
+    path: '/orgs/{org}/permissions',
+    operationId: 'orgGetUserPermissions',
+    summary: 'Get user permissions in organization',
+    tag: 'organization',
+    auth: 'token',
+    scopes: ['user', 'organization'],
+    reply: { status: 200, description: 'OrganizationPermissions', schema: OrganizationPermissionsSchema },
+    errors: ['unauthorized', 'not_found'],
+    handler: async ({ host, actor, user, params }) => host.orgs.permissionsFor(actor, user, params.org),
+  });
+
+  // ---- site administration ----
+
+  admin.add({
+    method: 'GET',
+    path: '/orgs',
+    operationId: 'adminGetAllOrgs',
+    summary: 'List all organizations',
+    tag: 'admin',
+    auth: 'token',
+    scopes: ['admin'],
+    reply: { status: 200, description: 'OrganizationList', list: OrganizationSchema },
+    errors: ['forbidden'],
+    handler: async ({ host, actor, page, view }) => organizations(await host.orgs.listAll(actor, page), view),
+  });
+
+  const account = admin.nest('/users/{username}', async ({ host, actor, params }) => ({
+    user: await host.users.resolve(actor, params.username),
+  }));
+
+  account.add({
+    method: 'POST',
+    path: '/orgs',
+    operationId: 'adminCreateOrg',
+    summary: 'Create an organization',
+    tag: 'admin',
+    auth: 'token',
+    scopes: ['admin'],
+    body: CreateOrgOptionSchema,
+    reply: { status: 201, description: 'Organization', schema: OrganizationSchema },
+    errors: ['forbidden', 'not_found', 'validation'],
+    handler: async ({ host, actor, user, body, view }) => toApiOrganization(await host.orgs.create(actor, user, body), view),
+  });
+}
