@@ -40,6 +40,7 @@ import { BranchesService } from './refs/branches.js';
 import { TagsService } from './refs/tags.js';
 import { GitDataService } from './gitdata/service.js';
 import { QuotaService } from './quota/service.js';
+import { WebhooksService } from './webhooks/service.js';
 
 export interface RepoHostOptions {
   /** Resolved settings; when absent they are loaded from `config`. */
@@ -89,6 +90,8 @@ export class RepoHost {
     this.commitStatuses.subscribe();
     // Quota group memberships go with their accounts.
     this.quota.subscribe();
+    // Webhook tasks are written in the transaction of the event that causes them.
+    this.webhooks.subscribe();
   }
 
   get users(): UsersService {
@@ -231,6 +234,10 @@ export class RepoHost {
     return this.ctx.service(QuotaService);
   }
 
+  /** Webhooks of repositories, accounts and the site; their outbox and deliveries (`webhooks.delivery`). */
+  get webhooks(): WebhooksService {
+    return this.ctx.service(WebhooksService);
+  }
 
   /**
    * What happened, after it committed: `host.events.on('repo.pushed', (e) => …)`. See {@link DomainEvents} for
@@ -272,6 +279,7 @@ export class RepoHost {
   async close(): Promise<void> {
     await this.ctx.events.idle();
     // Deliveries in flight finish (within DELIVER_TIMEOUT); what is still queued waits for the next start.
+    await this.webhooks.delivery.stop();
     // The backend's long-lived git processes (object readers) end with the host.
     this.git.close();
     await this.storage.close();

@@ -322,3 +322,21 @@ export {
   type SetUserQuotaGroupsOptions,
 } from './quota/schemas.js';
 export type { QuotaTables } from './quota/tables.js';
+export { WebhooksService, type HookOwner, type DeliveryRecord } from './webhooks/service.js';
+export { HookDeliverer } from './webhooks/delivery.js';
+export { WebhooksStore } from './webhooks/store.js';
+export { toApiHook, toApiHookDelivery, toApiHookDeliveryItem } from './webhooks/convert.js';
+export {
+  CreateHookOptionSchema,
+  EditHookOptionSchema,
+  HookSchema,
+  HookDeliveryItemSchema,
+  HookDeliverySchema,
+  type CreateHookOption,
+  type EditHookOption,
+  type ApiHook,
+  type ApiHookDelivery,
+  type ApiHookDeliveryItem,
+} from './webhooks/schemas.js';
+export type { Webhook, HookTask, HookDelivery, WebhooksTables } from './webhooks/tables.js';
+export type { HookFormatter, HookRequestContent, FormattedHook, HookEventName, HookPayload } from './webhooks/formats/types.js';

@@ -126,6 +126,8 @@ export async function startServer(host: RepoHost, options: ListenOptions = {}): 
     }
   }
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  // A serving host delivers webhooks (pending ones from earlier runs first); `host.close()` stops it.
+  host.webhooks.delivery.start();
   return {
     server,
     routes,

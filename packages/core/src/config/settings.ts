@@ -141,6 +141,18 @@ const SPEC = {
     /** Groups that apply to an account that belongs to none. */
     DEFAULT_GROUPS: list([]),
   },
+  webhook: {
+    /** Hook tasks one delivery round takes from the outbox at most. */
+    QUEUE_LENGTH: int(1000),
+    /** Seconds a delivery may take before it counts as failed. */
+    DELIVER_TIMEOUT: int(5),
+    SKIP_TLS_VERIFY: bool(false),
+    /** `external`, `loopback`, `private`, `*`, host globs and CIDRs, comma-separated (checked after DNS). */
+    ALLOWED_HOST_LIST: str('external'),
+    PAGING_NUM: int(10),
+    /** RepoHost's own (Forgejo tries once): attempts a hook task gets before it stays failed; retries back off from 5 s. */
+    MAX_ATTEMPTS: int(5),
+  },
   'quota.default': {
     /** The limit of `size:all` for accounts in no group (and no default group); -1 is unlimited. */
     TOTAL: size(-1),

@@ -21,6 +21,7 @@ import { m0015_users_admin } from './0015_users_admin.js';
 import { m0016_commits_statuses } from './0016_commits_statuses.js';
 import { m0017_orgs_create } from './0017_orgs_create.js';
 import { m0018_quota_create } from './0018_quota_create.js';
+import { m0019_webhooks_create } from './0019_webhooks_create.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001_users_create,
@@ -41,4 +42,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0016_commits_statuses,
   m0017_orgs_create,
   m0018_quota_create,
+  m0019_webhooks_create,
 ];

@@ -33,6 +33,7 @@ import { registerQuotaRoutes } from './quota.js';
 import { registerOrgRoutes } from './orgs.js';
 import { registerCollaboratorRoutes } from './collaborators.js';
 import { registerTeamRoutes } from './teams.js';
+import { registerWebhookRoutes } from './webhooks.js';
 
 const ROUTE_MODULES: readonly ((router: ApiRouter, groups: Groups) => void)[] = [
   registerMiscRoutes,
@@ -65,6 +66,7 @@ const ROUTE_MODULES: readonly ((router: ApiRouter, groups: Groups) => void)[] = 
   registerOrgRoutes,
   registerCollaboratorRoutes,
   registerTeamRoutes,
+  registerWebhookRoutes,
 ];
 
 export function registerRoutes(router: ApiRouter): void {

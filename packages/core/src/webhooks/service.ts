@@ -1,0 +1,386 @@
+import { randomUUID } from 'node:crypto';
+import type { CoreContext, CoreTransaction } from '../context.js';
+import { isSiteAdmin, type Actor } from '../access/actor.js';
+import { AccessMode } from '../access/permissions.js';
+import { NotFoundError, ForbiddenError, UnauthorizedError, ValidationError } from '../errors.js';
+import type { RefUpdate } from '../git/backend.js';
+import type { Page, PageRequest } from '../paging.js';
+import { isStorableText, nowUnix } from '../storage/database.js';
+import type { RepoAccess } from '../repos/access.js';
+import type { Repository } from '../repos/tables.js';
+import { OrgsService } from '../orgs/service.js';
+import { UsersStore } from '../users/store.js';
+import type { User } from '../users/tables.js';
+import { acceptInput } from '../validation/validate.js';
+import '../repos/events.js';
+import '../users/events.js';
+import type { HookEventName, HookPayload } from './formats/types.js';
+import { formatterOf } from './formatter.js';
+import { AUTHORIZATION_HEADER_MASK, parseMeta } from './convert.js';
+import { branchFilterMatches, compileGlob, eventsFromOption, parseEventSettings, wantsEvent } from './hook-events.js';
+import { createPayload, deletePayload, pushPayload, repositoryPayload, type PayloadContext } from './payloads.js';
+import { encryptHeader } from './secrets.js';
+import { WebhooksStore, type HookScope } from './store.js';
+import { HookContentType, type HookDelivery, type Webhook } from './tables.js';
+import { CreateHookOptionSchema, EditHookOptionSchema, type CreateHookOption, type EditHookOption } from './schemas.js';
+import { HookDeliverer } from './delivery.js';
+
+/** The hooks an API path names: a repository's (admins), an account's (itself; an organization's owners), the site's. */
+export type HookOwner = { kind: 'repo'; access: RepoAccess } | { kind: 'user'; user: User } | { kind: 'org'; org: User } | { kind: 'admin'; which?: 'system' | 'default' | 'all' };
+
+/** A delivery row with its task's delivery id, event and repository. */
+export type DeliveryRecord = HookDelivery & { uuid: string; event_type: string; repo_id: number };
+
+const CONTENT_TYPES: ReadonlyMap<string, number> = new Map([
+  ['json', HookContentType.Json],
+  ['form', HookContentType.Form],
+]);
+
+/** Forgejo's `validation.IsValidURL`: an absolute http(s) URL. */
+function isValidUrl(value: string): boolean {
+  if (!isStorableText(value) || /\s/.test(value)) return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.host !== '';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Webhooks of repositories, accounts and the site: their settings, the outbox of tasks written in the
+ * transaction of the event that caused them, and their deliveries.
+ */
+export class WebhooksService {
+  private deliverer: HookDeliverer | undefined;
+
+  constructor(private readonly ctx: CoreContext) {}
+
+  private get store(): WebhooksStore {
+    return this.ctx.store(WebhooksStore);
+  }
+
+  /** The delivery worker (one per host). */
+  get delivery(): HookDeliverer {
+    this.deliverer ??= new HookDeliverer(this.ctx);
+    return this.deliverer;
+  }
+
+  // ---- who may manage which hooks ----
+
+  private scopeOf(owner: HookOwner): HookScope {
+    if (owner.kind === 'repo') return { kind: 'repo', repoId: owner.access.repo.id };
+    if (owner.kind === 'user') return { kind: 'owner', ownerId: owner.user.id };
+    if (owner.kind === 'org') return { kind: 'owner', ownerId: owner.org.id };
+    return { kind: 'admin', which: owner.which ?? 'all' };
+  }
+
+  /** Repository administrators; the account itself; an organization's owners; site administrators for the site. */
+  async assertManage(actor: Actor, owner: HookOwner): Promise<void> {
+    if (actor.kind === 'anonymous') throw new UnauthorizedError('token is required');
+    if (owner.kind === 'repo') {
+      if (owner.access.mode < AccessMode.Admin) throw new ForbiddenError('user should be an owner or a collaborator with admin write of a repository');
+    } else if (owner.kind === 'org') {
+      await this.ctx.service(OrgsService).assertOwner(actor, owner.org);
+    } else if (owner.kind === 'user') {
+      if (!(actor.kind === 'user' && actor.user.id === owner.user.id) && actor.kind !== 'system') throw new ForbiddenError('you must be the account itself');
+    } else if (!isSiteAdmin(actor)) {
+      throw new ForbiddenError('reqSiteAdmin');
+    }
+  }
+
+  // ---- CRUD ----
+
+  async list(actor: Actor, owner: HookOwner, page: PageRequest): Promise<Page<Webhook>> {
+    await this.assertManage(actor, owner);
+    return this.store.list(this.scopeOf(owner), page);
+  }
+
+  async get(actor: Actor, owner: HookOwner, id: number): Promise<Webhook> {
+    await this.assertManage(actor, owner);
+    const hook = await this.store.find(this.scopeOf(owner), id);
+    if (!hook) throw new NotFoundError(`webhook does not exist [id: ${id}]`);
+    return hook;
+  }
+
+  async create(actor: Actor, owner: HookOwner, input: CreateHookOption): Promise<Webhook> {
+    await this.assertManage(actor, owner);
+    const opts = acceptInput(CreateHookOptionSchema, input);
+    const formatter = formatterOf(opts.type);
+    if (!formatter) throw new ValidationError('', `Invalid hook type: ${opts.type}`);
+    for (const name of ['url', 'content_type']) {
+      if (!(name in opts.config)) throw new ValidationError('', `Missing config option: ${name}`);
+    }
+    const contentType = CONTENT_TYPES.get(opts.config.content_type!);
+    if (contentType === undefined) throw new ValidationError('', 'Invalid content type');
+    const url = opts.config.url!;
+    if (!isValidUrl(url)) throw new ValidationError('', 'Invalid url');
+    const branchFilter = this.checkBranchFilter(opts.branch_filter ?? '');
+    let isSystem = false;
+    const systemFlag = opts.config.is_system_webhook;
+    if (systemFlag !== undefined && systemFlag !== '') {
+      const parsed = parseGoBool(systemFlag);
+      if (parsed === undefined) throw new ValidationError('', 'Invalid is_system_webhook value');
+      isSystem = parsed;
+    }
+    const meta = formatter.parseConfig(opts.config);
+    const secret = opts.config.secret ?? '';
+    this.checkStorable(secret, opts.authorization_header ?? '');
+    const now = nowUnix();
+    const scope = this.scopeOf(owner);
+    return this.store.insert({
+      repo_id: scope.kind === 'repo' ? scope.repoId : 0,
+      owner_id: scope.kind === 'owner' ? scope.ownerId : 0,
+      // Only the site's hooks may be system hooks; anywhere else the flag means nothing.
+      is_system_webhook: scope.kind === 'admin' && isSystem ? 1 : 0,
+      url,
+      http_method: 'POST',
+      content_type: contentType,
+      secret,
+      events: JSON.stringify(eventsFromOption(opts.events, branchFilter)),
+      is_active: opts.active === true ? 1 : 0,
+      type: opts.type,
+      meta: JSON.stringify(meta),
+      header_authorization_encrypted: encryptHeader(this.ctx.settings.security.SECRET_KEY, opts.authorization_header ?? ''),
+      last_status: 0,
+      created_unix: now,
+      updated_unix: now,
+    });
+  }
+
+  async edit(actor: Actor, owner: HookOwner, id: number, input: EditHookOption): Promise<Webhook> {
+    const hook = await this.get(actor, owner, id);
+    const opts = acceptInput(EditHookOptionSchema, input);
+    const changes: Partial<Webhook> = {};
+    if (opts.config) {
+      const url = opts.config.url;
+      if (url !== undefined) {
+        if (!isValidUrl(url)) throw new ValidationError('', 'Invalid url');
+        changes.url = url;
+      }
+      const ct = opts.config.content_type;
+      if (ct !== undefined) {
+        const contentType = CONTENT_TYPES.get(ct);
+        if (contentType === undefined) throw new ValidationError('', 'Invalid content type');
+        changes.content_type = contentType;
+      }
+      if (opts.config.secret !== undefined) {
+        this.checkStorable(opts.config.secret, '');
+        changes.secret = opts.config.secret;
+      }
+      const formatter = formatterOf(hook.type);
+      // The type's own settings change only when they are given (Slack: with its channel).
+      if (formatter && Object.keys(opts.config).some((k) => !['url', 'content_type', 'secret', 'is_system_webhook'].includes(k))) {
+        // Over the settings it has, so an edit naming one of them keeps the others.
+        const current = Object.fromEntries(Object.entries(parseMeta(hook.meta)).filter((e): e is [string, string] => typeof e[1] === 'string'));
+        changes.meta = JSON.stringify(formatter.parseConfig({ ...current, url: changes.url ?? hook.url, ...opts.config }));
+      }
+    }
+    // As Forgejo: events, branch filter and authorization header are replaced by what the edit says (absent: push,
+    // none, none); `active` only when given.
+    const branchFilter = this.checkBranchFilter(opts.branch_filter ?? '');
+    changes.events = JSON.stringify(eventsFromOption(opts.events, branchFilter));
+    // The mask the API shows in its place keeps the header (a client sending back what it read changes nothing).
+    if (opts.authorization_header !== AUTHORIZATION_HEADER_MASK) {
+      this.checkStorable('', opts.authorization_header ?? '');
+      changes.header_authorization_encrypted = encryptHeader(this.ctx.settings.security.SECRET_KEY, opts.authorization_header ?? '');
+    }
+    if (opts.active !== undefined) changes.is_active = opts.active ? 1 : 0;
+    changes.updated_unix = nowUnix();
+    await this.store.update(hook.id, changes);
+    return (await this.store.findById(hook.id))!;
+  }
+
+  async delete(actor: Actor, owner: HookOwner, id: number): Promise<void> {
+    const hook = await this.get(actor, owner, id);
+    await this.ctx.transaction(async (tx) => {
+      await tx.store(WebhooksStore).delete(hook.id);
+    });
+  }
+
+  private checkBranchFilter(filter: string): string {
+    if (!isStorableText(filter) || (filter !== '' && !compileGlob(filter))) throw new ValidationError('branch_filter', 'Invalid branch filter');
+    return filter;
+  }
+
+  private checkStorable(secret: string, header: string): void {
+    if (!isStorableText(secret)) throw new ValidationError('config', 'Invalid secret');
+    if (!isStorableText(header) || /[\r\n]/.test(header)) throw new ValidationError('authorization_header', 'Invalid authorization header');
+  }
+
+  // ---- deliveries ----
+
+  async deliveries(actor: Actor, owner: HookOwner, hookId: number, page: PageRequest): Promise<Page<DeliveryRecord>> {
+    const hook = await this.get(actor, owner, hookId);
+    return this.store.deliveries(hook.id, page);
+  }
+
+  async deliveryOf(actor: Actor, owner: HookOwner, hookId: number, deliveryId: number): Promise<DeliveryRecord> {
+    const hook = await this.get(actor, owner, hookId);
+    const found = await this.store.delivery(hook.id, deliveryId);
+    if (!found) throw new NotFoundError(`hook delivery does not exist [id: ${deliveryId}]`);
+    return found;
+  }
+
+  /** Sends a delivery's task again, now, as a new attempt (the receiver sees the same delivery id and body). */
+  async redeliver(actor: Actor, owner: HookOwner, hookId: number, deliveryId: number): Promise<void> {
+    const found = await this.deliveryOf(actor, owner, hookId, deliveryId);
+    await this.store.updateTask(found.task_id, { is_delivered: 0, next_attempt_unix: nowUnix(), attempts: 0 });
+    this.delivery.markRedelivery(found.task_id);
+    this.delivery.wake();
+  }
+
+  /**
+   * `POST /repos/{owner}/{repo}/hooks/{id}/tests`: a push payload of one commit (the default branch's head, or
+   * `ref`'s), queued for this hook whatever its events and whether it is active.
+   */
+  async test(actor: Actor, access: RepoAccess, hookId: number, ref: string | undefined): Promise<void> {
+    const hook = await this.get(actor, { kind: 'repo', access }, hookId);
+    const { repo, owner } = access;
+    const key = { owner: owner.lower_name, name: repo.lower_name };
+    // As Forgejo: the payload names `ref` as given (a branch, tag or commit), else the default branch's full name.
+    const refName = ref ?? `refs/heads/${repo.default_branch}`;
+    const commit = await this.ctx.git.resolveCommit(key, refName).catch(() => undefined);
+    if (!commit) throw new NotFoundError(`reference does not exist [ref: ${ref ?? repo.default_branch}]`);
+    const payload = await pushPayload(this.payloadContext(), repo, owner, actor, { ref: refName, oldId: commit, newId: commit });
+    const head = payload.head_commit;
+    payload.commits = head ? [head] : [];
+    payload.total_commits = head ? 1 : 0;
+    payload.compare_url = `${this.ctx.settings.server.ROOT_URL}${owner.name}/${repo.name}/compare/${commit}...${commit}`;
+    const now = nowUnix();
+    await this.store.insertTask({
+      hook_id: hook.id,
+      repo_id: repo.id,
+      uuid: randomUUID(),
+      event_type: 'push',
+      payload_content: JSON.stringify(payload),
+      is_delivered: 0,
+      attempts: 0,
+      next_attempt_unix: now,
+      created_unix: now,
+    });
+    this.delivery.wake();
+  }
+
+  // ---- events → outbox ----
+
+  private payloadContext(tx?: CoreTransaction): PayloadContext {
+    const users = tx ? tx.store(UsersStore) : this.ctx.store(UsersStore);
+    return {
+      settings: this.ctx.settings,
+      git: this.ctx.git,
+      usernames: (emails) => users.usernamesByCommitEmail(emails, this.ctx.settings.server.DOMAIN),
+    };
+  }
+
+  /**
+   * Writes a task for every hook of `hooks` (the repository's active ones: its own, its owner's, the system's) that
+   * wants `event`; the payload is built only when one does.
+   */
+  private async enqueue(
+    tx: CoreTransaction,
+    hooks: readonly Webhook[],
+    repo: Repository,
+    event: HookEventName,
+    build: () => Promise<HookPayload> | HookPayload,
+    options: { ref?: string; exceptRepoHooks?: boolean } = {},
+  ): Promise<void> {
+    const chosen = hooks.filter((hook) => {
+      if (options.exceptRepoHooks && hook.repo_id !== 0) return false;
+      const settings = parseEventSettings(hook.events);
+      if (!wantsEvent(settings, event)) return false;
+      return options.ref === undefined || branchFilterMatches(settings.branch_filter, options.ref);
+    });
+    if (chosen.length === 0) return;
+    const payload = JSON.stringify(await build());
+    const now = nowUnix();
+    await tx.store(WebhooksStore).insertTasks(
+      chosen.map((hook) => ({
+        hook_id: hook.id,
+        repo_id: repo.id,
+        uuid: randomUUID(),
+        event_type: event,
+        payload_content: payload,
+        is_delivered: 0,
+        attempts: 0,
+        next_attempt_unix: now,
+        created_unix: now,
+      })),
+    );
+  }
+
+  private activeHooks(tx: CoreTransaction, repo: Repository, owner: User): Promise<Webhook[]> {
+    return tx.store(WebhooksStore).activeFor(repo.id, owner.id);
+  }
+
+  /** Subscribes to repository events, once per host: tasks are written in the event's own transaction. */
+  subscribe(): void {
+    const events = this.ctx.events;
+    events.withinTransaction('repo.pushed', async ({ payload }, tx) => {
+      const { repo, owner, actor, updates } = payload;
+      // One read of the hooks for the whole push, however many refs it moved.
+      const hooks = await this.activeHooks(tx, repo, owner);
+      if (hooks.length === 0) return;
+      for (const update of updates) {
+        try {
+          await this.enqueuePush(tx, hooks, repo, owner, actor, update);
+        } catch (error) {
+          // A ref git cannot describe (objects gone, a tag of a tree) loses its hook events, not the push.
+          console.error(`[repohost] no webhook payload for ${update.ref} of ${owner.name}/${repo.name}:`, error);
+        }
+      }
+    });
+    events.withinTransaction('repo.created', async ({ payload }, tx) => {
+      const { repo, owner, actor } = payload;
+      await this.copyDefaultHooks(tx, repo);
+      const hooks = await this.activeHooks(tx, repo, owner);
+      await this.enqueue(tx, hooks, repo, 'repository', () => repositoryPayload(this.ctx.settings, 'created', repo, owner, actor));
+    });
+    events.withinTransaction('repo.deleted', async ({ payload }, tx) => {
+      const { repo, owner, actor } = payload;
+      // The repository's own hooks go with it (Forgejo drops their tasks too); its owner's and the system's hear of it.
+      const hooks = await this.activeHooks(tx, repo, owner);
+      await this.enqueue(tx, hooks, repo, 'repository', () => repositoryPayload(this.ctx.settings, 'deleted', repo, owner, actor), { exceptRepoHooks: true });
+      await tx.store(WebhooksStore).deleteOfRepo(repo.id);
+    });
+    // An account's hooks go with it (organizations emit this too).
+    events.withinTransaction('user.deleted', async ({ payload }, tx) => {
+      await tx.store(WebhooksStore).deleteOfOwner(payload.user.id);
+    });
+    // Tasks are written before commit; the worker is told after it.
+    for (const type of ['repo.pushed', 'repo.created', 'repo.deleted'] as const) events.on(type, () => this.deliverer?.wake());
+  }
+
+  private async enqueuePush(tx: CoreTransaction, hooks: readonly Webhook[], repo: Repository, owner: User, actor: Actor, update: RefUpdate): Promise<void> {
+    const zero = '0'.repeat(update.newId.length);
+    const isBranchOrTag = update.ref.startsWith('refs/heads/') || update.ref.startsWith('refs/tags/');
+    if (!isBranchOrTag) return;
+    if (update.newId === zero) {
+      await this.enqueue(tx, hooks, repo, 'delete', () => deletePayload(this.ctx.settings, repo, owner, actor, update), { ref: update.ref });
+      return;
+    }
+    // A new ref is announced first, then pushed (Forgejo's order).
+    if (update.oldId === zero) {
+      await this.enqueue(tx, hooks, repo, 'create', () => createPayload(this.ctx.settings, repo, owner, actor, update), { ref: update.ref });
+    }
+    // The refs already moved when the push is recorded: git answers what the push brought.
+    await this.enqueue(tx, hooks, repo, 'push', () => pushPayload(this.payloadContext(tx), repo, owner, actor, update), { ref: update.ref });
+  }
+
+  /** A new repository gets a copy of every default hook (Forgejo's `CopyDefaultWebhooksToRepo`). */
+  private async copyDefaultHooks(tx: CoreTransaction, repo: Repository): Promise<void> {
+    const store = tx.store(WebhooksStore);
+    const defaults = await store.defaults();
+    if (defaults.length === 0) return;
+    const now = nowUnix();
+    await store.insertMany(defaults.map(({ id: _id, ...hook }) => ({ ...hook, repo_id: repo.id, last_status: 0, created_unix: now, updated_unix: now })));
+  }
+
+}
+
+/** Go's `strconv.ParseBool`. */
+function parseGoBool(value: string): boolean | undefined {
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(value)) return false;
+  return undefined;
+}
