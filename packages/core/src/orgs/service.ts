@@ -12,25 +12,13 @@ import { UsersStore } from '../users/store.js';
 import { UserAdminStore } from '../users/admin-store.js';
 import { UserAvatarsService } from '../users/avatars.js';
 import { isAcceptableEmail } from '../users/emails.js';
-import { assertValidUsername } from '../users/names.js';
+import { assertSiteUrl, assertValidUsername } from '../users/names.js';
 import type { UpdateUserAvatarOption } from '../users/schemas.js';
 import { isOrganization, UserType, Visibility, visibilityValue, type User, type UserTable } from '../users/tables.js';
 import { OrgsStore } from './store.js';
 import { OrgDirectoryStore, type OrgListFilter } from './org-directory-store.js';
 import { OWNER_TEAM_NAME } from './tables.js';
 import { CreateOrgOptionSchema, EditOrgOptionSchema, type CreateOrgOption, type EditOrgOption } from './schemas.js';
-
-/** Forgejo's `ValidSiteUrl` binding: empty, or an absolute http(s) URL with a host. */
-function assertSiteUrl(value: string | undefined): void {
-  if (!value) return;
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.host) throw new ValidationError('website', 'ValidSiteUrl');
-}
 
 const MUST_BE_OWNER = 'Must be an organization owner';
 const MUST_BE_MEMBER = 'Must be an organization member';

@@ -37,3 +37,15 @@ export function assertValidEmail(email: unknown, field = 'email'): asserts email
   if (email.length > EMAIL_MAX_LENGTH) throw new ValidationError(field, `MaxSize(${EMAIL_MAX_LENGTH})`);
   if (!EMAIL.test(email)) throw new ValidationError(field, 'is not a valid email address');
 }
+
+/** Forgejo's `ValidSiteUrl` binding (a profile's `website`): empty, or an absolute http(s) URL with a host. */
+export function assertSiteUrl(value: string | undefined): void {
+  if (!value) return;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.host) throw new ValidationError('website', 'ValidSiteUrl');
+}

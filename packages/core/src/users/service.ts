@@ -12,7 +12,7 @@ import { KeysStore } from '../keys/store.js';
 import { KeyType } from '../keys/tables.js';
 import { ReposService } from '../repos/service.js';
 import { SecurityService } from '../security/service.js';
-import { assertValidEmail, assertValidUsername } from './names.js';
+import { assertSiteUrl, assertValidEmail, assertValidUsername } from './names.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password.js';
 import {
   CreateUserOptionSchema,
@@ -41,17 +41,6 @@ const SETTING_MAX_LENGTHS = {
   theme: 255,
   diff_view_style: 255,
 } as const;
-
-/** Forgejo's `ValidSiteUrl`: an absolute http or https URL with a host. */
-function assertSiteUrl(value: string): void {
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.host) throw new ValidationError('website', 'ValidSiteUrl');
-}
 
 export interface DeleteUserOptions {
   /** Also delete the user's repositories (otherwise a user who owns any is refused). */
@@ -181,7 +170,7 @@ export class UsersService {
       const value = opts[field];
       if (value !== undefined && [...value].length > max) throw new ValidationError(field, `MaxSize(${max})`);
     }
-    if (opts.website) assertSiteUrl(opts.website);
+    assertSiteUrl(opts.website);
     const changes: Updateable<UserTable> = {};
     if (opts.full_name !== undefined) changes.full_name = opts.full_name;
     if (opts.website !== undefined) changes.website = opts.website;
