@@ -21,7 +21,7 @@ A git forge compatible with the Forgejo/Gitea API v1.
 Commands:
   web                     Start the server
   admin user <command>    Manage users (create, list, change-password, delete, generate-access-token,
-                          must-change-password, reset-2fa)
+                          must-change-password, reset-2fa, enable-2fa)
   migrate                 Migrate the database
   keys                    Print the authorized_keys line for an SSH key (OpenSSH AuthorizedKeysCommand)
   serv key-<ID>           Serve git over OpenSSH for a key (run from authorized_keys)

@@ -41,6 +41,8 @@ import { TagsService } from './refs/tags.js';
 import { GitDataService } from './gitdata/service.js';
 import { QuotaService } from './quota/service.js';
 import { WebhooksService } from './webhooks/service.js';
+import { TwoFactorService } from './twofactor/service.js';
+import { OAuth2Service } from './oauth2/service.js';
 
 export interface RepoHostOptions {
   /** Resolved settings; when absent they are loaded from `config`. */
@@ -92,6 +94,8 @@ export class RepoHost {
     this.quota.subscribe();
     // Webhook tasks are written in the transaction of the event that causes them.
     this.webhooks.subscribe();
+    // OAuth2 applications go with their accounts.
+    this.oauth2.subscribe();
   }
 
   get users(): UsersService {
@@ -237,6 +241,16 @@ export class RepoHost {
   /** Webhooks of repositories, accounts and the site; their outbox and deliveries (`webhooks.delivery`). */
   get webhooks(): WebhooksService {
     return this.ctx.service(WebhooksService);
+  }
+
+  /** Two-factor authentication (TOTP): enrol, confirm, verify, disable. */
+  get twoFactor(): TwoFactorService {
+    return this.ctx.service(TwoFactorService);
+  }
+
+  /** OAuth2 applications users register (`/user/applications/oauth2`); the provider reads them by client id. */
+  get oauth2(): OAuth2Service {
+    return this.ctx.service(OAuth2Service);
   }
 
   /**

@@ -325,6 +325,20 @@ export type { QuotaTables } from './quota/tables.js';
 export { WebhooksService, type HookOwner, type DeliveryRecord } from './webhooks/service.js';
 export { HookDeliverer } from './webhooks/delivery.js';
 export { WebhooksStore } from './webhooks/store.js';
+export { TwoFactorService, type TwoFactorEnrolment, type TwoFactorConfirmation } from './twofactor/service.js';
+export { TwoFactorStore } from './twofactor/store.js';
+export type { TwoFactor, TwoFactorTables } from './twofactor/tables.js';
+export { OAuth2Service, type OAuth2ApplicationWithSecret } from './oauth2/service.js';
+export { OAuth2Store } from './oauth2/store.js';
+export { verifyClientSecret } from './oauth2/secrets.js';
+export { redirectUrisOf, type OAuth2Application, type OAuth2Tables } from './oauth2/tables.js';
+export { toApiOAuth2Application } from './oauth2/convert.js';
+export {
+  CreateOAuth2ApplicationOptionsSchema,
+  OAuth2ApplicationSchema,
+  type CreateOAuth2ApplicationOptions,
+  type ApiOAuth2Application,
+} from './oauth2/schemas.js';
 export { toApiHook, toApiHookDelivery, toApiHookDeliveryItem } from './webhooks/convert.js';
 export {
   CreateHookOptionSchema,

@@ -18,7 +18,7 @@ describe('the migration list', () => {
     expect(names.length).toBeGreaterThan(0);
     expect(new Set(names).size).toBe(names.length);
     expect([...names].sort()).toEqual(names);
-    for (const name of names) expect(name).toMatch(/^\d{4}_[a-z]+_[a-z0-9_]+$/);
+    for (const name of names) expect(name).toMatch(/^\d{4}_[a-z][a-z0-9]*_[a-z0-9_]+$/);
     // Numbers are not reused either.
     const numbers = names.map((n) => n.slice(0, 4));
     expect(new Set(numbers).size).toBe(numbers.length);

@@ -1,5 +1,5 @@
 import { BlockList, isIP } from 'node:net';
-import { ANONYMOUS, canSignIn, ForbiddenError, NotFoundError, UnauthorizedError, isPublicOnly, isSiteAdmin, looksLikeToken, userActor, type Actor, type RepoHost } from '@repohost/core';
+import { ANONYMOUS, canSignIn, ForbiddenError, NotFoundError, UnauthorizedError, isPublicOnly, isSiteAdmin, looksLikeToken, userActor, type Actor, type RepoHost, type User } from '@repohost/core';
 
 /** How a request proved who it is. Token management needs `basic_password` (or reverse-proxy) auth. */
 export type AuthMethod = 'anonymous' | 'token' | 'basic_password' | 'reverse_proxy';
@@ -9,6 +9,8 @@ export interface Authentication {
   method: AuthMethod;
   /** Scopes of the token used; null when not authenticated by a token (then every scope applies). */
   scopes: string[] | null;
+  /** Set on `basic_password` when the account has two-factor authentication (git over HTTP then refuses it). */
+  twoFactor?: boolean;
 }
 
 export interface CredentialSource {
@@ -77,9 +79,14 @@ async function byBasic(host: RepoHost, encoded: string, source: CredentialSource
       return { actor: userActor(found.user, { publicOnly: isPublicOnly(found.scopes) }), method: 'token', scopes: found.scopes };
     }
   }
-  const user = login ? await host.users.authenticate(login, password, { address: source.remoteAddress }) : null;
-  if (!user) throw new UnauthorizedError('invalid username, password or token');
-  return { actor: userActor(user), method: 'basic_password', scopes: null };
+  // With two-factor authentication the password needs the current code beside it (Forgejo's header, or Gitea's);
+  // checked within the throttled attempt, so wrong codes count as wrong passwords do.
+  const code = source.header('x-forgejo-otp') || source.header('x-gitea-otp') || '';
+  const second: { factor: 'none' | 'accepted' | 'refused' } = { factor: 'none' };
+  const secondFactor = async (candidate: User) => (second.factor = await host.twoFactor.signInFactor(candidate, code)) !== 'refused';
+  const user = login ? await host.users.authenticate(login, password, { address: source.remoteAddress, secondFactor }) : null;
+  if (!user) throw new UnauthorizedError(second.factor === 'refused' ? 'invalid provided OTP' : 'invalid username, password or token');
+  return { actor: userActor(user), method: 'basic_password', scopes: null, twoFactor: second.factor === 'accepted' };
 }
 
 /** Applies `Sudo`/`?sudo=`: a site administrator acts as another user. */

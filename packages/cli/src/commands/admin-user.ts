@@ -28,8 +28,11 @@ Commands:
       --username, -u NAME   --token-name, -t NAME (default "gitea-admin")   --scopes S (default "all")   --raw
   must-change-password    Set (or with --unset clear) "must change password" for the named users
       [USERNAME...]   --all, -A (every user)   --exclude, -e NAME (repeatable)   --unset
-  reset-2fa               Remove a user's two-factor authentication (none exists yet: RepoHost has no 2FA)
+  reset-2fa               Remove a user's two-factor authentication (enrolled or pending)
       --username, -u NAME
+  enable-2fa              Enrol a user in two-factor authentication (TOTP): prints the secret and otpauth:// URI;
+                          run again with --code (from the authenticator app) to confirm, which prints the scratch code
+      --username, -u NAME   --code CODE
 `;
 
 type Values = Record<string, string | boolean | undefined>;
@@ -80,6 +83,8 @@ export async function adminUser(args: string[], global: GlobalOptions, io: CliIo
       return mustChangePassword(rest, global, io);
     case 'reset-2fa':
       return resetTwoFactor(rest, global, io);
+    case 'enable-2fa':
+      return enableTwoFactor(rest, global, io);
     case undefined:
     case 'help':
     case '--help':
@@ -155,7 +160,7 @@ async function list(args: string[], global: GlobalOptions, io: CliIo): Promise<n
     const users: User[] = [];
     const limit = host.settings.api.MAX_RESPONSE_ITEMS;
     // Gitea's listing: every individual account by id; with --admin only administrators, without the last two
-    // columns. No account has a second factor yet.
+    // columns.
     for (let page = 1; ; page++) {
       const result = await host.userAdmin.search(SYSTEM, { sort: 'oldest', isAdmin: v.admin ? true : undefined }, { page, limit });
       users.push(...result.items);
@@ -163,9 +168,10 @@ async function list(args: string[], global: GlobalOptions, io: CliIo): Promise<n
     }
     users.sort((a, b) => a.id - b.id);
     const rows = v.admin ? [['ID', 'Username', 'Email', 'IsActive']] : [['ID', 'Username', 'Email', 'IsActive', 'IsAdmin', '2FA']];
+    const twoFactor = v.admin ? new Set<number>() : await host.twoFactor.enrolledAmong(users.map((u) => u.id));
     for (const u of users) {
       const row = [String(u.id), u.name, u.email, String(u.is_active === 1)];
-      rows.push(v.admin ? row : [...row, String(u.is_admin === 1), 'false']);
+      rows.push(v.admin ? row : [...row, String(u.is_admin === 1), String(twoFactor.has(u.id))]);
     }
     io.stdout(table(rows));
     return 0;
@@ -255,8 +261,27 @@ async function resetTwoFactor(args: string[], global: GlobalOptions, io: CliIo):
   return withHost(global, io, async (host) => {
     const user = await host.users.findByName(username);
     if (!user) throw new UsageError(`user does not exist [name: ${username}]`);
-    // Nothing to remove: RepoHost has no two-factor authentication yet, so no account has it enabled.
-    io.stdout(`${user.name} has no two-factor authentication to reset (RepoHost does not support it yet)\n`);
+    if (await host.twoFactor.disable(SYSTEM, user)) io.stdout(`2FA disabled for user "${user.name}"\n`);
+    else io.stdout(`${user.name} has no two-factor authentication to reset\n`);
+    return 0;
+  });
+}
+
+/** Not in Forgejo's CLI (its users enrol on the web): the library's enrol and confirm, for sites without a web UI. */
+async function enableTwoFactor(args: string[], global: GlobalOptions, io: CliIo): Promise<number> {
+  const v = parse(args, { username: { type: 'string', short: 'u' }, code: { type: 'string' } });
+  const username = required(v, 'username');
+  const code = v.code as string | undefined;
+  return withHost(global, io, async (host) => {
+    const user = await host.users.findByName(username);
+    if (!user) throw new UsageError(`user does not exist [name: ${username}]`);
+    if (code === undefined) {
+      const { secret, uri } = await host.twoFactor.enrol(SYSTEM, user);
+      io.stdout(`Secret: ${secret}\nURI: ${uri}\nConfirm with: repohost admin user enable-2fa --username ${user.name} --code <code from the app>\n`);
+      return 0;
+    }
+    const { scratch } = await host.twoFactor.confirm(SYSTEM, user, code);
+    io.stdout(`2FA enabled for user "${user.name}"\nScratch code (signs in once if the device is lost): ${scratch}\n`);
     return 0;
   });
 }

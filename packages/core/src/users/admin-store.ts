@@ -37,8 +37,11 @@ export class UserAdminStore extends Store<UserAdminTables> {
     if (search.sourceId !== undefined) base = base.where('login_source', '=', search.sourceId);
     if (search.loginName) base = isStorableText(search.loginName) ? base.where('login_name', '=', search.loginName) : base.where(sql<boolean>`1 = 0`);
     if (search.isAdmin !== undefined) base = base.where('is_admin', '=', search.isAdmin ? 1 : 0);
-    // No account has a second factor yet.
-    if (search.twoFactorEnabled === true) base = base.where(sql<boolean>`1 = 0`);
+    // Confirmed two-factor authentication (the twofactor domain's table; a pending enrolment does not count).
+    if (search.twoFactorEnabled !== undefined) {
+      const enrolled = sql<boolean>`${sql.ref('user.id')} IN (SELECT uid FROM two_factor WHERE is_confirmed = 1)`;
+      base = base.where(search.twoFactorEnabled ? enrolled : sql<boolean>`NOT (${enrolled})`);
+    }
     const [column, direction] = SORTS.get(search.sort as AdminUserSort) ?? SORTS.get('alphabetically')!;
     return Store.page(
       base.selectAll().orderBy(column, direction).orderBy('id', direction).limit(page.limit).offset(offsetOf(page)).execute() as Promise<User[]>,

@@ -8,6 +8,7 @@ import { canSeeUser } from '../access/permissions.js';
 import { isUniqueViolation, nowUnix } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
 import { TokensStore } from '../tokens/store.js';
+import { TwoFactorStore } from '../twofactor/store.js';
 import { KeysStore } from '../keys/store.js';
 import { KeyType } from '../keys/tables.js';
 import { ReposService } from '../repos/service.js';
@@ -204,10 +205,14 @@ export class UsersService {
    * Checks a sign-in by username or email and password. Returns the user, or null when the name is unknown,
    * the password is wrong, or the account may not sign in. Throws TooManyRequestsError while the name or the
    * client `address` has too many recent failures (`[security] LOGIN_*`); embedders without an address are
-   * limited per name only.
+   * limited per name only. `secondFactor` (a two-factor code check) runs after a right password inside the same
+   * throttled attempt, so its failure counts, and a right password alone does not clear the name's failures.
    */
-  authenticate(login: string, password: string, options: { address?: string } = {}): Promise<User | null> {
-    return this.security.throttleSignIn({ login, address: options.address }, () => this.checkPassword(login, password));
+  authenticate(login: string, password: string, options: { address?: string; secondFactor?: (user: User) => Promise<boolean> } = {}): Promise<User | null> {
+    return this.security.throttleSignIn({ login, address: options.address }, async () => {
+      const user = await this.checkPassword(login, password);
+      return user && (!options.secondFactor || (await options.secondFactor(user))) ? user : null;
+    });
   }
 
   private get security(): SecurityService {
@@ -244,6 +249,7 @@ export class UsersService {
         throw new ConflictError(`user still has membership of organizations [uid: ${user.id}]`);
       }
       await tx.store(TokensStore).deleteAllOf(user.id);
+      await tx.store(TwoFactorStore).deleteOf(user.id);
       await tx.store(KeysStore).deleteAllOf(user.id, KeyType.User);
       await users.delete(user.id);
       tx.emit('user.deleted', { user, actor });

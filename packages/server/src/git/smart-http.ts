@@ -7,6 +7,9 @@ import { authenticate, type Authentication } from '../auth.js';
 import { bodyTooLargeResponse, decodedRouterParams, errorResponse, missingScopeError, requestCredentials, type ResponseHeaders } from '../api/router.js';
 import { HttpError } from '../api/errors.js';
 
+const TWO_FACTOR_PASSWORD_REFUSED =
+  'Users with two-factor authentication enabled cannot perform HTTP/HTTPS operations via plain username and password. Please create and use a personal access token on the user settings page';
+
 /** srvx sends a Node stream given as the body by piping it into the socket; its types only know web bodies. */
 type ResponseBody = ConstructorParameters<typeof FastResponse>[0];
 
@@ -91,6 +94,10 @@ async function handle(
     if (host.settings.repository.DISABLE_HTTP_GIT) throw new ForbiddenError('Interacting with repositories by HTTP protocol is not allowed');
     const { owner, repo } = decodedRouterParams(event) as { owner: string; repo: string };
     const auth = await authenticate(host, requestCredentials(event), { allowReverseProxy: false });
+    // As Forgejo: git over HTTP takes no password of an account with two-factor authentication, only a token.
+    if (auth.method === 'basic_password' && auth.twoFactor) {
+      return new FastResponse(`${TWO_FACTOR_PASSWORD_REFUSED}\n`, { status: 401, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+    }
     return await run(auth, owner, repo);
   } catch (error) {
     let status = error instanceof NotFoundError ? new NotFoundError('Repository not found') : error;

@@ -22,6 +22,8 @@ import { m0016_commits_statuses } from './0016_commits_statuses.js';
 import { m0017_orgs_create } from './0017_orgs_create.js';
 import { m0018_quota_create } from './0018_quota_create.js';
 import { m0019_webhooks_create } from './0019_webhooks_create.js';
+import { m0020_oauth2_applications } from './0020_oauth2_applications.js';
+import { m0021_twofactor_create } from './0021_twofactor_create.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001_users_create,
@@ -43,4 +45,6 @@ export const MIGRATIONS: readonly Migration[] = [
   m0017_orgs_create,
   m0018_quota_create,
   m0019_webhooks_create,
+  m0020_oauth2_applications,
+  m0021_twofactor_create,
 ];

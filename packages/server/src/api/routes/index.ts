@@ -34,6 +34,7 @@ import { registerOrgRoutes } from './orgs.js';
 import { registerCollaboratorRoutes } from './collaborators.js';
 import { registerTeamRoutes } from './teams.js';
 import { registerWebhookRoutes } from './webhooks.js';
+import { registerOAuth2AppRoutes } from './oauth2-apps.js';
 
 const ROUTE_MODULES: readonly ((router: ApiRouter, groups: Groups) => void)[] = [
   registerMiscRoutes,
@@ -67,6 +68,7 @@ const ROUTE_MODULES: readonly ((router: ApiRouter, groups: Groups) => void)[] = 
   registerCollaboratorRoutes,
   registerTeamRoutes,
   registerWebhookRoutes,
+  registerOAuth2AppRoutes,
 ];
 
 export function registerRoutes(router: ApiRouter): void {

@@ -1,0 +1,100 @@
+/**
+ * `repohost admin user enable-2fa` (enrol, then confirm with a code) and `reset-2fa` (removes it), and the 2FA
+ * column of `list`. Codes come from a small RFC 6238 implementation here, not from the library core uses.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createHmac } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runCli } from '@repohost/cli';
+import { RepoHost, SYSTEM, loadSettings } from '@repohost/core';
+import { testDatabaseEnv } from '@repohost/test-support';
+
+function totp(secret: string, counter = Math.floor(Date.now() / 30_000)): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = 0;
+  let value = 0;
+  const key: number[] = [];
+  for (const char of secret) {
+    value = (value << 5) | alphabet.indexOf(char);
+    bits += 5;
+    if (bits >= 8) {
+      key.push((value >>> (bits - 8)) & 0xff);
+      bits -= 8;
+    }
+  }
+  const message = Buffer.alloc(8);
+  message.writeBigUInt64BE(BigInt(counter));
+  const mac = createHmac('sha1', Buffer.from(key)).update(message).digest();
+  const offset = mac[mac.length - 1]! & 0x0f;
+  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
+}
+
+describe('repohost admin user enable-2fa / reset-2fa', () => {
+  let work: string;
+  let dbEnv: Awaited<ReturnType<typeof testDatabaseEnv>>;
+
+  beforeEach(async () => {
+    work = await mkdtemp(path.join(tmpdir(), 'repohost-cli-2fa-'));
+    dbEnv = await testDatabaseEnv();
+  });
+  afterEach(async () => {
+    await dbEnv.cleanup();
+    await rm(work, { recursive: true, force: true });
+  });
+
+  async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runCli(args, { stdout: (t) => out.push(t), stderr: (t) => err.push(t), env: { ...dbEnv.env }, cwd: work });
+    return { code, out: out.join(''), err: err.join('') };
+  }
+
+  async function enrolled(name: string): Promise<boolean> {
+    const host = await RepoHost.open({ settings: loadSettings({ workPath: work, env: dbEnv.env }) });
+    try {
+      return await host.twoFactor.isEnrolled(await host.users.resolve(SYSTEM, name));
+    } finally {
+      await host.close();
+    }
+  }
+
+  it('enrols, confirms with a code (printing the scratch code), lists it, and reset-2fa removes it', async () => {
+    expect((await cli(['admin', 'user', 'create', '--username', 'alice', '--password', 'secret-pass-1', '--email', 'alice@example.com'])).code).toBe(0);
+
+    const started = await cli(['admin', 'user', 'enable-2fa', '--username', 'alice']);
+    expect(started.err).toBe('');
+    expect(started.code).toBe(0);
+    const secret = /^Secret: ([A-Z2-7]+)$/m.exec(started.out)?.[1];
+    expect(secret).toBeDefined();
+    expect(started.out).toMatch(/^URI: otpauth:\/\/totp\/.*alice.*secret=/m);
+    expect(await enrolled('alice')).toBe(false);
+
+    const wrong = await cli(['admin', 'user', 'enable-2fa', '--username', 'alice', '--code', totp(secret!) === '000000' ? '111111' : '000000']);
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.err).toContain('invalid passcode');
+    expect(await enrolled('alice')).toBe(false);
+
+    const confirmed = await cli(['admin', 'user', 'enable-2fa', '--username', 'alice', '--code', totp(secret!)]);
+    expect(confirmed.err).toBe('');
+    expect(confirmed.code).toBe(0);
+    expect(confirmed.out).toMatch(/^Scratch code .*: [A-Za-z0-9]{10}$/m);
+    expect(await enrolled('alice')).toBe(true);
+
+    const again = await cli(['admin', 'user', 'enable-2fa', '--username', 'alice']);
+    expect(again.code).not.toBe(0);
+    expect(again.err).toContain('already enrolled');
+
+    const list = await cli(['admin', 'user', 'list']);
+    expect(list.out.split('\n')[1]).toMatch(/\balice\b.*\bfalse\s+true$/);
+
+    const reset = await cli(['admin', 'user', 'reset-2fa', '--username', 'alice']);
+    expect(reset.code).toBe(0);
+    expect(reset.out).toContain('2FA disabled for user "alice"');
+    expect(await enrolled('alice')).toBe(false);
+    expect((await cli(['admin', 'user', 'reset-2fa', '-u', 'alice'])).out).toContain('no two-factor authentication');
+    expect((await cli(['admin', 'user', 'enable-2fa', '--username', 'nobody'])).code).not.toBe(0);
+    expect((await cli(['admin', 'user', 'enable-2fa'])).code).toBe(1);
+  });
+});
