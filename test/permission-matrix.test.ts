@@ -10,7 +10,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OrgsStore, RepositorySchema, SYSTEM, matchesSchema, userActor, type RepoHost, type User } from '@repohost/core';
+import { RepositorySchema, SYSTEM, matchesSchema, userActor, type RepoHost, type User } from '@repohost/core';
 import { createToken, createUser, jsonInit, startTestServer, tokenHeader, type TestServer } from '@repohost/test-support';
 
 // ---- the grid ----
@@ -217,36 +217,32 @@ function httpUrl(actor: ActorKind, repo: string): string {
 
 const sshUrl = (repo: string) => `ssh://git@127.0.0.1:${sshPort}/${repo}.git`;
 
-/** A team of `org` with `members`, on every repository of the organization or on `repos` only. */
+/** A team of `org` with `members`, on every repository of the organization or on the repositories named. */
 async function team(
   host: RepoHost,
   org: User,
   name: string,
-  options: { authorize: number; units?: Record<string, number>; members: User[]; repos?: number[] },
+  options: { authorize: number; units?: Record<string, number>; members: User[]; repos?: string[] },
 ): Promise<number> {
-  const store = (host as unknown as { ctx: { store<T>(c: new (...a: never[]) => T): T } }).ctx.store(OrgsStore);
-  const now = Math.floor(Date.now() / 1000);
-  const row = await store.insertTeam({
-    org_id: org.id,
-    lower_name: name.toLowerCase(),
+  const modeName = ['none', 'read', 'write', 'admin'];
+  const unitsMap = Object.fromEntries(Object.entries(options.units ?? units({}, options.authorize)).map(([unit, mode]) => [unit, modeName[mode]!]));
+  const created = await host.teams.create(SYSTEM, org, {
     name,
-    authorize: options.authorize,
-    units: JSON.stringify(options.units ?? {}),
-    includes_all_repositories: options.repos ? 0 : 1,
-    can_create_org_repo: 0,
-    created_unix: now,
-    updated_unix: now,
+    permission: modeName[options.authorize] as 'read' | 'write' | 'admin',
+    units_map: unitsMap,
+    includes_all_repositories: !options.repos,
   });
-  for (const member of options.members) await store.addTeamMember(row.id, org.id, member.id);
-  if (options.repos) for (const repoId of options.repos) await store.addRepoToTeams(org.id, repoId, [row.id]);
-  return row.id;
+  const loaded = { team: created, org };
+  for (const member of options.members) await host.teams.addMember(SYSTEM, loaded, member);
+  for (const repoName of options.repos ?? []) await host.teams.addRepo(SYSTEM, loaded, repoName);
+  return created.id;
 }
 
-/** Every unit at `none` but those given. */
-function units(given: Record<string, number>): Record<string, number> {
+/** Every unit at `rest` (none unless given) but those given. */
+function units(given: Record<string, number>, rest = 0): Record<string, number> {
   const all: Record<string, number> = {};
   for (const unit of ['repo.code', 'repo.issues', 'repo.ext_issues', 'repo.wiki', 'repo.ext_wiki', 'repo.pulls', 'repo.releases', 'repo.projects', 'repo.packages', 'repo.actions']) {
-    all[unit] = given[unit] ?? 0;
+    all[unit] = given[unit] ?? rest;
   }
   return all;
 }
@@ -314,7 +310,7 @@ beforeAll(async () => {
   await host.repoSettings.setArchived(SYSTEM, archived, true);
 
   // Teams: in the public organization some list their repositories, in the private one they cover all.
-  const listed = [orgPublic.repo.id, orgPrivate.repo.id];
+  const listed = [orgPublic.repo.name, orgPrivate.repo.name];
   for (const [org, repos] of [
     [publicOrg, listed],
     [privateOrg, undefined],
@@ -517,8 +513,7 @@ async function copyOf(repo: RepoKind): Promise<string> {
   const original = await host.repos.resolve(SYSTEM, ownerName, name);
   const copy = await host.repos.create(SYSTEM, { name: `copy${++copies}`, private: original.repo.is_private === 1 }, { owner: original.owner });
   if (original.repo.is_archived === 1) await host.repoSettings.setArchived(SYSTEM, copy, true);
-  const store = (host as unknown as { ctx: { store<T>(c: new (...a: never[]) => T): T } }).ctx.store(OrgsStore);
-  await store.addRepoToTeams(original.owner.id, copy.repo.id, listingTeams.get(repo) ?? []);
+  for (const teamId of listingTeams.get(repo) ?? []) await host.teams.addRepo(SYSTEM, await host.teams.resolve(SYSTEM, teamId), copy.repo.name);
   for (const [actor, permission] of COLLABORATIONS) await host.collaborators.add(SYSTEM, copy, actors[actor].user!, { permission });
   return `${original.owner.name}/${copy.repo.name}`;
 }

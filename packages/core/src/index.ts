@@ -52,7 +52,6 @@ export {
 } from './orgs/schemas.js';
 export { toApiOrganization } from './orgs/convert.js';
 export { OWNER_TEAM_NAME, type Team, type OrgUser } from './orgs/tables.js';
-export { OrgsStore } from './orgs/store.js';
 export type { TeamsService, TeamAccess, TeamWithOrg } from './orgs/teams.js';
 export { TeamsStore } from './orgs/teams-store.js';
 export {

@@ -17,7 +17,6 @@ import {
 } from '@repohost/core';
 import { createToken, createUser, jsonInit, startTestServer, tokenHeader, userNamed, type TestServer } from '@repohost/test-support';
 import type { TSchema } from '@sinclair/typebox';
-import { OrgsStore } from '../../core/src/orgs/store.js';
 import { expectApiError, json, uniq } from './helpers';
 
 /** A 1×1 PNG. */
@@ -31,19 +30,14 @@ function expectSchema(schema: TSchema, value: unknown): void {
  * Puts `user` in a new team of `org` (mode `authorize`), the way the teams API will: a fixture until that API
  * exists, through the organizations store.
  */
-async function joinTeam(host: RepoHost, org: User, user: User, options: { authorize?: number; canCreateOrgRepo?: boolean } = {}): Promise<void> {
-  const store = (host as unknown as { ctx: { store<S>(cls: new (...args: never[]) => S): S } }).ctx.store(OrgsStore);
-  const now = Math.floor(Date.now() / 1000);
-  const team = await store.insertTeam({
-    org_id: org.id,
-    lower_name: uniq('team'),
+async function joinTeam(host: RepoHost, org: User, user: User, options: { permission?: 'read' | 'write' | 'admin'; canCreateOrgRepo?: boolean } = {}): Promise<void> {
+  const team = await host.teams.create(SYSTEM, org, {
     name: uniq('team'),
-    authorize: options.authorize ?? 1,
-    can_create_org_repo: options.canCreateOrgRepo ? 1 : 0,
-    created_unix: now,
-    updated_unix: now,
+    permission: options.permission ?? 'read',
+    units: ['repo.code'],
+    can_create_org_repo: options.canCreateOrgRepo ?? false,
   });
-  await store.addTeamMember(team.id, org.id, user.id);
+  await host.teams.addMember(SYSTEM, { team, org }, user);
 }
 
 describe('organizations', () => {
@@ -285,7 +279,7 @@ describe('organizations', () => {
       const creatorName = uniq('maker');
       await createUser(s.host, creatorName);
       auth[creatorName] = tokenHeader(await createToken(s.host, creatorName));
-      await joinTeam(s.host, org, await userNamed(s.host, creatorName), { authorize: 2, canCreateOrgRepo: true });
+      await joinTeam(s.host, org, await userNamed(s.host, creatorName), { permission: 'write', canCreateOrgRepo: true });
       expect((await call('POST', `/orgs/${orgName}/repos`, creatorName, { name: 'made' })).status).toBe(201);
       const message = await expectApiError(await call('POST', `/orgs/${orgName}/repos`, 'member', { name: 'nope' }), 403, s.url);
       expect(message).toBe(`Given user is not allowed to create repository in organization ${orgName}.`);
