@@ -8,7 +8,7 @@ import type { Readable } from 'node:stream';
 import { Transform } from 'node:stream';
 import { isRepoHostError, parsePublicKey, type RepoHost, type SshIdentity } from '@repohost/core';
 import type * as Ssh2 from 'ssh2';
-import { loadHostKeys } from './host-keys.js';
+import { loadHostKeys, type GenerateKeyPair } from './host-keys.js';
 import { parseGitCommand, sshErrorMessage, SshCommandError, type GitCommand } from './command.js';
 
 export interface SshServerOptions {
@@ -77,6 +77,21 @@ interface ConnectionState {
 }
 
 /**
+ * ssh2's ed25519 generator writes about one key in 256 that its own parser rejects (a public key starting with a
+ * zero byte loses that byte: mscdex/ssh2#1513). A host key is kept for good once written, so such a key would stop
+ * the SSH server from ever starting: keys are generated again until both halves parse.
+ */
+export function usableKeyGenerator(utils: Pick<typeof Ssh2.utils, 'generateKeyPairSync' | 'parseKey'>, attempts = 32): GenerateKeyPair {
+  return () => {
+    for (let i = 0; i < attempts; i++) {
+      const pair = utils.generateKeyPairSync('ed25519');
+      if (!(utils.parseKey(pair.private) instanceof Error) && !(utils.parseKey(pair.public) instanceof Error)) return pair;
+    }
+    throw new Error('could not generate an ed25519 host key that parses');
+  };
+}
+
+/**
  * Starts the built-in SSH server for `host`: host keys from `[server] SSH_SERVER_HOST_KEYS` (generated on first
  * start), public-key authentication against the users' keys, and `git-upload-pack` / `git-receive-pack` only.
  * Closing it does not close the host.
@@ -84,7 +99,7 @@ interface ConnectionState {
 export async function startSshServer(host: RepoHost, options: SshServerOptions = {}): Promise<RunningSshServer> {
   const ssh2 = await loadSsh2();
   const settings = host.settings;
-  const hostKeys = await loadHostKeys(settings.server.SSH_SERVER_HOST_KEYS, () => ssh2.utils.generateKeyPairSync('ed25519'));
+  const hostKeys = await loadHostKeys(settings.server.SSH_SERVER_HOST_KEYS, usableKeyGenerator(ssh2.utils));
   const hostPublicKeys = hostKeys.map((key) => {
     const parsed = ssh2.utils.parseKey(key);
     const first = Array.isArray(parsed) ? parsed[0] : parsed;
