@@ -4,6 +4,7 @@
  */
 import { sql, type Insertable, type Updateable } from 'kysely';
 import { Store } from '../storage/store.js';
+import { likeContaining } from '../storage/database.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
 import { grantedRepoIds } from '../access/store.js';
 import type { OwnedRepoFilter } from '../access/permissions.js';
@@ -20,11 +21,6 @@ export interface TeamFilter {
   /** Lower-cased; matched inside the name (and the description when `includeDescription`). */
   keyword?: string;
   includeDescription?: boolean;
-}
-
-/** Escapes `%`, `_` and `\` so that a keyword matches literally inside `LIKE … ESCAPE '\'`. */
-function containing(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 export class TeamsStore extends Store<Tables> {
@@ -58,7 +54,7 @@ export class TeamsStore extends Store<Tables> {
       base = base.where('team.id', 'in', (eb) => eb.selectFrom('team_user').select('team_user.team_id').where('team_user.uid', '=', memberId));
     }
     if (filter.keyword) {
-      const pattern = containing(filter.keyword);
+      const pattern = likeContaining(filter.keyword);
       base = base.where((eb) => {
         const any = [sql<boolean>`${sql.ref('team.lower_name')} LIKE ${pattern} ESCAPE '\\'`];
         if (filter.includeDescription) any.push(sql<boolean>`LOWER(${sql.ref('team.description')}) LIKE ${pattern} ESCAPE '\\'`);

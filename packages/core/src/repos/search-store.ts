@@ -5,6 +5,7 @@
  */
 import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
 import { Store } from '../storage/store.js';
+import { likeContaining } from '../storage/database.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
 import { Visibility, type User, type UsersTables } from '../users/tables.js';
 import { grantedRepoIds, memberOrgIds, teamRepoIds } from '../access/store.js';
@@ -73,16 +74,11 @@ export interface SearchFilter {
   preferOwnerName?: string;
 }
 
-/** Escapes `%`, `_` and `\`, so that a keyword matches literally inside `LIKE … ESCAPE '\'`. */
-export function containing(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 /** Characters a topic name is made of: a keyword with any other can be no part of one. */
 export const TOPIC_TEXT = /^[-.a-z0-9]*$/;
 
 function like(column: Expression<string>, text: string): Expression<SqlBool> {
-  return sql<SqlBool>`${column} LIKE ${containing(text)} ESCAPE '\\'`;
+  return sql<SqlBool>`${column} LIKE ${likeContaining(text)} ESCAPE '\\'`;
 }
 
 /** Beyond this many repositories a search reads SQL each time rather than holding them all in memory. */

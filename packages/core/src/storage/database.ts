@@ -122,3 +122,8 @@ export function isUniqueViolation(error: unknown): boolean {
 export function isStorableText(value: string): boolean {
   return !value.includes('\0');
 }
+
+/** `%text%` with `%`, `_` and the backslash escaped, so `text` matches literally inside `LIKE … ESCAPE '\'`. */
+export function likeContaining(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}

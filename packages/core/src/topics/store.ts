@@ -1,12 +1,8 @@
 import { sql } from 'kysely';
 import { Store } from '../storage/store.js';
+import { likeContaining } from '../storage/database.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
 import type { Topic, TopicsTables } from './tables.js';
-
-/** Escapes `%`, `_` and the escape character itself, so a keyword matches literally inside `LIKE … ESCAPE '\'`. */
-export function likeContaining(keyword: string): string {
-  return `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 /** The `topic` and `repo_topic` tables. */
 export class TopicsStore extends Store<TopicsTables> {

@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
 import { Store } from '../storage/store.js';
-import { isStorableText } from '../storage/database.js';
+import { isStorableText, likeContaining } from '../storage/database.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
 import { UserType, type EmailAddress, type EmailAddressTable, type User, type UserTable, type UsersTables } from './tables.js';
 import { userVisibleSql, type UserVisibilityFilter } from './visibility.js';
@@ -26,11 +26,6 @@ export interface UserSearchOptions {
   /** Whose email a keyword may match: everyone's (admins), those not kept private, plus this account's own. */
   emailsOf: { all: true } | { all: false; selfId: number | null };
   page: PageRequest;
-}
-
-/** `%`, `_` and the escape itself taken literally in a LIKE pattern (used with a backslash as ESCAPE). */
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /** The `user` table. Names and emails are looked up lower-cased; a NUL can be in neither. */
@@ -200,7 +195,7 @@ export class UsersStore extends Store<UsersTables> {
     let base = this.individuals().where(userVisibleSql(options.visible));
     if (options.uid > 0) base = base.where('id', '=', options.uid);
     if (options.keyword) {
-      const pattern = likePattern(options.keyword);
+      const pattern = likeContaining(options.keyword);
       const matches = [sql`lower_name LIKE ${pattern} ESCAPE '\\'`, sql`lower(full_name) LIKE ${pattern} ESCAPE '\\'`];
       const { emailsOf } = options;
       if (emailsOf.all) matches.push(sql`lower_email LIKE ${pattern} ESCAPE '\\'`);
@@ -261,7 +256,7 @@ export class UsersStore extends Store<UsersTables> {
   searchEmails(keyword: string, page: PageRequest): Promise<Page<EmailAddress & { user_name: string }>> {
     let base = this.db.selectFrom('email_address').innerJoin('user', 'user.id', 'email_address.uid').where('user.type', '=', UserType.Individual);
     if (keyword) {
-      const pattern = likePattern(keyword.toLowerCase());
+      const pattern = likeContaining(keyword.toLowerCase());
       base = base.where(
         sql<boolean>`(lower(${sql.ref('user.full_name')}) LIKE ${pattern} ESCAPE '\\' OR ${sql.ref('user.lower_name')} LIKE ${pattern} ESCAPE '\\' OR ${sql.ref('email_address.lower_email')} LIKE ${pattern} ESCAPE '\\')`,
       );
