@@ -16,6 +16,7 @@ import { assertSiteUrl, assertValidUsername } from '../users/names.js';
 import type { UpdateUserAvatarOption } from '../users/schemas.js';
 import { isOrganization, UserType, Visibility, visibilityValue, type User, type UserTable } from '../users/tables.js';
 import { OrgsStore } from './store.js';
+import { TeamsStore } from './teams-store.js';
 import { OrgDirectoryStore, type OrgListFilter } from './org-directory-store.js';
 import { OWNER_TEAM_NAME } from './tables.js';
 import { CreateOrgOptionSchema, EditOrgOptionSchema, type CreateOrgOption, type EditOrgOption } from './schemas.js';
@@ -62,7 +63,7 @@ export class OrgsService {
       const store = tx.store(OrgsStore);
       if (await store.isOwner(creator.id, owner.id)) return;
       const teams = (await store.teamsOfMember(owner.id, creator.id)).filter((t) => t.can_create_org_repo === 1 && t.includes_all_repositories !== 1);
-      await store.addRepoToTeams(owner.id, repo.id, teams.map((t) => t.id));
+      for (const team of teams) await tx.store(TeamsStore).addRepo(team, repo.id);
     });
   }
 
@@ -102,7 +103,7 @@ export class OrgsService {
           theme: this.ctx.settings.ui.DEFAULT_THEME,
         });
         const orgs = tx.store(OrgsStore);
-        const owners = await orgs.insertTeam({
+        const owners = await tx.store(TeamsStore).insert({
           org_id: org.id,
           lower_name: OWNER_TEAM_NAME.toLowerCase(),
           name: OWNER_TEAM_NAME,

@@ -1,9 +1,8 @@
 /** Organization membership and the teams' rows that membership and the Owners team need (see teams-store.ts). */
-import type { Insertable } from 'kysely';
 import { Store } from '../storage/store.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
 import { AccessMode } from '../access/permissions.js';
-import { OWNER_TEAM_NAME, type OrgsTables, type OrgUser, type Team, type TeamTable } from './tables.js';
+import { OWNER_TEAM_NAME, type OrgsTables, type OrgUser, type Team } from './tables.js';
 
 export class OrgsStore extends Store<OrgsTables> {
   private readonly memberQuery = this.precompiled<OrgUser, 'user' | 'org'>('member', (db, param) =>
@@ -61,11 +60,7 @@ export class OrgsStore extends Store<OrgsTables> {
     return (await this.db.selectFrom('org_user').select('org_id').where('uid', '=', userId).orderBy('id').execute()).map((r) => r.org_id);
   }
 
-  // Teams: what creating an organization and checking its owners need.
-
-  insertTeam(row: Insertable<TeamTable>): Promise<Team> {
-    return this.db.insertInto('team').values(row).returningAll().executeTakeFirstOrThrow();
-  }
+  // Team membership and the Owners team: what membership and owner checks need (teams themselves: TeamsStore).
 
   async addTeamMember(teamId: number, orgId: number, userId: number): Promise<void> {
     const existing = await this.db.selectFrom('team_user').select('id').where('team_id', '=', teamId).where('uid', '=', userId).executeTakeFirst();
@@ -90,14 +85,6 @@ export class OrgsStore extends Store<OrgsTables> {
       .execute();
   }
 
-  /** Adds a repository to teams (no-op for those that have it). */
-  async addRepoToTeams(orgId: number, repoId: number, teamIds: readonly number[]): Promise<void> {
-    for (const teamId of teamIds) {
-      const existing = await this.db.selectFrom('team_repo').select('id').where('team_id', '=', teamId).where('repo_id', '=', repoId).executeTakeFirst();
-      if (!existing) await this.db.insertInto('team_repo').values({ org_id: orgId, team_id: teamId, repo_id: repoId }).execute();
-    }
-  }
-
   /** Everything that refers to a deleted account or repository (their `user.deleted` / `repo.deleted` handlers). */
   async forgetUser(userId: number): Promise<void> {
     await this.db.deleteFrom('team_user').where('uid', '=', userId).execute();
@@ -111,12 +98,6 @@ export class OrgsStore extends Store<OrgsTables> {
   /** A repository moved to `ownerId`: teams of other organizations no longer cover it. */
   async forgetRepoOutside(repoId: number, ownerId: number): Promise<void> {
     await this.db.deleteFrom('team_repo').where('repo_id', '=', repoId).where('org_id', '!=', ownerId).execute();
-  }
-
-  /** Those of `teamIds` that are teams of `orgId` (a team offered with a transfer may be gone by the time it is accepted). */
-  async teamIdsOf(orgId: number, teamIds: readonly number[]): Promise<number[]> {
-    if (teamIds.length === 0) return [];
-    return (await this.db.selectFrom('team').select('id').where('org_id', '=', orgId).where('id', 'in', [...teamIds]).execute()).map((t) => t.id);
   }
 
   /** An organization's own rows: teams (their members and repositories cascade) and memberships. */

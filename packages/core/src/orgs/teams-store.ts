@@ -125,7 +125,7 @@ export class TeamsStore extends Store<Tables> {
   }
 
   /** Lists the repository on the team (no-op when it is listed). */
-  async addRepo(team: Team, repoId: number): Promise<boolean> {
+  async addRepo(team: Pick<Team, 'id' | 'org_id'>, repoId: number): Promise<boolean> {
     const existing = await this.db.selectFrom('team_repo').select('id').where('team_id', '=', team.id).where('repo_id', '=', repoId).executeTakeFirst();
     if (existing) return false;
     await this.db.insertInto('team_repo').values({ org_id: team.org_id, team_id: team.id, repo_id: repoId }).execute();

@@ -5,7 +5,7 @@ import { actorUser, isSiteAdmin, type Actor } from '../access/actor.js';
 import { AccessMode } from '../access/permissions.js';
 import { AccessService } from '../access/service.js';
 import { OrgsService } from '../orgs/service.js';
-import { OrgsStore } from '../orgs/store.js';
+import { TeamsStore } from '../orgs/teams-store.js';
 import { TeamsService } from '../orgs/teams.js';
 import { isUniqueViolation, nowUnix } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
@@ -185,8 +185,8 @@ export class RepoTransferService {
         await users.adjustRepoCount(owner.id, -1);
         tx.emit('repo.transferred', { repo: row, owner: recipient, previousOwner: owner, actor });
         // Teams named with the transfer (those still there): in the same transaction as the move.
-        const orgs = tx.store(OrgsStore);
-        await orgs.addRepoToTeams(recipient.id, repo.id, await orgs.teamIdsOf(recipient.id, teamIds));
+        const teams = tx.store(TeamsStore);
+        for (const id of await teams.idsInOrg(recipient.id, teamIds)) await teams.addRepo({ id, org_id: recipient.id }, repo.id);
         return row;
       });
       return this.ctx.service(AccessService).repoAccess(actor, moved, recipient);
