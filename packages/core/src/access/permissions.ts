@@ -109,6 +109,15 @@ export function canSeeUser(actor: Actor, user: User, member = false): boolean {
   return user.visibility === Visibility.Limited && actor.user.is_restricted !== 1;
 }
 
+/**
+ * May a signed-in account (not the owner, not an administrator) read `owner`'s public repositories unasked? Those of
+ * owners it may see; restricted accounts read nothing they were not given, public or not. `repoPermission` and
+ * `ownedRepoFilter` both ask this, so a single read and a list agree.
+ */
+function readsPublicReposOf(actor: Actor & { kind: 'user' }, owner: User, member: boolean): boolean {
+  return actor.user.is_restricted !== 1 && canSeeUser(actor, owner, member);
+}
+
 const NONE: RepoPermission = Object.freeze({ mode: AccessMode.None });
 const READ: RepoPermission = Object.freeze({ mode: AccessMode.Read });
 const OWNER: RepoPermission = Object.freeze({ mode: AccessMode.Owner });
@@ -128,8 +137,7 @@ export function repoPermission(actor: Actor, repo: Repository, owner: User, gran
   if (actor.publicOnly && (!isPublic || owner.visibility !== Visibility.Public)) return NONE;
   // Site administrators, the owner, and teams with admin rights (the Owners team among them) own it outright.
   if (user.id === owner.id || user.is_admin === 1 || grants.fromTeamAdmin === true) return OWNER;
-  // Restricted accounts read nothing they were not given, public or not.
-  const base: AccessModeValue = isPublic && user.is_restricted !== 1 && canSeeUser(actor, owner, grants.member) ? AccessMode.Read : AccessMode.None;
+  const base: AccessModeValue = isPublic && readsPublicReposOf(actor, owner, grants.member) ? AccessMode.Read : AccessMode.None;
   if (grants.mode === AccessMode.None) return base === AccessMode.Read ? READ : NONE;
   const mode = Math.max(base, grants.mode) as AccessModeValue;
   if (!grants.units) return { mode };
@@ -156,5 +164,5 @@ export function ownedRepoFilter(actor: Actor, owner: User, member: boolean): Own
   const { user } = actor;
   if (actor.publicOnly) return { all: false, publicRepos: owner.visibility === Visibility.Public };
   if (user.id === owner.id || user.is_admin === 1) return { all: true };
-  return { all: false, publicRepos: user.is_restricted !== 1 && canSeeUser(actor, owner, member), grantedTo: user.id };
+  return { all: false, publicRepos: readsPublicReposOf(actor, owner, member), grantedTo: user.id };
 }

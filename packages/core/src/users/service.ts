@@ -4,7 +4,6 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '.
 import type { CoreContext } from '../context.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
 import { isSelf, isSiteAdmin, type Actor } from '../access/actor.js';
-import { canSeeUser } from '../access/permissions.js';
 import { isUniqueViolation, nowUnix } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
 import { TokensStore } from '../tokens/store.js';
@@ -23,7 +22,7 @@ import {
   type UserSearchQuery,
   type UserSettingsOptions,
 } from './schemas.js';
-import { UserType, canSignIn, isOrganization, visibilityValue, type User, type UserTable } from './tables.js';
+import { UserType, canSignIn, visibilityValue, type User, type UserTable } from './tables.js';
 import { USER_SEARCH_ORDERS, UsersStore, type UserSearchOrder } from './store.js';
 import { ACTIONS_USER_ID, GHOST_USER_ID, systemUserById } from './system.js';
 import { userVisibilityFilter } from './visibility.js';
@@ -132,8 +131,8 @@ export class UsersService {
   /** The user named `name` as `actor` may see it, else NotFound: what `/users/{username}/…` routes load. */
   async resolve(actor: Actor, name: string): Promise<User> {
     const user = await this.store.findByName(name);
-    // Non-public organizations are visible to their members too (one more query, only then).
-    if (!user || !(canSeeUser(actor, user) || (isOrganization(user) && (await this.ctx.service(AccessService).canSee(actor, user))))) {
+    // AccessService.canSee: canSeeUser, and for a non-public organization its membership (one more query, only then).
+    if (!user || !(await this.ctx.service(AccessService).canSee(actor, user))) {
       throw new NotFoundError(`user redirect does not exist [name: ${name}]`);
     }
     return user;
