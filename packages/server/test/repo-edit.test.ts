@@ -197,6 +197,20 @@ describe('PATCH /api/v1/repos/{owner}/{repo}', () => {
     ]);
   });
 
+  test('concurrent renames of one repository: one wins, the others are 409, and row and storage agree', async () => {
+    await createRepo(s, owner, { name: 'racing', auto_init: true });
+    const names = Array.from({ length: 8 }, (_, i) => `raced${i}`);
+    const answers = await Promise.all(names.map((name) => patch(s, owner, `${owner.name}/racing`, { name })));
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((st) => st === 200)).toHaveLength(1);
+    // The others lost: the repository they loaded was renamed under them (or was already gone by that name).
+    expect(statuses.every((st) => st === 200 || st === 409 || st === 404)).toBe(true);
+    const winner = names[statuses.indexOf(200)]!;
+    expect((await s.fetch(`/api/v1/repos/${owner.name}/${winner}`, { headers: owner.h })).status).toBe(200);
+    for (const name of ['racing', ...names]) expect(await s.host.git.exists(storageKey(owner.name, name))).toBe(name === winner);
+    expect(await s.host.repoStorage.pending()).toEqual([]);
+  });
+
   test('rename onto a taken name (row or stray storage, any case) is 422 and changes nothing', async () => {
     await createRepo(s, owner, { name: 'taken' });
     await createRepo(s, owner, { name: 'mover', description: 'm' });

@@ -1,4 +1,4 @@
-import { ForbiddenError, NotFoundError } from '../errors.js';
+import { ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
 import type { CoreContext, CoreTransaction } from '../context.js';
 import { clampPage, offsetOf, type Page, type Paging } from '../paging.js';
 import { isSiteAdmin, type Actor } from '../access/actor.js';
@@ -45,6 +45,8 @@ const keyText = (k: RepoKey) => `${k.owner}/${k.name}`;
  * interrupted changes say, and serves Forgejo's unadopted-repositories administration.
  */
 export class RepoStorageService {
+  /** The tail of each repository's queue of storage changes (see `oneAtATime`). */
+  private readonly storageLocks = new Map<number, Promise<void>>();
   constructor(private readonly ctx: CoreContext) {}
 
   private get repos(): ReposService {
@@ -63,6 +65,8 @@ export class RepoStorageService {
    */
   async reconcile(): Promise<ReconcileReport> {
     const report: ReconcileReport = { abandonedCreates: [], finishedRemovals: [], resynced: [], undoneRenames: [], undoneOwnerRenames: [] };
+    // Repair starts from a process where no change is in flight: a change that died holds no queue any more.
+    this.storageLocks.clear();
     await this.ctx.git.collectGarbage();
     const intents = this.ctx.store(GitIntentStore);
     const all = await intents.all();
@@ -191,6 +195,41 @@ export class RepoStorageService {
     const move = change.move && keyText(change.move.from) !== keyText(change.move.to) ? change.move : undefined;
     const { head } = change;
     if (!move && !head) return this.ctx.transaction(commit);
+    // One storage change per repository at a time; a change the caller based on a row that moved since (a
+    // concurrent rename, transfer or default-branch change) is refused before git is touched.
+    return this.oneAtATime(change.repoId, async () => {
+      const current = await this.rowWithKey(change.repoId);
+      const stale =
+        !current ||
+        (move !== undefined && keyText(current.key) !== keyText(move.from)) ||
+        (head !== undefined && (keyText(current.key) !== keyText(move?.from ?? head.key) || current.repo.default_branch !== head.previous));
+      if (stale) throw new ConflictError('the repository was changed meanwhile; try again');
+      return this.applyStorageChange(change.repoId, move, head, commit);
+    });
+  }
+
+  /** Runs `work` after every earlier call for the same repository finished (this host's storage changes). */
+  private async oneAtATime<T>(repoId: number, work: () => Promise<T>): Promise<T> {
+    const before = this.storageLocks.get(repoId) ?? Promise.resolve();
+    let release!: () => void;
+    const mine = before.then(() => new Promise<void>((resolve) => (release = resolve)));
+    this.storageLocks.set(repoId, mine);
+    await before;
+    try {
+      return await work();
+    } finally {
+      release();
+      if (this.storageLocks.get(repoId) === mine) this.storageLocks.delete(repoId);
+    }
+  }
+
+  private async applyStorageChange<T>(
+    repoId: number,
+    move: { from: RepoKey; to: RepoKey } | undefined,
+    head: { key: RepoKey; branch: string; previous: string } | undefined,
+    commit: (tx: CoreTransaction) => Promise<T>,
+  ): Promise<T> {
+    const change = { repoId };
     const intents = this.ctx.store(GitIntentStore);
     const recorded: number[] = [];
     let moved = false;
