@@ -12,7 +12,9 @@ export type RepoHostErrorKind =
   | 'too_many_requests'
   | 'unavailable'
   | 'locked'
-  | 'quota_exceeded';
+  | 'quota_exceeded'
+  | 'payload_too_large'
+  | 'precondition_failed';
 
 export abstract class RepoHostError extends Error {
   abstract readonly kind: RepoHostErrorKind;
@@ -84,6 +86,27 @@ export class QuotaExceededError extends RepoHostError {
   ) {
     super('quota exceeded');
     this.name = 'QuotaExceededError';
+  }
+}
+
+/**
+ * The request carries more than is accepted (an upload past `[attachment] MAX_SIZE`): a 413 of its own, apart from
+ * a quota refusal, which answers with the same status but names the account.
+ */
+export class PayloadTooLargeError extends RepoHostError {
+  readonly kind = 'payload_too_large' as const;
+  constructor(message = 'request body too large') {
+    super(message);
+    this.name = 'PayloadTooLargeError';
+  }
+}
+
+/** The change waits on something else first (closing an issue whose dependencies are open: Forgejo's 412). */
+export class PreconditionFailedError extends RepoHostError {
+  readonly kind = 'precondition_failed' as const;
+  constructor(message: string) {
+    super(message);
+    this.name = 'PreconditionFailedError';
   }
 }
 

@@ -30,6 +30,7 @@ import { RepoArchiveService } from './repos/archive.js';
 import { TopicsService } from './topics/service.js';
 import { ContentsService } from './contents/service.js';
 import { LabelsService } from './labels/service.js';
+import { IssueLabelsService } from './labels/issue-labels.js';
 import { CommitsService } from './commits/service.js';
 import { CommitStatusesService } from './commits/statuses.js';
 import { RepoTemplatesService } from './templates/service.js';
@@ -42,7 +43,21 @@ import { GitDataService } from './gitdata/service.js';
 import { QuotaService } from './quota/service.js';
 import { WebhooksService } from './webhooks/service.js';
 import { TwoFactorService } from './twofactor/service.js';
+import { IssuesService } from './issues/service.js';
+import { IssueCommitRefsService } from './issues/commit-refs.js';
+import { AttachmentsService } from './attachments/service.js';
+import { CommentsService } from './comments/service.js';
+import { ReactionsService } from './reactions/service.js';
 import { OAuth2Service } from './oauth2/service.js';
+import { NotificationsService } from './notifications/service.js';
+import { IssueSubscriptionsService } from './notifications/subscriptions.js';
+import { IssueDependenciesService } from './issues/dependencies.js';
+import { IssueDeadlineService } from './issues/deadline.js';
+import { IssueLockService } from './issues/lock.js';
+import { TimesService } from './times/service.js';
+import { MilestonesService } from './milestones/service.js';
+import { IssuePinsService } from './issues/pins.js';
+import { IssueTemplatesService } from './issues/templates.js';
 
 export interface RepoHostOptions {
   /** Resolved settings; when absent they are loaded from `config`. */
@@ -96,6 +111,20 @@ export class RepoHost {
     this.webhooks.subscribe();
     // OAuth2 applications go with their accounts.
     this.oauth2.subscribe();
+    // Issues (and everything hanging off them) go with their repository.
+    this.issues.subscribe();
+    // Stopwatches go with their account.
+    this.times.subscribe();
+    this.ctx.service(IssueCommitRefsService).subscribe();
+    // Label counts follow issues; organization labels go with the organization.
+    this.labels.subscribe();
+    // Notification threads follow issue and comment events; they go with their issue, repository and account.
+    this.notifications.subscribe();
+    // Attachments count toward quotas and go (with their blobs) with their issue, comment and repository.
+    this.attachments.subscribe();
+    // Milestones go with their repository; a deleted pinned issue leaves no gap among the pins.
+    this.milestones.subscribe();
+    this.issuePins.subscribe();
   }
 
   get users(): UsersService {
@@ -203,9 +232,13 @@ export class RepoHost {
   get commitStatuses(): CommitStatusesService {
     return this.ctx.service(CommitStatusesService);
   }
-  /** Repository labels (read; label sets and templates create them). */
+  /** Labels of repositories and organizations (`/repos/{owner}/{repo}/labels`, `/orgs/{org}/labels`). */
   get labels(): LabelsService {
     return this.ctx.service(LabelsService);
+  }
+  /** Labels on issues (`/repos/{owner}/{repo}/issues/{index}/labels`). */
+  get issueLabels(): IssueLabelsService {
+    return this.ctx.service(IssueLabelsService);
   }
   /** Markdown and markup rendering (`/markdown`, `/markup`, READMEs, issue bodies, comments). */
   get markup(): MarkupService {
@@ -252,6 +285,59 @@ export class RepoHost {
   get oauth2(): OAuth2Service {
     return this.ctx.service(OAuth2Service);
   }
+  /** Issues and pull requests as issues: create, read, edit, delete, list and search (`/repos/{owner}/{repo}/issues`). */
+  get issues(): IssuesService {
+    return this.ctx.service(IssuesService);
+  }
+  /** A repository's milestones (`/repos/{owner}/{repo}/milestones`). */
+  get milestones(): MilestonesService {
+    return this.ctx.service(MilestonesService);
+  }
+  /** Pinned issues (`/repos/{owner}/{repo}/issues/{index}/pin`, `/issues/pinned`). */
+  get issuePins(): IssuePinsService {
+    return this.ctx.service(IssuePinsService);
+  }
+  /** Issue templates and the issue config of the default branch (`/issue_templates`, `/issue_config`). */
+  get issueTemplates(): IssueTemplatesService {
+    return this.ctx.service(IssueTemplatesService);
+  }
+  /** Notification threads of accounts (`/notifications`), fed by issue and comment events. */
+  get notifications(): NotificationsService {
+    return this.ctx.service(NotificationsService);
+  }
+  /** Who follows an issue (`/repos/{owner}/{repo}/issues/{index}/subscriptions`). */
+  get issueSubscriptions(): IssueSubscriptionsService {
+    return this.ctx.service(IssueSubscriptionsService);
+  }
+
+  /** Comments on issues and the timeline (`/repos/{owner}/{repo}/issues/{index}/comments`, `…/timeline`). */
+  get comments(): CommentsService {
+    return this.ctx.service(CommentsService);
+  }
+  /** Reactions on issues and comments (`…/issues/{index}/reactions`, `…/issues/comments/{id}/reactions`). */
+  get reactions(): ReactionsService {
+    return this.ctx.service(ReactionsService);
+  }
+  /** Files attached to issues and comments (`…/assets`), and their downloads (`/attachments/{uuid}`). */
+  get attachments(): AttachmentsService {
+    return this.ctx.service(AttachmentsService);
+  }
+  /** Issue dependencies (`…/issues/{index}/dependencies`, `…/blocks`), across repositories the actor may see. */
+  get issueDependencies(): IssueDependenciesService {
+    return this.ctx.service(IssueDependenciesService);
+  }
+  /** Due dates of issues (`…/issues/{index}/deadline`). */
+  get issueDeadlines(): IssueDeadlineService {
+    return this.ctx.service(IssueDeadlineService);
+  }
+  /** Locking issue conversations (`…/issues/{index}/lock`). */
+  get issueLocks(): IssueLockService {
+    return this.ctx.service(IssueLockService);
+  }
+  /** Tracked times and stopwatches (`…/issues/{index}/times`, `…/stopwatch/*`, `/repos/{owner}/{repo}/times`, `/user/times`). */
+  get times(): TimesService {
+    return this.ctx.service(TimesService);
+  }
 
   /**
    * What happened, after it committed: `host.events.on('repo.pushed', (e) => …)`. See {@link DomainEvents} for
@@ -271,7 +357,11 @@ export class RepoHost {
         options.git ?? new NativeGitBackend({ root: settings.repository.ROOT, gitPath: settings.repohost.GIT_PATH });
       const host = new RepoHost(settings, storage, git);
       // Without migrations the schema may predate the intents table: reconcile only when asked then.
-      if (options.reconcile ?? options.migrate !== false) host.reconciled = await host.repoStorage.reconcile();
+      if (options.reconcile ?? options.migrate !== false) {
+        host.reconciled = await host.repoStorage.reconcile();
+        // Blobs an interrupted upload or deletion left without a row.
+        await host.attachments.reconcile();
+      }
       return host;
     } catch (error) {
       await storage.close();

@@ -208,9 +208,27 @@ export { LabelsStore } from './labels/store.js';
 export type { Label, LabelsTables, NewLabel } from './labels/tables.js';
 export { SecurityService, type SignInAttempt } from './security/service.js';
 export * from './settings/schemas.js';
-export { LabelsService } from './labels/service.js';
-export { LabelSchema, LabelSortSchema, LABEL_SORTS, type ApiLabel, type LabelSort } from './labels/schemas.js';
-export { toApiLabel } from './labels/convert.js';
+export { LabelsService, normalizeLabelColor } from './labels/service.js';
+export { IssueLabelsService, parseLabelRefs, type IssueLabelsChange, type IssueLabelsMode, type IssueLabelsOptions } from './labels/issue-labels.js';
+export { IssueLabelsStore, type LabelIssueCounts } from './issues/labels-store.js';
+export * from './labels/schemas.js';
+export { toApiLabel, toApiOrgLabel } from './labels/convert.js';
+export { IssuesService, type IssueDetails } from './issues/service.js';
+export { IssuesStore, type IssueFilter } from './issues/store.js';
+export type { Issue, IssuesTables, NewIssue, IssueDependency } from './issues/tables.js';
+export * from './issues/schemas.js';
+export { toApiIssue, toApiIssues } from './issues/convert.js';
+export type { IssueEventBase } from './issues/events.js';
+export { MilestonesStore } from './milestones/store.js';
+export type { Milestone, MilestonesTables, NewMilestone } from './milestones/tables.js';
+export { MilestonesService, parseGoInt } from './milestones/service.js';
+export * from './milestones/schemas.js';
+export { toApiMilestone } from './milestones/convert.js';
+export { IssuePinsService, MAX_PIN_REACHED } from './issues/pins.js';
+export * from './issues/pins-schemas.js';
+export { IssueTemplatesService, parseIssueTemplate, parseIssueConfig } from './issues/templates.js';
+export * from './issues/templates-schemas.js';
+export { labelScope, exclusiveScope } from './labels/scope.js';
 export { CommitsService, type CommitListQuery, type CommitListPage } from './commits/service.js';
 export { CommitStatusesService, type CombinedStatus, type StatusesWithCreators } from './commits/statuses.js';
 export { CommitStatusesStore } from './commits/store.js';
@@ -353,3 +371,66 @@ export {
 } from './webhooks/schemas.js';
 export type { Webhook, HookTask, HookDelivery, WebhooksTables } from './webhooks/tables.js';
 export type { HookFormatter, HookRequestContent, FormattedHook, HookEventName, HookPayload } from './webhooks/formats/types.js';
+export { CommentsStore } from './comments/store.js';
+export type { Comment, NewComment, CommentsTables } from './comments/tables.js';
+export { COMMENT_TYPES, COMMENT_TYPE_NAMES, commentTypeName, type CommentTypeName } from './comments/types.js';
+export {
+  CommentSchema,
+  CreateIssueCommentOptionSchema,
+  EditIssueCommentOptionSchema,
+  CommentWindowQuerySchema,
+  type ApiComment,
+  type CreateIssueCommentOption,
+  type EditIssueCommentOption,
+} from './comments/schemas.js';
+export { toApiComment, issueWebUrl, type CommentRelations } from './comments/convert.js';
+export { TrackedTimesStore, StopwatchesStore, type TrackedTimeFilter } from './times/store.js';
+export type { TrackedTime, Stopwatch, TimesTables } from './times/tables.js';
+export { TrackedTimeSchema, StopWatchSchema, AddTimeOptionSchema, TrackedTimeQuery, TrackedTimeRangeQuery, type ApiTrackedTime, type ApiStopWatch, type AddTimeOption } from './times/schemas.js';
+export { toApiTrackedTime, toApiStopWatch, secondsToText } from './times/convert.js';
+export { NotificationsService } from './notifications/service.js';
+export { IssueSubscriptionsService, type SubscriptionChange } from './notifications/subscriptions.js';
+export { NotificationsStore, IssueWatchesStore, type NotificationFilter } from './notifications/store.js';
+export { NotificationStatus, NotificationSource, type Notification, type NewNotification, type IssueWatch, type NotificationsTables } from './notifications/tables.js';
+export {
+  NotificationThreadSchema,
+  NotificationSubjectSchema,
+  NotificationCountSchema,
+  NotificationListQuerySchema,
+  NotificationMarkQuerySchema,
+  NotificationThreadMarkQuerySchema,
+  type ApiNotificationThread,
+  type ApiNotificationSubject,
+  type ApiNotificationCount,
+  type NotificationListQuery,
+  type NotificationMarkQuery,
+  type NotificationThreadMarkQuery,
+} from './notifications/schemas.js';
+export { toApiNotificationThread, type LoadedNotification } from './notifications/convert.js';
+export { findMentions } from './notifications/mentions.js';
+export { CommentsService, type CommentOnIssue, type CommentWithRelations, type CommentWindow } from './comments/service.js';
+export { TimelineCommentSchema, toApiTimelineComment, type ApiTimelineComment, type TimelineEntry } from './comments/timeline.js';
+export { findIssueReferences, type IssueReference } from './comments/references.js';
+export { ReactionsService, type ReactionWithUser, type ReactionAdded } from './reactions/service.js';
+export { ReactionsStore } from './reactions/store.js';
+export type { Reaction, ReactionsTables } from './reactions/tables.js';
+export { ReactionSchema, EditReactionOptionSchema, type ApiReaction, type EditReactionOption } from './reactions/schemas.js';
+export { toApiReaction } from './reactions/convert.js';
+export { TimesService, type TrackedTimeListQuery } from './times/service.js';
+export { IssueDependenciesService, IssueMetaSchema, dependenciesEnabled, accessOfRepos, type IssueRef } from './issues/dependencies.js';
+export { IssueDependenciesStore } from './issues/dependencies-store.js';
+export { IssueDeadlineService, EditDeadlineOptionSchema, IssueDeadlineSchema, type EditDeadlineOption, type ApiIssueDeadline } from './issues/deadline.js';
+export { deadlineOf, deadlineCommentContent } from './issues/due-dates.js';
+export { IssueLockService, IssueLockOptionSchema, type IssueLockOption } from './issues/lock.js';
+export { IssueLockStore } from './issues/lock-store.js';
+export { AttachmentsService, type AttachmentUpload, type UploadOptions, type OpenUpload, type LoadedComment, type AttachmentDownload } from './attachments/service.js';
+export { AttachmentsStore } from './attachments/store.js';
+export { attachmentBlobKey, type Attachment, type NewAttachment, type AttachmentsTables } from './attachments/tables.js';
+export { AttachmentSchema, EditAttachmentOptionsSchema, type ApiAttachment, type EditAttachmentOptions } from './attachments/schemas.js';
+export { toApiAttachment, attachmentDownloadUrl } from './attachments/convert.js';
+export { isAllowedType, sniffContentType } from './attachments/sniff.js';
+export { BlobsService, type BlobSpace } from './blobs/service.js';
+export { LocalBlobStorage } from './blobs/local.js';
+export { BlobTooLargeError, type BlobStorage, type BlobSource, type ByteRange, type PutBlobOptions, type PutBlobResult, type StoredBlob, type ListedBlob } from './blobs/storage.js';
+export { CrossReferencesService } from './comments/cross-references.js';
+export { parseByteRange, type RangeAnswer } from './blobs/range.js';

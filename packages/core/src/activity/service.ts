@@ -1,7 +1,7 @@
 import type { CoreContext, CoreTransaction } from '../context.js';
 import type { DomainEvent } from '../events/bus.js';
 import { actorUser, isSelf, isSiteAdmin, userActor, type Actor } from '../access/actor.js';
-import { AccessMode, NO_GRANTS, repoPermission } from '../access/permissions.js';
+import { AccessMode, NO_GRANTS, repoPermission, unitMode, type UnitName } from '../access/permissions.js';
 import { AccessStore } from '../access/store.js';
 import { AccessService } from '../access/service.js';
 import type { Team } from '../orgs/tables.js';
@@ -17,6 +17,8 @@ import type { RepoAccess } from '../repos/access.js';
 import type { Repository } from '../repos/tables.js';
 import '../repos/events.js';
 import '../social/events.js';
+import '../comments/events.js';
+import type { IssueEventBase } from '../issues/events.js';
 import { ActivityStore, type ActUserRule, type FeedFilter, type HeatmapBucket } from './store.js';
 import { OpType, type Action, type NewAction } from './tables.js';
 import type { ActivityEntry } from './convert.js';
@@ -24,8 +26,23 @@ import { goJson, toPushCommit, type PushCommitsJson } from './push-content.js';
 import { parseCommitObject } from '../gitdata/convert.js';
 import type { RepoActivityFeedsQuery, UserActivityFeedsQuery } from './schemas.js';
 
-/** Op types whose feed rows go only to watchers who may read the repository's code (Forgejo's NotifyWatchers). */
-const CODE_OPS: ReadonlySet<number> = new Set([OpType.CommitRepo, OpType.PushTag, OpType.DeleteTag, OpType.DeleteBranch]);
+/**
+ * Op types whose feed rows go only to watchers who may read the unit they are about (Forgejo's NotifyWatchers):
+ * code changes to code readers, issue changes to issue readers.
+ */
+const GATED_OPS: ReadonlyMap<number, UnitName> = new Map([
+  [OpType.CommitRepo, 'repo.code'],
+  [OpType.PushTag, 'repo.code'],
+  [OpType.DeleteTag, 'repo.code'],
+  [OpType.DeleteBranch, 'repo.code'],
+  [OpType.CreateIssue, 'repo.issues'],
+  [OpType.CommentIssue, 'repo.issues'],
+  [OpType.CloseIssue, 'repo.issues'],
+  [OpType.ReopenIssue, 'repo.issues'],
+]);
+
+/** How much of a comment an issue feed entry keeps (Forgejo's 200 runes). */
+const COMMENT_EXCERPT = 200;
 
 /** A new branch's entry lists at most this many of its commits (Forgejo's `CommitsBeforeLimit(10)`). */
 const NEW_BRANCH_COMMITS = 10;
@@ -81,6 +98,27 @@ export class ActivityService {
       }
     });
     events.on('repo.pushed', (event) => this.recordPush(event));
+    this.subscribeIssueEvents();
+  }
+
+  /** Issues opened, closed and reopened, and comments, in the feeds of the doer, the owner and issue readers who watch. */
+  private subscribeIssueEvents(): void {
+    const events = this.ctx.events;
+    const record = async (tx: CoreTransaction, base: IssueEventBase, opType: number, occurredUnix: number, extra: Partial<Pending>) => {
+      // Pull requests have their own op types, recorded with pull requests.
+      if (base.issue.is_pull) return;
+      await this.fanOut(tx, base.repo, base.owner, [this.pending(opType, base.actor, base.owner, base.repo, occurredUnix, extra)]);
+    };
+    const titled = (base: IssueEventBase) => ({ content: `${base.issue.index}|${base.issue.name}` });
+    events.withinTransaction('issue.created', ({ payload, occurredUnix }, tx) => record(tx, payload, OpType.CreateIssue, occurredUnix, titled(payload)));
+    events.withinTransaction('issue.closed', ({ payload, occurredUnix }, tx) => record(tx, payload, OpType.CloseIssue, occurredUnix, titled(payload)));
+    events.withinTransaction('issue.reopened', ({ payload, occurredUnix }, tx) => record(tx, payload, OpType.ReopenIssue, occurredUnix, titled(payload)));
+    events.withinTransaction('comment.created', ({ payload, occurredUnix }, tx) =>
+      record(tx, payload, OpType.CommentIssue, occurredUnix, {
+        content: `${payload.issue.index}|${[...payload.comment.content].slice(0, COMMENT_EXCERPT).join('')}`,
+        comment_id: payload.comment.id,
+      }),
+    );
   }
 
   private pending(opType: number, actor: Actor, owner: User, repo: Repository, createdUnix: number, extra: Partial<Pending> = {}): Pending {
@@ -96,13 +134,14 @@ export class ActivityService {
   private async fanOut(tx: CoreTransaction, repo: Repository, owner: User, actions: readonly Pending[]): Promise<void> {
     if (actions.length === 0) return;
     const watcherIds = await tx.store(ReposStore).watcherIds(repo.id, [WatchMode.Normal, WatchMode.Auto]);
-    let readers: Set<number> | undefined;
-    if (watcherIds.length > 0 && actions.some((a) => CODE_OPS.has(a.op_type))) {
+    // Per gated unit, the watchers who may read it.
+    const readers = new Map<UnitName, Set<number>>();
+    const gated = [...new Set(actions.map((a) => GATED_OPS.get(a.op_type)).filter((u): u is UnitName => u !== undefined))];
+    if (watcherIds.length > 0 && gated.length > 0) {
       const watchers = await tx.store(UsersStore).findByIds(watcherIds);
       const grants = await tx.store(AccessStore).grantsOfUsers([...watchers.keys()], repo.id, owner.id);
-      readers = new Set(
-        [...watchers.values()].filter((w) => repoPermission(userActor(w), repo, owner, grants.get(w.id) ?? NO_GRANTS).mode >= AccessMode.Read).map((w) => w.id),
-      );
+      const permissions = [...watchers.values()].map((w) => ({ id: w.id, permission: repoPermission(userActor(w), repo, owner, grants.get(w.id) ?? NO_GRANTS) }));
+      for (const unit of gated) readers.set(unit, new Set(permissions.filter((p) => unitMode(p.permission, unit) >= AccessMode.Read).map((p) => p.id)));
     }
     const rows: NewAction[] = [];
     for (const action of actions) {
@@ -111,7 +150,8 @@ export class ActivityService {
       // written here whether or not they still watch.
       receivers.add(owner.id);
       for (const id of watcherIds) {
-        if (!CODE_OPS.has(action.op_type) || readers?.has(id)) receivers.add(id);
+        const unit = GATED_OPS.get(action.op_type);
+        if (unit === undefined || readers.get(unit)?.has(id)) receivers.add(id);
       }
       for (const userId of receivers) rows.push({ ...action, user_id: userId });
     }

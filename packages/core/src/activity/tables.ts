@@ -41,8 +41,12 @@ export const OpType = {
   RenameRepo: 2,
   StarRepo: 3,
   CommitRepo: 5,
+  CreateIssue: 6,
   TransferRepo: 8,
   PushTag: 9,
+  CommentIssue: 10,
+  CloseIssue: 12,
+  ReopenIssue: 13,
   DeleteTag: 16,
   DeleteBranch: 17,
 } as const;

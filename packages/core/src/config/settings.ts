@@ -81,6 +81,10 @@ const SPEC = {
     DISABLE_FORKS: bool(false),
     DISABLE_MIGRATIONS: bool(false),
   },
+  'repository.issue': {
+    /** Issues (and, apart, pull requests) a repository may pin at once. */
+    MAX_PINNED: int(3),
+  },
   api: {
     ENABLE_SWAGGER: bool(true),
     MAX_RESPONSE_ITEMS: int(50),
@@ -126,6 +130,8 @@ const SPEC = {
     ENABLE_REVERSE_PROXY_AUTHENTICATION_API: bool(false),
     REQUIRE_SIGNIN_VIEW: bool(false),
     ENABLE_TIMETRACKING: bool(true),
+    /** Issues may depend on issues of other repositories (Forgejo's default: yes). */
+    ALLOW_CROSS_REPOSITORY_DEPENDENCIES: bool(true),
     DEFAULT_KEEP_EMAIL_PRIVATE: bool(false),
   },
   mirror: {

@@ -29,4 +29,13 @@ export class RepoCountersStore extends Store<ReposTables> {
       await this.db.updateTable('repository').set(set).where('id', 'in', ids.slice(i, i + CHUNK)).execute();
     }
   }
+
+  /** Sets a repository's issue and pull request counters to counts the issues domain just took. */
+  async setIssueCounts(id: number, counts: { issues: number; closedIssues: number; pulls: number; closedPulls: number }): Promise<void> {
+    await this.db
+      .updateTable('repository')
+      .set({ num_issues: counts.issues, num_closed_issues: counts.closedIssues, num_pulls: counts.pulls, num_closed_pulls: counts.closedPulls })
+      .where('id', '=', id)
+      .execute();
+  }
 }

@@ -5,7 +5,7 @@
  */
 import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
 import { Store } from '../storage/store.js';
-import { likeContaining } from '../storage/database.js';
+import { containsText as like } from '../storage/database.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
 import { Visibility, type User, type UsersTables } from '../users/tables.js';
 import { grantedRepoIds, memberOrgIds, teamRepoIds } from '../access/store.js';
@@ -77,10 +77,6 @@ export interface SearchFilter {
 /** Characters a topic name is made of: a keyword with any other can be no part of one. */
 export const TOPIC_TEXT = /^[-.a-z0-9]*$/;
 
-function like(column: Expression<string>, text: string): Expression<SqlBool> {
-  return sql<SqlBool>`${column} LIKE ${likeContaining(text)} ESCAPE '\\'`;
-}
-
 /** Beyond this many repositories a search reads SQL each time rather than holding them all in memory. */
 export const CATALOG_MAX_REPOSITORIES = 20_000;
 
@@ -133,6 +129,37 @@ export class RepoSearchStore extends Store<SearchTables> {
   private direct<Row>(query: { sql: string; parameters: readonly unknown[] }): Row[] | undefined {
     if (this.scope.inTransaction) return undefined;
     return this.scope.storage.directRead?.(query.sql, query.parameters) as Row[] | undefined;
+  }
+
+  /**
+   * The ids of the repositories `visibility` lets through (optionally of one owner), as a subquery for another
+   * domain's list (issues across repositories) to filter by.
+   */
+  visibleIds(visibility: SearchVisibility, options: { ownerId?: number; unit?: 'issues' | 'pulls'; exceptIds?: readonly number[] } = {}): Expression<number> {
+    let query = this.db
+      .selectFrom('repository')
+      .innerJoin('user as owner', 'owner.id', 'repository.owner_id')
+      .select('repository.id')
+      .where((eb) => visible(eb, visibility));
+    if (options.ownerId !== undefined) query = query.where('repository.owner_id', '=', options.ownerId);
+    // `units` is '' (the defaults: every unit on) or JSON whose top-level keys are the units that are on.
+    if (options.unit !== undefined) query = query.where((eb) => eb.or([eb('repository.units', '=', ''), like(eb.ref('repository.units'), `"${options.unit}":`)]));
+    if (options.exceptIds && options.exceptIds.length > 0) query = query.where('repository.id', 'not in', [...options.exceptIds]);
+    return query as unknown as Expression<number>;
+  }
+
+  /**
+   * The private repositories an account reads only because it was given access (collaborations, teams): those
+   * are the ones where a team's per-unit rights can hide a unit the repository shows to others.
+   */
+  privateGrantedTo(userId: number): Promise<Repository[]> {
+    return this.db
+      .selectFrom('repository')
+      .selectAll()
+      .where('repository.is_private', '=', 1)
+      .where('repository.owner_id', '!=', userId)
+      .where('repository.id', 'in', grantedRepoIds(userId))
+      .execute();
   }
 
   /** A page of matching repositories and the number of all of them, from one filter. */

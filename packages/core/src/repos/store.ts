@@ -56,6 +56,12 @@ export class ReposStore extends Store<ReposTables> {
     return Number(result.numDeletedRows) > 0;
   }
 
+  /** Repositories by id, in one query. */
+  findByIds(ids: readonly number[]): Promise<Repository[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.db.selectFrom('repository').selectAll().where('id', 'in', [...new Set(ids)]).execute();
+  }
+
   findById(id: number): Promise<Repository | undefined> {
     return this.db.selectFrom('repository').selectAll().where('id', '=', id).executeTakeFirst();
   }

@@ -1,6 +1,6 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Dialect, type Expression, type SqlBool } from 'kysely';
 import type { Settings } from '../config/settings.js';
 import { BoundedMap } from '../bounded-map.js';
 
@@ -126,4 +126,9 @@ export function isStorableText(value: string): boolean {
 /** `%text%` with `%`, `_` and the backslash escaped, so `text` matches literally inside `LIKE … ESCAPE '\'`. */
 export function likeContaining(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** `column LIKE '%text%'`, `text` matched literally (case as stored: lower both sides for a case-insensitive match). */
+export function containsText(column: Expression<string>, text: string): Expression<SqlBool> {
+  return sql<SqlBool>`${column} LIKE ${likeContaining(text)} ESCAPE '\\'`;
 }

@@ -24,6 +24,29 @@ import { WebhooksStore, type HookScope } from './store.js';
 import { HookContentType, type HookDelivery, type Webhook } from './tables.js';
 import { CreateHookOptionSchema, EditHookOptionSchema, type CreateHookOption, type EditHookOption } from './schemas.js';
 import { HookDeliverer } from './delivery.js';
+import { issueCommentPayload, issuePayload } from './issue-payloads.js';
+import { IssuesService, type IssueDetails } from '../issues/service.js';
+import type { IssueEventBase } from '../issues/events.js';
+import type { Comment } from '../comments/tables.js';
+import '../comments/events.js';
+import { GHOST_USER } from '../users/system.js';
+
+/** Events after whose commit the delivery worker looks for new tasks. */
+const WAKING_EVENTS = [
+  'repo.pushed',
+  'repo.created',
+  'repo.deleted',
+  'issue.created',
+  'issue.closed',
+  'issue.reopened',
+  'issue.edited',
+  'issue.assigned',
+  'issue.labeled',
+  'issue.milestoned',
+  'comment.created',
+  'comment.edited',
+  'comment.deleted',
+] as const;
 
 /** The hooks an API path names: a repository's (admins), an account's (itself; an organization's owners), the site's. */
 export type HookOwner = { kind: 'repo'; access: RepoAccess } | { kind: 'user'; user: User } | { kind: 'org'; org: User } | { kind: 'admin'; which?: 'system' | 'default' | 'all' };
@@ -347,8 +370,65 @@ export class WebhooksService {
     events.withinTransaction('user.deleted', async ({ payload }, tx) => {
       await tx.store(WebhooksStore).deleteOfOwner(payload.user.id);
     });
+    this.subscribeIssueEvents();
     // Tasks are written before commit; the worker is told after it.
-    for (const type of ['repo.pushed', 'repo.created', 'repo.deleted'] as const) events.on(type, () => this.deliverer?.wake());
+    for (const type of WAKING_EVENTS) events.on(type, () => this.deliverer?.wake());
+  }
+
+  /**
+   * Issue and comment events become `issues`, `issue_assign`, `issue_label`, `issue_milestone` and
+   * `issue_comment` deliveries (pull requests' own events come with pull requests).
+   */
+  private subscribeIssueEvents(): void {
+    const events = this.ctx.events;
+    const settings = this.ctx.settings;
+    const issueHook = async (
+      tx: CoreTransaction,
+      base: IssueEventBase,
+      event: HookEventName,
+      payloads: (details: IssueDetails) => HookPayload[],
+    ): Promise<void> => {
+      if (base.issue.is_pull) return;
+      const hooks = await this.activeHooks(tx, base.repo, base.owner);
+      if (hooks.length === 0) return;
+      const [details] = await this.ctx.service(IssuesService).details(base.actor, [base.issue], tx);
+      for (const payload of payloads(details!)) await this.enqueue(tx, hooks, base.repo, event, () => payload);
+    };
+    events.withinTransaction('issue.created', ({ payload }, tx) => issueHook(tx, payload, 'issues', (d) => [issuePayload(settings, 'opened', d, payload.actor)]));
+    events.withinTransaction('issue.closed', ({ payload }, tx) => issueHook(tx, payload, 'issues', (d) => [issuePayload(settings, 'closed', d, payload.actor)]));
+    events.withinTransaction('issue.reopened', ({ payload }, tx) => issueHook(tx, payload, 'issues', (d) => [issuePayload(settings, 'reopened', d, payload.actor)]));
+    events.withinTransaction('issue.edited', ({ payload }, tx) =>
+      issueHook(tx, payload, 'issues', (d) => {
+        const { previous, issue } = payload;
+        // Forgejo sends one `edited` per changed field.
+        const out: HookPayload[] = [];
+        if (previous.name !== issue.name) out.push(issuePayload(settings, 'edited', d, payload.actor, { title: { from: previous.name } }));
+        if (previous.content !== issue.content) out.push(issuePayload(settings, 'edited', d, payload.actor, { body: { from: previous.content } }));
+        if (previous.ref !== issue.ref) out.push(issuePayload(settings, 'edited', d, payload.actor, { ref: { from: previous.ref } }));
+        return out;
+      }),
+    );
+    events.withinTransaction('issue.assigned', ({ payload }, tx) =>
+      issueHook(tx, payload, 'issue_assign', (d) => [
+        ...payload.added.map(() => issuePayload(settings, 'assigned', d, payload.actor)),
+        ...payload.removed.map(() => issuePayload(settings, 'unassigned', d, payload.actor)),
+      ]),
+    );
+    events.withinTransaction('issue.labeled', ({ payload }, tx) =>
+      issueHook(tx, payload, 'issue_label', (d) => [
+        issuePayload(settings, d.labels.length === 0 ? 'label_cleared' : 'label_updated', d, payload.actor, { addedLabels: payload.added, removedLabels: payload.removed }),
+      ]),
+    );
+    events.withinTransaction('issue.milestoned', ({ payload }, tx) =>
+      issueHook(tx, payload, 'issue_milestone', (d) => [issuePayload(settings, payload.issue.milestone_id ? 'milestoned' : 'demilestoned', d, payload.actor)]),
+    );
+    const commentHook = async (tx: CoreTransaction, base: IssueEventBase & { comment: Comment }, action: 'created' | 'edited' | 'deleted', previousBody?: string) => {
+      const poster = (await tx.store(UsersStore).findById(base.comment.poster_id)) ?? GHOST_USER;
+      await issueHook(tx, base, 'issue_comment', (d) => [issueCommentPayload(settings, action, d, base.comment, poster, base.actor, previousBody)]);
+    };
+    events.withinTransaction('comment.created', ({ payload }, tx) => commentHook(tx, payload, 'created'));
+    events.withinTransaction('comment.edited', ({ payload }, tx) => commentHook(tx, payload, 'edited', payload.previousBody));
+    events.withinTransaction('comment.deleted', ({ payload }, tx) => commentHook(tx, payload, 'deleted'));
   }
 
   private async enqueuePush(tx: CoreTransaction, hooks: readonly Webhook[], repo: Repository, owner: User, actor: Actor, update: RefUpdate): Promise<void> {

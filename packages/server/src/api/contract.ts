@@ -17,7 +17,7 @@ export type PathParams<P extends string> = { readonly [K in keyof ParamsOf<P>]: 
 /** What a route answers with on success. */
 export type Reply =
   /** One JSON document of `schema`. */
-  | { readonly status: 200 | 201 | 202; readonly description: string; readonly schema: TSchema }
+  | { readonly status: 200 | 201 | 202 | 205; readonly description: string; readonly schema: TSchema }
   /** No body. */
   | { readonly status: 204; readonly description: string }
   /** A page of a list of `list` items: the router reads `page`/`limit`, sends `X-Total-Count` and `Link`. */

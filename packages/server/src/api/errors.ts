@@ -12,7 +12,10 @@ export const ERROR_KINDS = {
   conflict: { status: 409, response: 'conflict', description: 'APIConflict is a conflict empty response' },
   locked: { status: 423, response: 'repoArchivedError', description: 'APIRepoArchivedError is an error that is raised when an archived repo should be modified' },
   validation: { status: 422, response: 'validationError', description: 'APIValidationError is error format response related to input validation' },
+  precondition_failed: { status: 412, response: 'error', description: 'APIError is error format response' },
   quota_exceeded: { status: 413, response: 'quotaExceeded', description: 'QuotaExceeded' },
+  // Forgejo's document names no 413 response but quotaExceeded, which describes a quota refusal's body.
+  payload_too_large: { status: 413, response: 'error', description: 'APIError is error format response' },
   too_many_requests: { status: 429, response: 'tooManyRequests', description: 'Too many failed attempts; retry after the number of seconds in Retry-After' },
   unavailable: { status: 503, response: 'serviceUnavailable', description: 'The server is busy; retry after the number of seconds in Retry-After' },
 } as const satisfies Record<RepoHostErrorKind, { status: number; response: string; description: string }>;

@@ -30,6 +30,14 @@ export function defineGroups(router: ApiRouter) {
     repo: await host.repos.resolve(actor, params.owner, params.repo),
   }));
 
+  /**
+   * `/repos/{owner}/{repo}/issues/{index}/…`: an issue or pull request of the repository whose unit the caller may
+   * read (pull requests share the issue numbers and these routes).
+   */
+  const issue = repo.nest('/issues/{index}', async ({ host, actor, repo, params }) => ({
+    issue: await host.issues.resolve(actor, repo, params.index),
+  }));
+
   /** `/orgs/{org}/…`: an organization the caller may see (private ones: members only). */
   const org = router.group('/orgs/{org}', async ({ host, actor, params }) => ({
     org: await host.orgs.resolve(actor, params.org),
@@ -48,7 +56,7 @@ export function defineGroups(router: ApiRouter) {
     return {};
   });
 
-  return { me, user, userTokens, repo, org, team, admin };
+  return { me, user, userTokens, repo, issue, org, team, admin };
 }
 
 export type Groups = ReturnType<typeof defineGroups>;

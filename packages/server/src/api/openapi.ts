@@ -50,7 +50,10 @@ export function buildOpenApiDocument(routes: readonly RegisteredRoute[], options
     const query = { ...(list ? PagingQuery.properties : {}), ...spec.query?.properties };
     for (const [name, prop] of Object.entries(query)) {
       const described = convert(prop as Json);
-      parameters.push({ name, in: 'query', ...pick(described, ['type', 'format', 'description', 'enum']) });
+      const parameter: Json = { name, in: 'query', ...pick(described, ['type', 'format', 'description', 'enum', 'items']) };
+      // The router reads a repeated parameter as the list (`a=1&a=2`), as Forgejo's form helpers do.
+      if (described.type === 'array') parameter.collectionFormat = 'multi';
+      parameters.push(parameter);
     }
     if (spec.body) parameters.push({ name: 'body', in: 'body', schema: convert(spec.body) });
     const success: Json = { description: spec.reply.description };

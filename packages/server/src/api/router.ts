@@ -233,6 +233,11 @@ function queryObject(params: URLSearchParams, schema: TObject): Record<string, u
     } else if (type === 'boolean') {
       const b = QUERY_BOOLEANS.get(value);
       if (b !== undefined) out[name] = b;
+    } else if (type === 'array') {
+      // A repeated parameter (`status-types=read&status-types=pinned`): every value, as Go's `Form[key]`.
+      const values = (out[name] as string[] | undefined) ?? [];
+      values.push(value);
+      out[name] = values;
     } else out[name] = value;
   }
   return out;

@@ -24,6 +24,11 @@ import { m0018_quota_create } from './0018_quota_create.js';
 import { m0019_webhooks_create } from './0019_webhooks_create.js';
 import { m0020_oauth2_applications } from './0020_oauth2_applications.js';
 import { m0021_twofactor_create } from './0021_twofactor_create.js';
+import { m0022_issues_create } from './0022_issues_create.js';
+import { m0023_reactions_create } from './0023_reactions_create.js';
+import { m0024_times_create } from './0024_times_create.js';
+import { m0025_attachments_create } from './0025_attachments_create.js';
+import { m0026_notifications_create } from './0026_notifications_create.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001_users_create,
@@ -47,4 +52,9 @@ export const MIGRATIONS: readonly Migration[] = [
   m0019_webhooks_create,
   m0020_oauth2_applications,
   m0021_twofactor_create,
+  m0022_issues_create,
+  m0023_reactions_create,
+  m0024_times_create,
+  m0025_attachments_create,
+  m0026_notifications_create,
 ];

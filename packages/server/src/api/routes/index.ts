@@ -35,6 +35,19 @@ import { registerCollaboratorRoutes } from './collaborators.js';
 import { registerTeamRoutes } from './teams.js';
 import { registerWebhookRoutes } from './webhooks.js';
 import { registerOAuth2AppRoutes } from './oauth2-apps.js';
+import { registerIssueRoutes } from './issues.js';
+import { registerIssueDependencyRoutes } from './issue-dependencies.js';
+import { registerIssueDeadlineRoutes } from './issue-deadline.js';
+import { registerIssueLockRoutes } from './issue-lock.js';
+import { registerTimeRoutes } from './times.js';
+import { registerCommentRoutes } from './comments.js';
+import { registerReactionRoutes } from './reactions.js';
+import { registerNotificationRoutes } from './notifications.js';
+import { registerIssueSubscriptionRoutes } from './issue-subscriptions.js';
+import { registerAttachmentRoutes } from './attachments.js';
+import { registerMilestoneRoutes } from './milestones.js';
+import { registerIssuePinRoutes } from './issue-pins.js';
+import { registerIssueTemplateRoutes } from './issue-templates.js';
 
 const ROUTE_MODULES: readonly ((router: ApiRouter, groups: Groups) => void)[] = [
   registerMiscRoutes,
@@ -69,6 +82,19 @@ const ROUTE_MODULES: readonly ((router: ApiRouter, groups: Groups) => void)[] = 
   registerTeamRoutes,
   registerWebhookRoutes,
   registerOAuth2AppRoutes,
+  registerIssueRoutes,
+  registerIssueDependencyRoutes,
+  registerIssueDeadlineRoutes,
+  registerIssueLockRoutes,
+  registerTimeRoutes,
+  registerCommentRoutes,
+  registerReactionRoutes,
+  registerNotificationRoutes,
+  registerIssueSubscriptionRoutes,
+  registerAttachmentRoutes,
+  registerMilestoneRoutes,
+  registerIssuePinRoutes,
+  registerIssueTemplateRoutes,
 ];
 
 export function registerRoutes(router: ApiRouter): void {

@@ -1,0 +1,314 @@
+import type { CoreContext, CoreTransaction } from '../context.js';
+import { actorUser, type Actor } from '../access/actor.js';
+import { AccessService } from '../access/service.js';
+import { toApiAttachment } from '../attachments/convert.js';
+import { AttachmentsStore } from '../attachments/store.js';
+import { ConflictError, ForbiddenError, LockedError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
+import { IssueCommentCountStore } from '../issues/comment-count-store.js';
+import { toApiIssue } from '../issues/convert.js';
+import type { ApiIssue } from '../issues/schemas.js';
+import { IssuesService } from '../issues/service.js';
+import { IssuesStore } from '../issues/store.js';
+import type { Issue } from '../issues/tables.js';
+import { LabelsStore } from '../labels/store.js';
+import type { Label } from '../labels/tables.js';
+import { MilestonesStore } from '../milestones/store.js';
+import { clampPage, type Page, type Paging } from '../paging.js';
+import { ReactionsStore } from '../reactions/store.js';
+import type { RepoAccess } from '../repos/access.js';
+import { repoWebPath } from '../repos/convert.js';
+import type { Repository } from '../repos/tables.js';
+import { SocialService } from '../social/service.js';
+import { nowUnix } from '../storage/database.js';
+import { secondsToText, toApiTrackedTime } from '../times/convert.js';
+import { TrackedTimesStore } from '../times/store.js';
+import { UsersStore } from '../users/store.js';
+import { GHOST_USER } from '../users/system.js';
+import type { User } from '../users/tables.js';
+import { acceptInput } from '../validation/validate.js';
+import type { ApiView } from '../wire.js';
+import { toApiComment, type CommentRelations } from './convert.js';
+import { CrossReferencesService } from './cross-references.js';
+import './events.js';
+import {
+  CreateIssueCommentOptionSchema,
+  EditIssueCommentOptionSchema,
+  type ApiComment,
+  type CreateIssueCommentOption,
+  type EditIssueCommentOption,
+} from './schemas.js';
+import { CommentsStore, type CommentFilter } from './store.js';
+import type { Comment } from './tables.js';
+import type { TimelineEntry } from './timeline.js';
+import { COMMENT_TYPES } from './types.js';
+import { chosenUpdateTime, rfc3339Unix } from '../issues/update-time.js';
+
+/** What `/issues/comments/{id}` names: the comment and the issue it is on. */
+export interface CommentOnIssue {
+  comment: Comment;
+  issue: Issue;
+}
+
+/** A comment with what its wire form needs (`toApiComment(comment, relations, view)`). */
+export interface CommentWithRelations {
+  comment: Comment;
+  relations: CommentRelations;
+}
+
+/** `since`/`before` of a comment list, as given (RFC 3339). */
+export interface CommentWindow {
+  since?: string;
+  before?: string;
+}
+
+const BLOCKED_MESSAGE = 'user is blocked by the poster or repository owner';
+const LOCKED_MESSAGE = 'You cannot comment on a locked issue.';
+/** Comment types whose body may be edited (Forgejo's HasContentSupport). */
+const CONTENT_TYPES: ReadonlySet<number> = new Set([COMMENT_TYPES.comment, COMMENT_TYPES.code, COMMENT_TYPES.review, COMMENT_TYPES.dismiss_review]);
+/** Comment types that count in `issue.num_comments` (Forgejo's conversation types). */
+const CONVERSATION_TYPES: ReadonlySet<number> = new Set([COMMENT_TYPES.comment, COMMENT_TYPES.review]);
+/** The largest comment id a path may name. */
+const ID_PATTERN = /^\d{1,16}$/;
+/** Time-tracking events that store seconds as `|<seconds>` (since Forgejo 1.21); the API shows them as words. */
+const TIME_TYPES: ReadonlySet<number> = new Set([COMMENT_TYPES.add_time_manual, COMMENT_TYPES.stop_tracking, COMMENT_TYPES.delete_time_manual]);
+
+function timeTextOf(comment: Comment): Comment {
+  if (!TIME_TYPES.has(comment.type) || !comment.content.startsWith('|')) return comment;
+  const seconds = Number(comment.content.slice(1));
+  return Number.isFinite(seconds) ? { ...comment, content: secondsToText(seconds) } : comment;
+}
+
+function windowFilter(window: CommentWindow): Pick<CommentFilter, 'since' | 'before'> {
+  return { since: rfc3339Unix('since', window.since), before: rfc3339Unix('before', window.before) };
+}
+
+/**
+ * Comments on issues and pull requests, as Forgejo's: anyone who may read the issue reads them; signed-in readers
+ * comment (a locked issue: writers only); the poster or a writer edits and deletes. Every comment moves the
+ * issue's `updated_at` and comment count, and the issues its body references get a reference event.
+ */
+export class CommentsService {
+  constructor(private readonly ctx: CoreContext) {}
+
+  private get issues(): IssuesService {
+    return this.ctx.service(IssuesService);
+  }
+
+  /** The comment `id` of the repository's issues, or NotFound when it is absent, elsewhere, or its issue is unreadable. */
+  async resolve(_actor: Actor, access: RepoAccess, id: string | number): Promise<CommentOnIssue> {
+    const number = typeof id === 'number' ? id : ID_PATTERN.test(id) ? Number(id) : NaN;
+    if (!Number.isSafeInteger(number) || number < 1) throw new NotFoundError('comment does not exist');
+    const comment = await this.ctx.store(CommentsStore).byId(number);
+    const issue = comment ? await this.ctx.store(IssuesStore).byId(comment.issue_id) : undefined;
+    if (!comment || !issue || issue.repo_id !== access.repo.id || !this.issues.mayRead(access, issue.is_pull)) {
+      throw new NotFoundError('comment does not exist');
+    }
+    return { comment, issue };
+  }
+
+  /** The plain comments of an issue updated within the window, oldest first (Forgejo lists them all, unpaged). */
+  async listOfIssue(_actor: Actor, _access: RepoAccess, issue: Issue, window: CommentWindow = {}): Promise<Page<Comment>> {
+    return this.ctx.store(CommentsStore).ofIssue(issue.id, { type: COMMENT_TYPES.comment, ...windowFilter(window) });
+  }
+
+  /**
+   * A page of the plain comments of a repository's issues and pull requests, as far as the actor may read either
+   * (NotFound when neither).
+   */
+  async listOfRepo(_actor: Actor, access: RepoAccess, window: CommentWindow = {}, paging: Paging = {}): Promise<Page<Comment>> {
+    const issues = this.issues.mayRead(access, false);
+    const pulls = this.issues.mayRead(access, true);
+    if (!issues && !pulls) throw new NotFoundError();
+    const filter = { type: COMMENT_TYPES.comment, ...windowFilter(window), isPull: issues && pulls ? undefined : pulls };
+    return this.ctx.store(CommentsStore).ofRepo(access.repo.id, filter, clampPage(this.ctx.settings, paging));
+  }
+
+  /** What the wire form of these comments needs, in a fixed number of queries: posters, issues, attachments. */
+  async withRelations(access: RepoAccess, comments: readonly Comment[], view: Pick<ApiView, 'settings'>, knownIssues: readonly Issue[] = []): Promise<CommentWithRelations[]> {
+    if (comments.length === 0) return [];
+    const issuesById = new Map(knownIssues.map((i) => [i.id, i]));
+    const missing = [...new Set(comments.map((c) => c.issue_id))].filter((id) => !issuesById.has(id));
+    const [posters, loaded, attachments] = await Promise.all([
+      this.ctx.store(UsersStore).findByIds(comments.map((c) => c.poster_id)),
+      this.ctx.store(IssuesStore).byIds(missing),
+      this.ctx.store(AttachmentsStore).ofComments(comments.map((c) => c.id)),
+    ]);
+    for (const issue of loaded) issuesById.set(issue.id, issue);
+    const assets = new Map<number, CommentRelations['assets'] & object>();
+    for (const row of attachments) {
+      let list = assets.get(row.comment_id);
+      if (!list) assets.set(row.comment_id, (list = []));
+      list.push(toApiAttachment(row, view));
+    }
+    const repoPath = repoWebPath(access.owner, access.repo);
+    return comments.map((comment) => ({
+      comment,
+      relations: {
+        poster: posters.get(comment.poster_id) ?? GHOST_USER,
+        issue: issuesById.get(comment.issue_id) ?? { index: 0, is_pull: 0 },
+        repoPath,
+        assets: assets.get(comment.id) ?? [],
+      },
+    }));
+  }
+
+  /**
+   * A page of an issue's timeline (`GET …/issues/{index}/timeline`): every comment and event but code comments,
+   * oldest first, with the objects each names loaded for the whole page in a fixed number of queries. References
+   * from repositories the actor may not read are left out, as Forgejo does; issues the actor may not read show as
+   * null.
+   */
+  async timeline(actor: Actor, access: RepoAccess, issue: Issue, view: ApiView, window: CommentWindow = {}, paging: Paging = {}): Promise<Page<TimelineEntry>> {
+    const page = await this.ctx.store(CommentsStore).ofIssue(issue.id, windowFilter(window), clampPage(this.ctx.settings, paging));
+    const rows = page.items;
+    if (rows.length === 0) return { items: [], total: page.total };
+    const ids = (pick: (c: Comment) => number) => [...new Set(rows.map(pick).filter((id) => id > 0))];
+    const [labels, milestones, times, refComments, linkedIssues] = await Promise.all([
+      this.ctx.store(LabelsStore).byIds(ids((c) => (c.type === COMMENT_TYPES.label ? c.label_id : 0))),
+      this.ctx.store(MilestonesStore).byIds([...ids((c) => c.milestone_id), ...ids((c) => c.old_milestone_id)]),
+      this.ctx.store(TrackedTimesStore).byIds(ids((c) => c.time_id)),
+      this.ctx.store(CommentsStore).byIds(ids((c) => c.ref_comment_id)),
+      this.ctx.store(IssuesStore).byIds([...ids((c) => c.dependent_issue_id), ...ids((c) => c.ref_issue_id)]),
+    ]);
+    const issueDetails = await this.issues.details(actor, [issue, ...linkedIssues.filter((i) => i.id !== issue.id)]);
+    // Who may read what: this repository is known; others' linked issues are read as the actor may.
+    const otherRepos = new Map<number, RepoAccess>();
+    const pairs = new Map<number, { repo: Repository; owner: User }>();
+    for (const d of issueDetails) if (d.repo.id !== access.repo.id) pairs.set(d.repo.id, { repo: d.repo, owner: d.owner });
+    for (const a of await this.ctx.service(AccessService).repoAccessMany(actor, [...pairs.values()])) otherRepos.set(a.repo.id, a);
+    const readable = (repoId: number, isPull: number) => {
+      const a = repoId === access.repo.id ? access : otherRepos.get(repoId);
+      return a !== undefined && this.issues.mayRead(a, isPull);
+    };
+    const apiIssues = new Map<number, ApiIssue>();
+    for (const d of issueDetails) if (readable(d.repo.id, d.issue.is_pull)) apiIssues.set(d.issue.id, toApiIssue(d, view));
+    const detailsById = new Map(issueDetails.map((d) => [d.issue.id, d]));
+
+    const userIds = [...rows.map((c) => c.poster_id), ...rows.map((c) => c.assignee_id).filter((id) => id > 0), ...times.map((t) => t.user_id), ...refComments.map((c) => c.poster_id)];
+    const [users, refAttachments] = await Promise.all([
+      this.ctx.store(UsersStore).findByIds(userIds),
+      this.ctx.store(AttachmentsStore).ofComments(refComments.map((c) => c.id)),
+    ]);
+    const labelsById = new Map(labels.map((l) => [l.id, l]));
+    const milestonesById = new Map(milestones.map((m) => [m.id, m]));
+    const timesById = new Map(times.map((t) => [t.id, t]));
+    const refCommentsById = new Map(refComments.map((c) => [c.id, c]));
+    const repoPath = repoWebPath(access.owner, access.repo);
+    const labelBase = (label: Label): string => {
+      if (label.org_id > 0) return `/orgs/${encodeURIComponent(label.org_id === access.owner.id ? access.owner.name : String(label.org_id))}`;
+      const d = issueDetails.find((x) => x.repo.id === label.repo_id);
+      return `/repos/${d ? repoWebPath(d.owner, d.repo) : repoPath}`;
+    };
+    const refComment = (id: number): ApiComment | null => {
+      const c = refCommentsById.get(id);
+      const d = c ? detailsById.get(c.issue_id) : undefined;
+      if (!c || !d || !apiIssues.has(d.issue.id)) return null;
+      const assets = refAttachments.filter((a) => a.comment_id === c.id).map((a) => toApiAttachment(a, view));
+      return toApiComment(c, { poster: users.get(c.poster_id) ?? GHOST_USER, issue: d.issue, repoPath: repoWebPath(d.owner, d.repo), assets }, view);
+    };
+
+    const items: TimelineEntry[] = [];
+    for (const comment of rows) {
+      const isRef = comment.type === COMMENT_TYPES.issue_ref || comment.type === COMMENT_TYPES.comment_ref || comment.type === COMMENT_TYPES.pull_ref;
+      if (isRef && comment.ref_repo_id !== 0 && comment.ref_repo_id !== issue.repo_id && !readable(comment.ref_repo_id, comment.ref_is_pull)) continue;
+      const time = timesById.get(comment.time_id);
+      const label = comment.type === COMMENT_TYPES.label ? labelsById.get(comment.label_id) : undefined;
+      items.push({
+        comment: timeTextOf(comment),
+        poster: users.get(comment.poster_id) ?? GHOST_USER,
+        issue,
+        repoPath,
+        label: label ? { label, basePath: labelBase(label) } : null,
+        milestone: milestonesById.get(comment.milestone_id) ?? null,
+        oldMilestone: milestonesById.get(comment.old_milestone_id) ?? null,
+        assignee: comment.assignee_id > 0 ? (users.get(comment.assignee_id) ?? GHOST_USER) : null,
+        dependentIssue: apiIssues.get(comment.dependent_issue_id) ?? null,
+        refIssue: apiIssues.get(comment.ref_issue_id) ?? null,
+        refComment: comment.ref_comment_id > 0 ? refComment(comment.ref_comment_id) : null,
+        trackedTime: time ? toApiTrackedTime(time, users.get(time.user_id)?.name ?? '', apiIssues.get(time.issue_id) ?? null) : null,
+      });
+    }
+    return { items, total: page.total };
+  }
+
+  /** Posts a plain comment (`POST /repos/{owner}/{repo}/issues/{index}/comments`). */
+  async create(actor: Actor, access: RepoAccess, issue: Issue, input: CreateIssueCommentOption): Promise<Comment> {
+    const user = actorUser(actor);
+    if (!user) throw new UnauthorizedError('token is required');
+    const opts = acceptInput(CreateIssueCommentOptionSchema, input);
+    if (!this.issues.mayRead(access, issue.is_pull)) throw new NotFoundError();
+    if (access.repo.is_archived) throw new LockedError();
+    // Forgejo binds the body as required: empty is refused, blank is not.
+    if (opts.body === '') throw new ValidationError('body', 'Required');
+    if (!this.issues.mayPost(actor, access, issue)) throw new ForbiddenError(LOCKED_MESSAGE);
+    const at = chosenUpdateTime(actor, access, issue, opts.updated_at);
+    if (await this.ctx.service(SocialService).isBlockedByAny([issue.poster_id, access.repo.owner_id], user.id)) {
+      throw new ForbiddenError(BLOCKED_MESSAGE);
+    }
+    return this.ctx.transaction(async (tx) => {
+      const when = at ?? nowUnix();
+      const comment = await tx.store(CommentsStore).insert({
+        type: COMMENT_TYPES.comment,
+        poster_id: user.id,
+        issue_id: issue.id,
+        content: opts.body,
+        created_unix: when,
+        updated_unix: when,
+      });
+      const issues = tx.store(IssuesStore);
+      await issues.addComments(issue.id, 1);
+      if (at !== undefined) await issues.update(issue.id, { updated_unix: at });
+      const updated = (await issues.byId(issue.id)) ?? issue;
+      await this.ctx.service(CrossReferencesService).record(tx, user, access.repo, updated, { body: opts.body }, { comment, updatedUnix: at });
+      tx.emit('comment.created', { actor, repo: access.repo, owner: access.owner, issue: updated, comment });
+      return comment;
+    });
+  }
+
+  /**
+   * Edits a comment's body (`PATCH …/issues/comments/{id}`): its poster or a writer may. Null when the comment is
+   * of a kind without a body (Forgejo answers 204 and changes nothing).
+   */
+  async edit(actor: Actor, access: RepoAccess, target: CommentOnIssue, input: EditIssueCommentOption): Promise<Comment | null> {
+    const user = actorUser(actor);
+    if (!user) throw new UnauthorizedError('token is required');
+    const opts = acceptInput(EditIssueCommentOptionSchema, input);
+    const { comment, issue } = target;
+    if (access.repo.is_archived) throw new LockedError();
+    if (opts.body === '') throw new ValidationError('body', 'Required');
+    if (user.id !== comment.poster_id && !this.issues.mayWrite(access, issue)) throw new ForbiddenError('user may not edit this comment');
+    if (!CONTENT_TYPES.has(comment.type)) return null;
+    const at = chosenUpdateTime(actor, access, issue, opts.updated_at);
+    return this.ctx.transaction(async (tx) => {
+      const updated = await tx.store(CommentsStore).updateContent(comment.id, comment.content_version, opts.body, at ?? nowUnix());
+      if (!updated) throw new ConflictError('the comment is already changed');
+      if (at !== undefined) await tx.store(IssuesStore).update(issue.id, { updated_unix: at });
+      await this.ctx.service(CrossReferencesService).record(tx, user, access.repo, issue, { body: updated.content }, { comment: updated, removeOld: true, updatedUnix: at });
+      tx.emit('comment.edited', { actor, repo: access.repo, owner: access.owner, issue, comment: updated, previousBody: comment.content });
+      return updated;
+    });
+  }
+
+  /**
+   * Deletes a plain comment (`DELETE …/issues/comments/{id}`): its poster or a writer may. False when the comment
+   * is not a plain comment (Forgejo answers 204 and keeps it).
+   */
+  async delete(actor: Actor, access: RepoAccess, target: CommentOnIssue): Promise<boolean> {
+    const user = actorUser(actor);
+    if (!user) throw new UnauthorizedError('token is required');
+    const { comment, issue } = target;
+    if (user.id !== comment.poster_id && !this.issues.mayWrite(access, issue)) throw new ForbiddenError('user may not delete this comment');
+    if (comment.type !== COMMENT_TYPES.comment) return false;
+    await this.ctx.transaction(async (tx) => {
+      const comments = tx.store(CommentsStore);
+      await comments.delete(comment.id);
+      await tx.store(ReactionsStore).deleteOfComment(comment.id);
+      if (CONVERSATION_TYPES.has(comment.type)) {
+        await tx.store(IssueCommentCountStore).setNumComments(issue.id, await comments.countConversation(issue.id));
+      }
+      await comments.neuter((await comments.activeReferencesFrom(issue.id, comment.id)).map((c) => c.id));
+      tx.emit('comment.deleted', { actor, repo: access.repo, owner: access.owner, issue, comment });
+    });
+    return true;
+  }
+}

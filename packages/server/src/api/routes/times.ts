@@ -1,0 +1,186 @@
+import { Type } from '@sinclair/typebox';
+import { AddTimeOptionSchema, StopWatchSchema, TrackedTimeQuery, TrackedTimeRangeQuery, TrackedTimeSchema } from '@repohost/core';
+import { FastResponse } from 'srvx';
+import type { ApiRouter, ResponseHeaders } from '../router.js';
+import type { Groups } from '../groups.js';
+
+/** Forgejo's bodiless 201 (`ctx.Status(http.StatusCreated)`). */
+function emptyCreated(headers: ResponseHeaders): Response {
+  const { 'content-type': _json, ...rest } = headers;
+  return new FastResponse(null, { status: 201, headers: rest });
+}
+
+/** A path id as Forgejo reads it (`ParamsInt64`): anything but a positive decimal is 0, which names nothing. */
+function pathId(text: string): number {
+  return /^\d{1,15}$/.test(text) ? Number(text) : 0;
+}
+
+/**
+ * Time tracking: an issue's tracked times (`…/issues/{index}/times`) and stopwatch (`…/stopwatch/*`), a
+ * repository's times (`/repos/{owner}/{repo}/times`), and the signed-in user's times and stopwatches (`/user/…`).
+ */
+export function registerTimeRoutes(_router: ApiRouter, { me, repo, issue }: Groups): void {
+  issue.add({
+    method: 'GET',
+    path: '/times',
+    operationId: 'issueTrackedTimes',
+    summary: "List an issue's tracked times",
+    tag: 'issue',
+    auth: 'token',
+    scopes: ['issue'],
+    query: TrackedTimeQuery,
+    reply: { status: 200, description: 'TrackedTimeList', list: TrackedTimeSchema },
+    errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
+    handler: async ({ host, actor, repo, issue, query, page, view }) => {
+      const { items, total } = await host.times.listOfIssue(actor, repo, issue, query, page);
+      return { items: await host.times.toApi(actor, view, items, repo), total };
+    },
+  });
+
+  issue.add({
+    method: 'POST',
+    path: '/times',
+    operationId: 'issueAddTime',
+    summary: 'Add tracked time to a issue',
+    tag: 'issue',
+    auth: 'token',
+    scopes: ['issue'],
+    body: AddTimeOptionSchema,
+    reply: { status: 200, description: 'TrackedTime', schema: TrackedTimeSchema },
+    errors: ['unauthorized', 'bad_request', 'forbidden', 'not_found', 'validation'],
+    handler: async ({ host, actor, repo, issue, body, view }) => {
+      const time = await host.times.add(actor, repo, issue, body);
+      return (await host.times.toApi(actor, view, [time], repo))[0]!;
+    },
+  });
+
+  issue.add({
+    method: 'DELETE',
+    path: '/times',
+    operationId: 'issueResetTime',
+    summary: 'Reset a tracked time of an issue',
+    tag: 'issue',
+    auth: 'token',
+    scopes: ['issue'],
+    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    errors: ['unauthorized', 'bad_request', 'forbidden', 'not_found'],
+    handler: async ({ host, actor, repo, issue }) => host.times.reset(actor, repo, issue),
+  });
+
+  issue.add({
+    method: 'DELETE',
+    path: '/times/{id}',
+    operationId: 'issueDeleteTime',
+    summary: 'Delete specific tracked time',
+    tag: 'issue',
+    auth: 'token',
+    scopes: ['issue'],
+    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    errors: ['unauthorized', 'bad_request', 'forbidden', 'not_found'],
+    handler: async ({ host, actor, repo, issue, params }) => host.times.delete(actor, repo, issue, pathId(params.id)),
+  });
+
+  issue.add({
+    method: 'POST',
+    path: '/stopwatch/start',
+    operationId: 'issueStartStopWatch',
+    summary: 'Start stopwatch on an issue.',
+    tag: 'issue',
+    auth: 'token',
+    scopes: ['issue'],
+    reply: { status: 201, description: 'APIEmpty is an empty response', schema: Type.Unknown() },
+    errors: ['unauthorized', 'forbidden', 'not_found', 'conflict'],
+    handler: async ({ host, actor, repo, issue, responseHeaders }) => {
+      await host.times.startStopwatch(actor, repo, issue);
+      return emptyCreated(responseHeaders);
+    },
+  });
+
+  issue.add({
+    method: 'POST',
+    path: '/stopwatch/stop',
+    operationId: 'issueStopStopWatch',
+    summary: "Stop an issue's existing stopwatch.",
+    tag: 'issue',
+    auth: 'token',
+    scopes: ['issue'],
+    reply: { status: 201, description: 'APIEmpty is an empty response', schema: Type.Unknown() },
+    errors: ['unauthorized', 'forbidden', 'not_found', 'conflict'],
+    handler: async ({ host, actor, repo, issue, responseHeaders }) => {
+      await host.times.stopStopwatch(actor, repo, issue);
+      return emptyCreated(responseHeaders);
+    },
+  });
+
+  issue.add({
+    method: 'DELETE',
+    path: '/stopwatch/delete',
+    operationId: 'issueDeleteStopWatch',
+    summary: "Delete an issue's existing stopwatch.",
+    tag: 'issue',
+    auth: 'token',
+    scopes: ['issue'],
+    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    errors: ['unauthorized', 'forbidden', 'not_found', 'conflict'],
+    handler: async ({ host, actor, repo, issue }) => host.times.cancelStopwatch(actor, repo, issue),
+  });
+
+  repo.add({
+    method: 'GET',
+    path: '/times',
+    operationId: 'repoTrackedTimes',
+    summary: "List a repo's tracked times",
+    tag: 'repository',
+    auth: 'token',
+    scopes: ['repository'],
+    query: TrackedTimeQuery,
+    reply: { status: 200, description: 'TrackedTimeList', list: TrackedTimeSchema },
+    errors: ['unauthorized', 'bad_request', 'forbidden', 'not_found', 'validation'],
+    handler: async ({ host, actor, repo, query, page, view }) => {
+      const { items, total } = await host.times.listOfRepo(actor, repo, query, page);
+      return { items: await host.times.toApi(actor, view, items, repo), total };
+    },
+  });
+
+  repo.add({
+    method: 'GET',
+    path: '/times/{user}',
+    operationId: 'userTrackedTimes',
+    summary: "List a user's tracked times in a repo",
+    tag: 'repository',
+    auth: 'token',
+    scopes: ['repository'],
+    reply: { status: 200, description: 'TrackedTimeListWithoutPagination', schema: Type.Array(TrackedTimeSchema) },
+    errors: ['unauthorized', 'bad_request', 'forbidden', 'not_found'],
+    handler: async ({ host, actor, repo, params, view }) =>
+      host.times.toApi(actor, view, await host.times.listOfUserInRepo(actor, repo, params.user), repo),
+  });
+
+  me.add({
+    method: 'GET',
+    path: '/times',
+    operationId: 'userCurrentTrackedTimes',
+    summary: "List the current user's tracked times",
+    tag: 'user',
+    scopes: ['user'],
+    query: TrackedTimeRangeQuery,
+    reply: { status: 200, description: 'TrackedTimeList', list: TrackedTimeSchema },
+    errors: ['unauthorized', 'forbidden', 'validation'],
+    handler: async ({ host, actor, query, page, view }) => {
+      const { items, total } = await host.times.listMine(actor, query, page);
+      return { items: await host.times.toApi(actor, view, items), total };
+    },
+  });
+
+  me.add({
+    method: 'GET',
+    path: '/stopwatches',
+    operationId: 'userGetStopWatches',
+    summary: 'Get list of all existing stopwatches',
+    tag: 'user',
+    scopes: ['user'],
+    reply: { status: 200, description: 'StopWatchList', list: StopWatchSchema },
+    errors: ['unauthorized', 'forbidden'],
+    handler: async ({ host, actor, page }) => host.times.stopwatches(actor, page),
+  });
+}
