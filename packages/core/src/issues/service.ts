@@ -166,7 +166,7 @@ export class IssuesService {
   }
 
   /** A page of a repository's issues (`GET /repos/{owner}/{repo}/issues`). */
-  async list(actor: Actor, access: RepoAccess, query: IssueListQuery, paging: Paging = {}): Promise<Page<Issue>> {
+  async list(_actor: Actor, access: RepoAccess, query: IssueListQuery, paging: Paging = {}): Promise<Page<Issue>> {
     const page = clampPage(this.ctx.settings, paging);
     const filter: IssueFilter = { repoId: access.repo.id, ...this.stateFilter(query.state) };
     // Without `type`, both kinds the actor may read; pull requests need their unit.
@@ -186,7 +186,6 @@ export class IssuesService {
     this.keywordFilter(filter, query.q);
     filter.updatedSince = rfc3339Unix('since', query.since);
     filter.updatedBefore = rfc3339Unix('before', query.before);
-    void actor;
     return this.store.list(filter, query.sort ?? 'latest', page);
   }
 
@@ -205,13 +204,13 @@ export class IssuesService {
       ownerId = owner.id;
     }
     const visibility = searchVisibility(actor, true);
-    const reposShowing = async (unit: 'issues' | 'pulls') =>
-      search.visibleIds(visibility, { ownerId, unit, exceptIds: await this.unitHiddenRepoIds(actor, unit) });
+    const hidden = await this.unitHiddenRepoIds(actor);
+    const reposShowing = (unit: 'issues' | 'pulls') => search.visibleIds(visibility, { ownerId, unit, exceptIds: hidden[unit] });
     const filter: IssueFilter = { ...this.stateFilter(query.state) };
-    if (query.type === undefined) filter.repoIdsByKind = { issues: await reposShowing('issues'), pulls: await reposShowing('pulls') };
+    if (query.type === undefined) filter.repoIdsByKind = { issues: reposShowing('issues'), pulls: reposShowing('pulls') };
     else {
       filter.isPull = query.type === 'pulls';
-      filter.repoIds = await reposShowing(query.type);
+      filter.repoIds = reposShowing(query.type);
     }
     // Review filters need pull requests' reviews; until those exist nothing matches them.
     if (query.review_requested || query.reviewed) return { items: [], total: 0 };
@@ -236,18 +235,20 @@ export class IssuesService {
    * Repositories the actor sees but whose issues (or pull requests) a team's per-unit rights keep from it: only
    * private repositories given through grants can be such, so they are few, and asked in a fixed number of queries.
    */
-  private async unitHiddenRepoIds(actor: Actor, unit: 'issues' | 'pulls'): Promise<number[]> {
+  private async unitHiddenRepoIds(actor: Actor): Promise<{ issues: number[]; pulls: number[] }> {
+    const none = { issues: [], pulls: [] };
     const user = actorUser(actor);
-    if (!user || user.is_admin === 1) return [];
+    if (!user || user.is_admin === 1) return none;
     const granted = await this.ctx.store(RepoSearchStore).privateGrantedTo(user.id);
-    if (granted.length === 0) return [];
+    if (granted.length === 0) return none;
     const owners = await this.ctx.store(UsersStore).findByIds(granted.map((r) => r.owner_id));
     const pairs = granted.flatMap((repo) => {
       const owner = owners.get(repo.owner_id);
       return owner ? [{ repo, owner }] : [];
     });
     const accesses = await this.ctx.service(AccessService).repoAccessMany(actor, pairs);
-    return accesses.filter((access) => unitMode(access, IssuesService.unitOf(unit === 'pulls')) < AccessMode.Read).map((access) => access.repo.id);
+    const hiding = (unit: UnitName) => accesses.filter((access) => unitMode(access, unit) < AccessMode.Read).map((access) => access.repo.id);
+    return { issues: hiding('repo.issues'), pulls: hiding('repo.pulls') };
   }
 
   private stateFilter(state: string | undefined): Pick<IssueFilter, 'isClosed'> {
