@@ -49,6 +49,7 @@ import { AttachmentsService } from './attachments/service.js';
 import { CommentsService } from './comments/service.js';
 import { ReactionsService } from './reactions/service.js';
 import { OAuth2Service } from './oauth2/service.js';
+import { OAuth2ProviderService } from './oauth2/provider.js';
 import { NotificationsService } from './notifications/service.js';
 import { IssueSubscriptionsService } from './notifications/subscriptions.js';
 import { IssueDependenciesService } from './issues/dependencies.js';
@@ -111,6 +112,8 @@ export class RepoHost {
     this.webhooks.subscribe();
     // OAuth2 applications go with their accounts.
     this.oauth2.subscribe();
+    // Grants, tokens, codes and provider sign-in sessions go with their accounts.
+    this.oauth2Provider.subscribe();
     // Issues (and everything hanging off them) go with their repository.
     this.issues.subscribe();
     // Stopwatches go with their account.
@@ -284,6 +287,10 @@ export class RepoHost {
   /** OAuth2 applications users register (`/user/applications/oauth2`); the provider reads them by client id. */
   get oauth2(): OAuth2Service {
     return this.ctx.service(OAuth2Service);
+  }
+  /** The OAuth2 / OpenID Connect provider (`/login/oauth/*`): codes, tokens, ID tokens, userinfo, its sign-in sessions. */
+  get oauth2Provider(): OAuth2ProviderService {
+    return this.ctx.service(OAuth2ProviderService);
   }
   /** Issues and pull requests as issues: create, read, edit, delete, list and search (`/repos/{owner}/{repo}/issues`). */
   get issues(): IssuesService {

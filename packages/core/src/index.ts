@@ -351,6 +351,27 @@ export { verifyClientSecret } from './oauth2/secrets.js';
 export { redirectUrisOf, type OAuth2Application, type OAuth2Tables } from './oauth2/tables.js';
 export { toApiOAuth2Application } from './oauth2/convert.js';
 export {
+  OAuth2ProviderService,
+  OAuth2TokenError,
+  OAuth2AuthorizeRefused,
+  apiScopesOf,
+  looksLikeOAuth2AccessToken,
+  ACCESS_TOKEN_LIFETIME,
+  REFRESH_TOKEN_LIFETIME,
+  AUTHORIZATION_CODE_LIFETIME,
+  WEB_SESSION_LIFETIME,
+  type AuthorizationParams,
+  type AuthorizationRequest,
+  type AuthorizationCheck,
+  type TokenRequest,
+  type TokenResponse,
+  type OAuth2AuthenticatedToken,
+  type OAuth2UserInfo,
+} from './oauth2/provider.js';
+export { OAuth2ProviderStore } from './oauth2/provider-store.js';
+export type { SigningJwk } from './oauth2/signing.js';
+export type { OAuth2ProviderTables, OAuth2Grant, OAuth2Token, OAuth2AuthorizationCode } from './oauth2/provider-tables.js';
+export {
   CreateOAuth2ApplicationOptionsSchema,
   OAuth2ApplicationSchema,
   type CreateOAuth2ApplicationOptions,

@@ -10,6 +10,7 @@ import { buildOpenApiDocument } from './api/openapi.js';
 import { registerRoutes } from './api/routes/index.js';
 import { registerSmartHttp } from './git/smart-http.js';
 import { registerAvatars } from './avatars.js';
+import { registerOAuth2Provider } from './oauth2-provider.js';
 import { registerAttachmentDownloads } from './api/routes/attachments.js';
 import { startSshServer, type RunningSshServer } from './ssh/server.js';
 
@@ -46,6 +47,7 @@ export function createApp(host: RepoHost): RepoHostApp {
   app.all('/api/**', () => errorResponse(host, new NotFoundError(), apiResponseHeaders()));
   registerSmartHttp(app, host);
   registerAvatars(app, host);
+  registerOAuth2Provider(app, host);
   registerAttachmentDownloads(app, host);
   app.all('/**', () => errorResponse(host, new NotFoundError()));
   return { app, routes: router.routes, openapi: document };

@@ -1,5 +1,5 @@
 import { BlockList, isIP } from 'node:net';
-import { ANONYMOUS, canSignIn, ForbiddenError, NotFoundError, UnauthorizedError, isPublicOnly, isSiteAdmin, looksLikeToken, userActor, type Actor, type RepoHost, type User } from '@repohost/core';
+import { ANONYMOUS, canSignIn, ForbiddenError, NotFoundError, UnauthorizedError, isPublicOnly, isSiteAdmin, looksLikeOAuth2AccessToken, looksLikeToken, userActor, type Actor, type RepoHost, type User } from '@repohost/core';
 
 /** How a request proved who it is. Token management needs `basic_password` (or reverse-proxy) auth. */
 export type AuthMethod = 'anonymous' | 'token' | 'basic_password' | 'reverse_proxy';
@@ -55,7 +55,19 @@ export async function authenticate(host: RepoHost, source: CredentialSource, opt
   return { actor: ANONYMOUS, method: 'anonymous', scopes: null };
 }
 
+/** An OAuth2 access token: its grant's scopes are enforced as a personal token's are (`all` when it has none). */
+async function byOAuth2Token(host: RepoHost, value: string): Promise<Authentication | null> {
+  const found = await host.oauth2Provider.authenticate(value);
+  if (!found) return null;
+  return { actor: userActor(found.user, { publicOnly: isPublicOnly(found.scopes) }), method: 'token', scopes: found.scopes };
+}
+
 async function byToken(host: RepoHost, value: string): Promise<Authentication> {
+  if (looksLikeOAuth2AccessToken(value)) {
+    const oauth = await byOAuth2Token(host, value);
+    if (!oauth) throw new UnauthorizedError('invalid username, password or token');
+    return oauth;
+  }
   const found = value ? await host.tokens.authenticate(value) : null;
   if (!found) throw new UnauthorizedError('invalid username, password or token');
   return {
@@ -72,7 +84,12 @@ async function byBasic(host: RepoHost, encoded: string, source: CredentialSource
   const login = decoded.slice(0, colon);
   const password = decoded.slice(colon + 1);
   // A token may stand in the user name (with an empty or `x-oauth-basic` password) or in the password.
-  if (looksLikeToken(login) && (password === '' || password === 'x-oauth-basic')) return byToken(host, login);
+  if ((looksLikeToken(login) || looksLikeOAuth2AccessToken(login)) && (password === '' || password === 'x-oauth-basic')) return byToken(host, login);
+  // An OAuth2 access token as the password (Git Credential Manager, git-credential-oauth), whatever the user name.
+  if (looksLikeOAuth2AccessToken(password)) {
+    const oauth = await byOAuth2Token(host, password);
+    if (oauth) return oauth;
+  }
   if (looksLikeToken(password)) {
     const found = await host.tokens.authenticate(password);
     if (found) {

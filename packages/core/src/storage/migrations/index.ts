@@ -29,6 +29,7 @@ import { m0023_reactions_create } from './0023_reactions_create.js';
 import { m0024_times_create } from './0024_times_create.js';
 import { m0025_attachments_create } from './0025_attachments_create.js';
 import { m0026_notifications_create } from './0026_notifications_create.js';
+import { m0027_oauth2_provider } from './0027_oauth2_provider.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001_users_create,
@@ -57,4 +58,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0024_times_create,
   m0025_attachments_create,
   m0026_notifications_create,
+  m0027_oauth2_provider,
 ];

@@ -1,0 +1,346 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { H3, H3Event } from 'h3';
+import { FastResponse } from 'srvx';
+import {
+  OAuth2AuthorizeRefused,
+  OAuth2TokenError,
+  TooManyRequestsError,
+  WEB_SESSION_LIFETIME,
+  type AuthorizationParams,
+  type AuthorizationRequest,
+  type RepoHost,
+  type TokenRequest,
+  type User,
+} from '@repohost/core';
+import { errorResponse, requestCredentials } from './api/router.js';
+
+/** The provider pages' cookie: a session id once signed in, else a random value that keys the sign-in form's CSRF token. */
+const COOKIE = 'repohost_oauth';
+/** Forms and token requests are small; anything longer is not one. */
+const MAX_FORM_BYTES = 64 * 1024;
+
+/**
+ * The OAuth2 / OpenID Connect provider's endpoints under the server root, as Forgejo serves them: discovery, the
+ * JWK set, the authorization page (sign-in, then consent: plain server-rendered HTML), the token endpoint and
+ * userinfo. Core holds the rules (`host.oauth2Provider`); this file speaks HTTP and HTML.
+ */
+export function registerOAuth2Provider(app: H3, host: RepoHost): void {
+  const provider = host.oauth2Provider;
+  app.get('/.well-known/openid-configuration', () => jsonAnswer(200, provider.discovery(), { 'access-control-allow-origin': '*' }));
+  app.get('/login/oauth/keys', async (event) => guard(host, event, async () => jsonAnswer(200, await provider.jwks(), { 'access-control-allow-origin': '*' })));
+  app.get('/login/oauth/authorize', (event) => guard(host, event, () => authorizePage(host, event)));
+  app.post('/user/login', (event) => guard(host, event, () => signIn(host, event)));
+  app.post('/login/oauth/grant', (event) => guard(host, event, () => grant(host, event)));
+  app.post('/login/oauth/access_token', (event) => guard(host, event, () => accessToken(host, event)));
+  app.get('/login/oauth/userinfo', (event) => guard(host, event, () => userInfo(host, event)));
+  app.post('/login/oauth/userinfo', (event) => guard(host, event, () => userInfo(host, event)));
+}
+
+async function guard(host: RepoHost, event: H3Event, run: () => Promise<Response> | Response): Promise<Response> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof FormTooLarge) return htmlPage(413, 'Request too large', '<p>The request is too large.</p>');
+    if (error instanceof OAuth2AuthorizeRefused) return errorPage('invalid_request', error.message);
+    return errorResponse(host, error);
+  }
+}
+
+// ---- the authorization page ----
+
+const PARAM_NAMES = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'nonce', 'code_challenge', 'code_challenge_method'] as const;
+
+function authorizationParams(query: URLSearchParams): AuthorizationParams {
+  const params = {} as AuthorizationParams;
+  for (const name of PARAM_NAMES) params[name] = query.get(name) ?? '';
+  return params;
+}
+
+async function authorizePage(host: RepoHost, event: H3Event): Promise<Response> {
+  const check = await host.oauth2Provider.checkAuthorizationRequest(authorizationParams(event.url.searchParams));
+  if (check.kind === 'error_page') return errorPage(check.error, check.description);
+  if (check.kind === 'error_redirect') return redirect(check.location);
+  const cookie = cookieOf(event);
+  const user = cookie ? await host.oauth2Provider.sessionUser(cookie) : undefined;
+  if (!user) return signInPage(host, cookie, event.url.search, 200, '');
+  return consentPage(host, cookie!, user, check.app.name, check.request);
+}
+
+/** The sign-in form; it posts back the authorization request's query, which the sign-in returns to. */
+function signInPage(host: RepoHost, cookie: string | undefined, authorizeQuery: string, status: number, message: string): Response {
+  const key = cookie ?? randomBytes(32).toString('base64url');
+  const root = host.settings.server.ROOT_URL;
+  const body = `${message ? `<p class="error">${escapeHtml(message)}</p>` : ''}
+<form method="post" action="${escapeHtml(`${root}user/login`)}">
+<input type="hidden" name="_csrf" value="${csrfToken(key, 'signin')}">
+<input type="hidden" name="authorize_query" value="${escapeHtml(authorizeQuery)}">
+<p><label>Username or email <input name="user_name" autocomplete="username" required autofocus></label></p>
+<p><label>Password <input name="password" type="password" autocomplete="current-password" required></label></p>
+<p><label>Two-factor code (when enabled) <input name="otp" inputmode="numeric" autocomplete="one-time-code"></label></p>
+<p><button type="submit">Sign in</button></p>
+</form>`;
+  const headers: Record<string, string> = {};
+  if (!cookie) headers['set-cookie'] = cookieHeader(host, key, WEB_SESSION_LIFETIME);
+  return htmlPage(status, 'Sign in', body, headers);
+}
+
+async function signIn(host: RepoHost, event: H3Event): Promise<Response> {
+  const form = await readForm(event);
+  const cookie = cookieOf(event);
+  const authorizeQuery = form.get('authorize_query') ?? '';
+  // A cross-site form cannot know the token: it is keyed by the cookie only this browser holds (no login CSRF).
+  if (!cookie || !csrfMatches(cookie, 'signin', form.get('_csrf') ?? '')) return signInPage(host, undefined, authorizeQuery, 400, 'The form has expired; please sign in again.');
+  const login = form.get('user_name') ?? '';
+  const password = form.get('password') ?? '';
+  let outcome;
+  try {
+    outcome = await host.oauth2Provider.signIn(login, password, form.get('otp') ?? '', requestCredentials(event).remoteAddress);
+  } catch (error) {
+    if (error instanceof TooManyRequestsError) return signInPage(host, cookie, authorizeQuery, 429, 'Too many failed sign-in attempts; try again later.');
+    throw error;
+  }
+  if ('failure' in outcome) {
+    const message = outcome.failure === 'second_factor' ? 'The two-factor code is missing or wrong.' : 'Username or password is incorrect.';
+    return signInPage(host, cookie, authorizeQuery, 401, message);
+  }
+  // A new id after sign-in: a value planted before it (session fixation) is worth nothing.
+  const session = await host.oauth2Provider.createSession(outcome.user);
+  // Back to the authorization page only: the path is fixed, so this can never redirect elsewhere.
+  const query = authorizeQuery.startsWith('?') ? authorizeQuery : '';
+  return redirect(`${host.settings.server.ROOT_URL}login/oauth/authorize${query}`, { 'set-cookie': cookieHeader(host, session, WEB_SESSION_LIFETIME) });
+}
+
+const REQUEST_FIELDS = ['client_id', 'redirect_uri', 'scope', 'state', 'nonce', 'code_challenge', 'code_challenge_method'] as const;
+
+function requestFields(request: AuthorizationRequest): Record<(typeof REQUEST_FIELDS)[number], string> {
+  return {
+    client_id: request.clientId,
+    redirect_uri: request.redirectUri,
+    scope: request.scope,
+    state: request.state,
+    nonce: request.nonce,
+    code_challenge: request.codeChallenge,
+    code_challenge_method: request.codeChallengeMethod,
+  };
+}
+
+/** The consent token binds the session (its cookie keys it) to this very request: no field can be swapped. */
+function consentPurpose(fields: Record<string, string>): string {
+  return `grant\0${JSON.stringify(REQUEST_FIELDS.map((name) => fields[name] ?? ''))}`;
+}
+
+function consentPage(host: RepoHost, cookie: string, user: User, appName: string, request: AuthorizationRequest): Response {
+  const fields = requestFields(request);
+  const hidden = REQUEST_FIELDS.map((name) => `<input type="hidden" name="${name}" value="${escapeHtml(fields[name])}">`).join('\n');
+  const scopes = request.scope.split(/\s+/).filter(Boolean);
+  const body = `<p>Signed in as <strong>${escapeHtml(user.name)}</strong>.</p>
+<p><strong>${escapeHtml(appName)}</strong> would like to access your account${scopes.length ? ` with the scopes <code>${escapeHtml(scopes.join(' '))}</code>` : ''}.</p>
+<p>You will be sent back to <strong>${escapeHtml(request.redirectUri)}</strong>.</p>
+<form method="post" action="${escapeHtml(`${host.settings.server.ROOT_URL}login/oauth/grant`)}">
+<input type="hidden" name="_csrf" value="${csrfToken(cookie, consentPurpose(fields))}">
+${hidden}
+<p><button type="submit" name="granted" value="true">Authorize application</button>
+<button type="submit" name="granted" value="false">Cancel</button></p>
+</form>`;
+  return htmlPage(200, `Authorize ${appName}`, body);
+}
+
+async function grant(host: RepoHost, event: H3Event): Promise<Response> {
+  const form = await readForm(event);
+  const cookie = cookieOf(event);
+  const user = cookie ? await host.oauth2Provider.sessionUser(cookie) : undefined;
+  if (!cookie || !user) return errorPage('access_denied', 'You are not signed in (or your session has expired); start again from the application.', 401);
+  const fields: Record<string, string> = {};
+  for (const name of REQUEST_FIELDS) fields[name] = form.get(name) ?? '';
+  if (!csrfMatches(cookie, consentPurpose(fields), form.get('_csrf') ?? '')) return errorPage('invalid_request', 'The form has expired or was not sent by this page.', 400);
+  const request: AuthorizationRequest = {
+    clientId: fields.client_id!,
+    redirectUri: fields.redirect_uri!,
+    scope: fields.scope!,
+    state: fields.state!,
+    nonce: fields.nonce!,
+    codeChallenge: fields.code_challenge!,
+    codeChallengeMethod: fields.code_challenge_method as AuthorizationRequest['codeChallengeMethod'],
+  };
+  const location = form.get('granted') === 'true' ? await host.oauth2Provider.approve(user, request) : await host.oauth2Provider.deny(request);
+  return redirect(location);
+}
+
+// ---- the token endpoint and userinfo ----
+
+const TOKEN_FIELDS = ['grant_type', 'client_id', 'client_secret', 'code', 'redirect_uri', 'code_verifier', 'refresh_token', 'scope'] as const;
+
+async function accessToken(host: RepoHost, event: H3Event): Promise<Response> {
+  let form: URLSearchParams;
+  try {
+    form = await readForm(event, { json: true });
+  } catch (error) {
+    if (error instanceof FormTooLarge) throw error;
+    return tokenError(new OAuth2TokenError('invalid_request', 'cannot parse the request body'));
+  }
+  const input = {} as TokenRequest;
+  for (const name of TOKEN_FIELDS) input[name] = form.get(name) ?? '';
+  // Client authentication by HTTP basic (RFC 6749 §2.3.1) fills what the body left out; both must agree.
+  if (input.client_id === '' || input.client_secret === '') {
+    const authorization = event.req.headers.get('authorization') ?? '';
+    const space = authorization.indexOf(' ');
+    if (space > 0 && authorization.slice(0, space).toLowerCase() === 'basic') {
+      const decoded = Buffer.from(authorization.slice(space + 1).trim(), 'base64').toString('utf8');
+      const colon = decoded.indexOf(':');
+      if (colon < 0) return tokenError(new OAuth2TokenError('invalid_request', 'cannot parse basic auth header'));
+      const clientId = formDecode(decoded.slice(0, colon));
+      const clientSecret = formDecode(decoded.slice(colon + 1));
+      if (input.client_id !== '' && input.client_id !== clientId) {
+        return tokenError(new OAuth2TokenError('invalid_request', 'client_id in request body inconsistent with Authorization header'));
+      }
+      if (input.client_secret !== '' && input.client_secret !== clientSecret) {
+        return tokenError(new OAuth2TokenError('invalid_request', 'client_secret in request body inconsistent with Authorization header'));
+      }
+      input.client_id = clientId;
+      input.client_secret = clientSecret;
+    }
+  }
+  try {
+    return jsonAnswer(200, await host.oauth2Provider.token(input), NO_STORE);
+  } catch (error) {
+    if (error instanceof OAuth2TokenError) return tokenError(error);
+    throw error;
+  }
+}
+
+const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
+
+function tokenError(error: OAuth2TokenError): Response {
+  return jsonAnswer(400, { error: error.error, error_description: error.description }, NO_STORE);
+}
+
+/** Only an OAuth2 access token opens userinfo (as in Forgejo: not a personal token, not a password). */
+async function userInfo(host: RepoHost, event: H3Event): Promise<Response> {
+  const authorization = event.req.headers.get('authorization') ?? '';
+  const [scheme, value, ...rest] = authorization.trim().split(/\s+/);
+  const found =
+    rest.length === 0 && value && (scheme?.toLowerCase() === 'bearer' || scheme?.toLowerCase() === 'token') ? await host.oauth2Provider.authenticate(value) : null;
+  if (!found) {
+    const body = 'no valid authorization';
+    return new FastResponse(body, {
+      status: 401,
+      headers: { 'www-authenticate': 'Bearer realm=""', 'content-type': 'text/plain;charset=utf-8', 'content-length': String(body.length) },
+    });
+  }
+  return jsonAnswer(200, await host.oauth2Provider.userInfo(found.user), NO_STORE);
+}
+
+// ---- HTTP helpers ----
+
+class FormTooLarge extends Error {}
+
+/** A urlencoded form (or, where allowed, a JSON object of strings) as URLSearchParams, at most MAX_FORM_BYTES. */
+async function readForm(event: H3Event, options: { json?: boolean } = {}): Promise<URLSearchParams> {
+  const declared = event.req.headers.get('content-length');
+  if (declared !== null && Number(declared) > MAX_FORM_BYTES) throw new FormTooLarge();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const body = event.req.body;
+  if (body) {
+    const reader = body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_FORM_BYTES) {
+        await reader.cancel();
+        throw new FormTooLarge();
+      }
+      chunks.push(value);
+    }
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  const type = (event.req.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (options.json && type === 'application/json') {
+    const parsed: unknown = text.trim() === '' ? {} : JSON.parse(text);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new SyntaxError('not a JSON object');
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(parsed)) if (typeof value === 'string') params.set(key, value);
+    return params;
+  }
+  return new URLSearchParams(text);
+}
+
+/** RFC 6749 §2.3.1: client credentials in basic auth are form-encoded first; a value that is not stays as it is. */
+function formDecode(value: string): string {
+  try {
+    return decodeURIComponent(value.replace(/\+/g, ' '));
+  } catch {
+    return value;
+  }
+}
+
+function cookieOf(event: H3Event): string | undefined {
+  const header = event.req.headers.get('cookie') ?? '';
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === COOKIE) {
+      const value = part.slice(eq + 1).trim();
+      return /^[A-Za-z0-9_-]{43}$/.test(value) ? value : undefined;
+    }
+  }
+  return undefined;
+}
+
+function cookieHeader(host: RepoHost, value: string, maxAge: number): string {
+  const secure = host.settings.server.ROOT_URL.startsWith('https:') ? '; Secure' : '';
+  return `${COOKIE}=${value}; Path=/; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure}`;
+}
+
+function csrfToken(key: string, purpose: string): string {
+  return createHmac('sha256', key).update(purpose).digest('base64url');
+}
+
+function csrfMatches(key: string, purpose: string, given: string): boolean {
+  const expected = Buffer.from(csrfToken(key, purpose));
+  const actual = Buffer.from(given);
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
+}
+
+function jsonAnswer(status: number, value: unknown, headers: Record<string, string> = {}): Response {
+  const body = JSON.stringify(value);
+  return new FastResponse(body, {
+    status,
+    headers: { ...headers, 'content-type': 'application/json;charset=utf-8', 'content-length': String(Buffer.byteLength(body)) },
+  });
+}
+
+function redirect(location: string, headers: Record<string, string> = {}): Response {
+  return new FastResponse(null, { status: 303, headers: { ...headers, location, 'cache-control': 'no-store' } });
+}
+
+function errorPage(error: string, description: string, status = 400): Response {
+  return htmlPage(status, 'Authorization failed', `<p class="error"><strong>${escapeHtml(error)}</strong>: ${escapeHtml(description)}</p>`);
+}
+
+/** A page that runs no script, cannot be framed (no clickjacking of the consent) and is never cached. */
+function htmlPage(status: number, title: string, body: string, headers: Record<string, string> = {}): Response {
+  const html = `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>body{font-family:sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}.error{color:#b00}label{display:block}input{width:100%}</style>
+</head><body><h1>${escapeHtml(title)}</h1>
+${body}
+</body></html>`;
+  return new FastResponse(html, {
+    status,
+    headers: {
+      ...headers,
+      'content-type': 'text/html;charset=utf-8',
+      'content-length': String(Buffer.byteLength(html)),
+      'cache-control': 'no-store',
+      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+      'x-frame-options': 'DENY',
+      'referrer-policy': 'no-referrer',
+    },
+  });
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
