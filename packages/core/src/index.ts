@@ -356,6 +356,7 @@ export {
   OAuth2AuthorizeRefused,
   apiScopesOf,
   looksLikeOAuth2AccessToken,
+  paramsOfRequest,
   ACCESS_TOKEN_LIFETIME,
   REFRESH_TOKEN_LIFETIME,
   AUTHORIZATION_CODE_LIFETIME,

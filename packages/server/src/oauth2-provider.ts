@@ -2,6 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { H3, H3Event } from 'h3';
 import { FastResponse } from 'srvx';
 import {
+  paramsOfRequest,
   OAuth2AuthorizeRefused,
   OAuth2TokenError,
   TooManyRequestsError,
@@ -112,32 +113,20 @@ async function signIn(host: RepoHost, event: H3Event): Promise<Response> {
 
 const REQUEST_FIELDS = ['client_id', 'redirect_uri', 'scope', 'state', 'nonce', 'code_challenge', 'code_challenge_method'] as const;
 
-function requestFields(request: AuthorizationRequest): Record<(typeof REQUEST_FIELDS)[number], string> {
-  return {
-    client_id: request.clientId,
-    redirect_uri: request.redirectUri,
-    scope: request.scope,
-    state: request.state,
-    nonce: request.nonce,
-    code_challenge: request.codeChallenge,
-    code_challenge_method: request.codeChallengeMethod,
-  };
-}
-
 /** The consent token binds the session (its cookie keys it) to this very request: no field can be swapped. */
-function consentPurpose(fields: Record<string, string>): string {
+function consentPurpose(fields: Readonly<Partial<Record<string, string>>>): string {
   return `grant\0${JSON.stringify(REQUEST_FIELDS.map((name) => fields[name] ?? ''))}`;
 }
 
 function consentPage(host: RepoHost, cookie: string, user: User, appName: string, request: AuthorizationRequest): Response {
-  const fields = requestFields(request);
+  const fields = paramsOfRequest(request);
   const hidden = REQUEST_FIELDS.map((name) => `<input type="hidden" name="${name}" value="${escapeHtml(fields[name])}">`).join('\n');
   const scopes = request.scope.split(/\s+/).filter(Boolean);
   const body = `<p>Signed in as <strong>${escapeHtml(user.name)}</strong>.</p>
 <p><strong>${escapeHtml(appName)}</strong> would like to access your account${scopes.length ? ` with the scopes <code>${escapeHtml(scopes.join(' '))}</code>` : ''}.</p>
 <p>You will be sent back to <strong>${escapeHtml(request.redirectUri)}</strong>.</p>
 <form method="post" action="${escapeHtml(`${host.settings.server.ROOT_URL}login/oauth/grant`)}">
-<input type="hidden" name="_csrf" value="${csrfToken(cookie, consentPurpose(fields))}">
+<input type="hidden" name="_csrf" value="${csrfToken(cookie, consentPurpose({ ...fields }))}">
 ${hidden}
 <p><button type="submit" name="granted" value="true">Authorize application</button>
 <button type="submit" name="granted" value="false">Cancel</button></p>

@@ -55,6 +55,20 @@ export interface AuthorizationRequest {
   codeChallengeMethod: '' | 'S256' | 'plain';
 }
 
+/** The parameters of an accepted request, as the authorization endpoint reads them (the consent form posts them back). */
+export function paramsOfRequest(request: AuthorizationRequest): AuthorizationParams {
+  return {
+    response_type: 'code',
+    client_id: request.clientId,
+    redirect_uri: request.redirectUri,
+    scope: request.scope,
+    state: request.state,
+    nonce: request.nonce,
+    code_challenge: request.codeChallenge,
+    code_challenge_method: request.codeChallengeMethod,
+  };
+}
+
 export type AuthorizationCheck =
   /** The client or its redirect URI is not known: shown to the user, never redirected (no open redirects). */
   | { kind: 'error_page'; error: string; description: string }
@@ -324,16 +338,7 @@ export class OAuth2ProviderService {
 
   /** A consent posted back is checked again: the application may have changed its redirect URIs meanwhile. */
   private async recheck(request: AuthorizationRequest): Promise<{ kind: 'ok'; app: OAuth2Application } | { kind: 'error'; location: string }> {
-    const check = await this.checkAuthorizationRequest({
-      response_type: 'code',
-      client_id: request.clientId,
-      redirect_uri: request.redirectUri,
-      scope: request.scope,
-      state: request.state,
-      nonce: request.nonce,
-      code_challenge: request.codeChallenge,
-      code_challenge_method: request.codeChallengeMethod,
-    });
+    const check = await this.checkAuthorizationRequest(paramsOfRequest(request));
     if (check.kind === 'ok') return { kind: 'ok', app: check.app };
     if (check.kind === 'error_redirect') return { kind: 'error', location: check.location };
     throw new OAuth2AuthorizeRefused(check.description);
