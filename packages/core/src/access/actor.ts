@@ -1,3 +1,4 @@
+import { UnauthorizedError } from '../errors.js';
 import type { User } from '../users/tables.js';
 
 /**
@@ -21,6 +22,13 @@ export function actorUser(actor: Actor): User | null {
 }
 
 /** Site administrators and the system may manage every account and repository. */
+/** The signed-in account acting, or 401 "token is required" (Forgejo's reqToken) for anyone else. */
+export function signedInUser(actor: Actor): User {
+  const user = actorUser(actor);
+  if (!user) throw new UnauthorizedError('token is required');
+  return user;
+}
+
 export function isSiteAdmin(actor: Actor): boolean {
   return actor.kind === 'system' || (actor.kind === 'user' && actor.user.is_admin === 1);
 }

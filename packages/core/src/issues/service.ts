@@ -1,5 +1,5 @@
 import type { CoreContext, CoreTransaction } from '../context.js';
-import { actorUser, isSiteAdmin, userActor, type Actor } from '../access/actor.js';
+import { actorUser, isSiteAdmin, signedInUser, userActor, type Actor } from '../access/actor.js';
 import { AccessMode, unitMode, type UnitName } from '../access/permissions.js';
 import { AccessService } from '../access/service.js';
 import { CommentsStore } from '../comments/store.js';
@@ -290,8 +290,7 @@ export class IssuesService {
    * milestone, assignees and due date are set only by writers (others' are ignored, as Forgejo does).
    */
   async create(actor: Actor, access: RepoAccess, input: CreateIssueOption): Promise<Issue> {
-    const user = actorUser(actor);
-    if (!user) throw new UnauthorizedError('token is required');
+    const user = signedInUser(actor);
     const opts = acceptInput(CreateIssueOptionSchema, input);
     if (!this.mayRead(access, false)) throw new NotFoundError();
     if (access.repo.is_archived) throw new LockedError();
@@ -352,8 +351,7 @@ export class IssuesService {
    * Each change is one timeline event; closing waits for the issue's open dependencies (412).
    */
   async edit(actor: Actor, access: RepoAccess, issue: Issue, input: EditIssueOption): Promise<Issue> {
-    const user = actorUser(actor);
-    if (!user) throw new UnauthorizedError('token is required');
+    const user = signedInUser(actor);
     const opts = acceptInput(EditIssueOptionSchema, input);
     if (access.repo.is_archived) throw new LockedError();
     const writer = this.mayWrite(access, issue);
@@ -426,7 +424,7 @@ export class IssuesService {
 
   /** Deletes an issue and everything hanging off it (`DELETE …/issues/{index}`): repository administrators only. */
   async delete(actor: Actor, access: RepoAccess, issue: Issue): Promise<void> {
-    if (!actorUser(actor)) throw new UnauthorizedError('token is required');
+    signedInUser(actor);
     if (access.mode < AccessMode.Admin && !isSiteAdmin(actor)) throw new ForbiddenError('must be repo admin');
     await this.ctx.transaction(async (tx) => {
       await tx.store(IssuesStore).delete(issue.id);

@@ -9,8 +9,8 @@
 import '../issues/events.js';
 import '../comments/events.js';
 import type { CoreContext } from '../context.js';
-import { BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError } from '../errors.js';
-import { actorUser, isSiteAdmin, userActor, type Actor } from '../access/actor.js';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../errors.js';
+import { actorUser, isSiteAdmin, signedInUser, userActor, type Actor } from '../access/actor.js';
 import { AccessStore } from '../access/store.js';
 import { NO_GRANTS, repoPermission } from '../access/permissions.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
@@ -62,12 +62,6 @@ function unixOf(iso: string | undefined): number | undefined {
   if (iso === undefined) return undefined;
   const ms = Date.parse(iso);
   return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
-}
-
-function signedIn(actor: Actor): User {
-  const user = actorUser(actor);
-  if (!user) throw new UnauthorizedError('token is required');
-  return user;
 }
 
 /** Who an event notifies: everyone following the issue, and/or some accounts by id or by `@name`. */
@@ -164,7 +158,7 @@ export class NotificationsService {
 
   /** `GET /notifications` (and, with `access`, `GET /repos/{owner}/{repo}/notifications`): the caller's threads. */
   async list(actor: Actor, query: NotificationListQuery, paging?: Paging, access?: RepoAccess): Promise<Page<LoadedNotification>> {
-    const me = signedIn(actor);
+    const me = signedInUser(actor);
     const filter: NotificationFilter = { userId: me.id, sources: sourcesNamed(query['subject-type']) };
     if (access) filter.repoId = access.repo.id;
     if (!query.all) filter.statuses = statusesNamed(query['status-types'], ['unread', 'pinned']);
@@ -182,7 +176,7 @@ export class NotificationsService {
    * Returns the threads it changed.
    */
   async mark(actor: Actor, query: NotificationMarkQuery, access?: RepoAccess): Promise<LoadedNotification[]> {
-    const me = signedIn(actor);
+    const me = signedInUser(actor);
     const filter: NotificationFilter = { userId: me.id };
     if (access) filter.repoId = access.repo.id;
     const lastRead = query.last_read_at?.trim() ?? '';
@@ -202,7 +196,7 @@ export class NotificationsService {
 
   /** `GET /notifications/new`: how many of the caller's threads are unread. */
   countUnread(actor: Actor): Promise<number> {
-    return this.store.countUnread(signedIn(actor).id);
+    return this.store.countUnread(signedInUser(actor).id);
   }
 
   /** `GET /notifications/threads/{id}`: the caller's own thread (site administrators: anyone's). */
@@ -223,7 +217,7 @@ export class NotificationsService {
    * thread of someone else is 403, as Forgejo answers.
    */
   private async ownThread(actor: Actor, id: number, adminMay: boolean): Promise<Notification> {
-    const me = signedIn(actor);
+    const me = signedInUser(actor);
     const notification = Number.isSafeInteger(id) && id > 0 ? await this.store.byId(id) : undefined;
     if (!notification) throw new NotFoundError(`notification does not exist [id: ${id}]`);
     if (notification.user_id !== me.id && !(adminMay && isSiteAdmin(actor))) {

@@ -4,8 +4,8 @@
  * commented on, or whose repository it watches (`CheckIssueWatch`).
  */
 import type { CoreContext } from '../context.js';
-import { ForbiddenError, UnauthorizedError } from '../errors.js';
-import { actorUser, isSiteAdmin, type Actor } from '../access/actor.js';
+import { ForbiddenError } from '../errors.js';
+import { isSiteAdmin, signedInUser, type Actor } from '../access/actor.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
 import { nowUnix } from '../storage/database.js';
 import { WatchesStore } from '../repos/watches.js';
@@ -18,12 +18,6 @@ import { isoTime, type ApiView } from '../wire.js';
 import { repoWebPath } from '../repos/convert.js';
 import type { ApiWatchInfo } from '../social/schemas.js';
 import { IssueWatchesStore } from './store.js';
-
-function signedIn(actor: Actor): User {
-  const user = actorUser(actor);
-  if (!user) throw new UnauthorizedError('token is required');
-  return user;
-}
 
 /** What `PUT`/`DELETE …/subscriptions/{user}` did: Forgejo answers 201 for a change, 200 when there was none. */
 export type SubscriptionChange = 'changed' | 'unchanged';
@@ -46,7 +40,7 @@ export class IssueSubscriptionsService {
 
   /** `GET …/subscriptions/check`: the caller's subscription, as a WatchInfo. */
   async check(actor: Actor, access: RepoAccess, issue: Issue, view: ApiView): Promise<ApiWatchInfo> {
-    const subscribed = await this.isSubscribed(signedIn(actor), issue);
+    const subscribed = await this.isSubscribed(signedInUser(actor), issue);
     const repositoryUrl = apiUrl(view.settings, `/repos/${repoWebPath(access.owner, access.repo)}`);
     return {
       subscribed,
@@ -64,7 +58,7 @@ export class IssueSubscriptionsService {
    * for anyone (403 otherwise, as Forgejo). Nothing changes when the account already is where it is asked to be.
    */
   async set(actor: Actor, issue: Issue, target: User, watch: boolean): Promise<SubscriptionChange> {
-    const me = signedIn(actor);
+    const me = signedInUser(actor);
     if (target.id !== me.id && !isSiteAdmin(actor)) throw new ForbiddenError(`${me.name} is not permitted to change subscriptions for ${target.name}`);
     if ((await this.isSubscribed(target, issue)) === watch) return 'unchanged';
     await this.store.set(target.id, issue.id, watch, nowUnix());

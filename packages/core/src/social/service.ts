@@ -6,9 +6,9 @@
  */
 import './events.js';
 import type { CoreContext, CoreTransaction } from '../context.js';
-import { ForbiddenError, UnauthorizedError, ValidationError } from '../errors.js';
+import { ForbiddenError, ValidationError } from '../errors.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
-import { actorUser, isSelf, type Actor } from '../access/actor.js';
+import { isSelf, signedInUser, type Actor } from '../access/actor.js';
 import { AccessService } from '../access/service.js';
 import { AccessStore } from '../access/store.js';
 import { OrgsService } from '../orgs/service.js';
@@ -28,12 +28,6 @@ import type { UserBlocking } from './tables.js';
 
 /** What a blocked account (or its blocker) is told when the block stops it. */
 const BLOCKED_MESSAGE = 'user is blocked by the poster or repository owner';
-
-function signedIn(actor: Actor): User {
-  const user = actorUser(actor);
-  if (!user) throw new UnauthorizedError('token is required');
-  return user;
-}
 
 export class SocialService {
   constructor(private readonly ctx: CoreContext) {}
@@ -69,7 +63,7 @@ export class SocialService {
    * Forgejo); a block between the two, either way, is refused.
    */
   async follow(actor: Actor, target: User): Promise<void> {
-    const me = signedIn(actor);
+    const me = signedInUser(actor);
     if (me.id === target.id) return;
     await this.ctx.transaction(async (tx) => {
       await tx.store(UserCountersStore).lockPair(me.id, target.id);
@@ -84,7 +78,7 @@ export class SocialService {
 
   /** `DELETE /user/following/{username}`: 204 whether or not there was a follow. */
   async unfollow(actor: Actor, target: User): Promise<void> {
-    const me = signedIn(actor);
+    const me = signedInUser(actor);
     await this.ctx.transaction(async (tx) => {
       if (await this.removeFollow(tx, me.id, target.id)) tx.emit('user.unfollowed', { follower: me, followee: target, actor });
     });
@@ -121,7 +115,7 @@ export class SocialService {
 
   /** `PUT /user/starred/{owner}/{repo}`: a repository the caller can read, unless its owner blocked the caller. */
   async star(actor: Actor, access: RepoAccess): Promise<void> {
-    const me = signedIn(actor);
+    const me = signedInUser(actor);
     const { repo } = access;
     await this.ctx.transaction(async (tx) => {
       const stars = tx.store(StarsStore);
@@ -136,7 +130,7 @@ export class SocialService {
 
   /** `DELETE /user/starred/{owner}/{repo}`: 204 whether or not there was a star. */
   async unstar(actor: Actor, access: RepoAccess): Promise<void> {
-    const me = signedIn(actor);
+    const me = signedInUser(actor);
     const { repo } = access;
     await this.ctx.transaction(async (tx) => {
       if (!(await tx.store(StarsStore).delete(me.id, repo.id))) return;
@@ -147,7 +141,7 @@ export class SocialService {
   }
 
   isStarring(actor: Actor, access: RepoAccess): Promise<boolean> {
-    return this.ctx.store(StarsStore).isStarring(signedIn(actor).id, access.repo.id);
+    return this.ctx.store(StarsStore).isStarring(signedInUser(actor).id, access.repo.id);
   }
 
   /**
@@ -168,7 +162,7 @@ export class SocialService {
 
   /** `PUT /repos/{owner}/{repo}/subscription`: an explicit watch, unless the owner blocked the caller. */
   async watch(actor: Actor, access: RepoAccess): Promise<void> {
-    const me = signedIn(actor);
+    const me = signedInUser(actor);
     const { repo } = access;
     await this.ctx.transaction(async (tx) => {
       const watches = tx.store(WatchesStore);
@@ -180,7 +174,7 @@ export class SocialService {
 
   /** `DELETE /repos/{owner}/{repo}/subscription`: 204 whether or not the caller was watching. */
   async unwatch(actor: Actor, access: RepoAccess): Promise<void> {
-    const me = signedIn(actor);
+    const me = signedInUser(actor);
     await this.ctx.transaction(async (tx) => {
       if (await tx.store(WatchesStore).stopWatching(me.id, access.repo.id, nowUnix())) {
         await tx.store(RepoCountersStore).adjust([access.repo.id], { watches: -1 });
@@ -189,7 +183,7 @@ export class SocialService {
   }
 
   isWatching(actor: Actor, access: RepoAccess): Promise<boolean> {
-    return this.ctx.store(WatchesStore).isWatching(signedIn(actor).id, access.repo.id);
+    return this.ctx.store(WatchesStore).isWatching(signedInUser(actor).id, access.repo.id);
   }
 
   /** Repositories `user` watches that `actor` may see (public ones only on another account's list). */
@@ -211,17 +205,17 @@ export class SocialService {
    * account's watches of the blocker's repositories and its collaborations on them; its stars stay.
    */
   block(actor: Actor, target: User): Promise<void> {
-    return this.blockAs(actor, signedIn(actor), target);
+    return this.blockAs(actor, signedInUser(actor), target);
   }
 
   /** `PUT /user/unblock/{username}`: 204 whether or not there was a block; organizations: 422. */
   unblock(actor: Actor, target: User): Promise<void> {
-    return this.unblockAs(actor, signedIn(actor), target);
+    return this.unblockAs(actor, signedInUser(actor), target);
   }
 
   /** `GET /user/list_blocked`: the accounts the caller blocked, oldest block first. */
   listBlocked(actor: Actor, paging?: Paging): Promise<Page<UserBlocking>> {
-    return this.ctx.store(BlocksStore).list(signedIn(actor).id, clampPage(this.ctx.settings, paging));
+    return this.ctx.store(BlocksStore).list(signedInUser(actor).id, clampPage(this.ctx.settings, paging));
   }
 
   /** `PUT /orgs/{org}/block/{username}` and the rest: an organization blocks as an account does; its owners decide. */
