@@ -148,3 +148,6 @@ export async function testDatabaseEnv(): Promise<{ env: Record<string, string>; 
   for (const [key, value] of Object.entries(pgSettings())) env[`FORGEJO__DATABASE__${key}`] = value;
   return { env, cleanup };
 }
+
+/** A throwaway OpenLDAP server (login source tests). */
+export * from './slapd.js';

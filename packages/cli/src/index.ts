@@ -5,6 +5,7 @@
  */
 import { isRepoHostError, ConfigError } from '@repohost/core';
 import { adminUser, ADMIN_USER_HELP } from './commands/admin-user.js';
+import { adminAuth } from './commands/admin-auth.js';
 import { web } from './commands/web.js';
 import { migrate } from './commands/migrate.js';
 import { keys } from './commands/keys.js';
@@ -22,6 +23,8 @@ Commands:
   web                     Start the server
   admin user <command>    Manage users (create, list, change-password, delete, generate-access-token,
                           must-change-password, reset-2fa, enable-2fa)
+  admin auth <command>    Manage login sources (list, delete, add-ldap, update-ldap, add-ldap-simple,
+                          update-ldap-simple)
   migrate                 Migrate the database
   keys                    Print the authorized_keys line for an SSH key (OpenSSH AuthorizedKeysCommand)
   serv key-<ID>           Serve git over OpenSSH for a key (run from authorized_keys)
@@ -60,6 +63,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       case 'web':
         return await web(args, global, io);
       case 'admin':
+        if (args[0] === 'auth') return await adminAuth(args.slice(1), global, io);
         if (args[0] !== 'user') {
           io.stdout(ADMIN_USER_HELP);
           return args[0] === undefined ? 1 : (io.stderr(`unknown command "admin ${args[0]}"\n`), 1);

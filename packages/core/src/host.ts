@@ -41,8 +41,14 @@ import { BranchesService } from './refs/branches.js';
 import { TagsService } from './refs/tags.js';
 import { GitDataService } from './gitdata/service.js';
 import { QuotaService } from './quota/service.js';
+import { PullsService } from './pulls/service.js';
+import { PullMergeService } from './pulls/merge.js';
+import { PullUpdateService } from './pulls/merge-update.js';
+import { PullAutoMergeService } from './pulls/auto-merge.js';
+import { ReviewsService } from './reviews/service.js';
 import { WebhooksService } from './webhooks/service.js';
 import { TwoFactorService } from './twofactor/service.js';
+import { LoginSourcesService } from './loginsources/service.js';
 import { IssuesService } from './issues/service.js';
 import { IssueCommitRefsService } from './issues/commit-refs.js';
 import { AttachmentsService } from './attachments/service.js';
@@ -282,6 +288,11 @@ export class RepoHost {
   /** Two-factor authentication (TOTP): enrol, confirm, verify, disable. */
   get twoFactor(): TwoFactorService {
     return this.ctx.service(TwoFactorService);
+  }
+
+  /** External login sources (LDAP directories): what `repohost admin auth` manages; sign-ins consult them. */
+  get loginSources(): LoginSourcesService {
+    return this.ctx.service(LoginSourcesService);
   }
 
   /** OAuth2 applications users register (`/user/applications/oauth2`); the provider reads them by client id. */

@@ -35,10 +35,10 @@ Commands:
       --username, -u NAME   --code CODE
 `;
 
-type Values = Record<string, string | boolean | undefined>;
+export type Values = Record<string, string | boolean | undefined>;
 
 /** Parses flags; booleans also take Gitea's `--flag=true|false` form. */
-function parse(args: string[], options: NonNullable<ParseArgsConfig['options']>): Values {
+export function parse(args: string[], options: NonNullable<ParseArgsConfig['options']>): Values {
   return parseWithPositionals(args, options, false).values;
 }
 
@@ -60,7 +60,7 @@ function parseWithPositionals(
   }
 }
 
-function required(values: Values, name: string, flag = name): string {
+export function required(values: Values, name: string, flag = name): string {
   const value = values[name];
   if (typeof value !== 'string' || value === '') throw new UsageError(`missing required flag --${flag}`);
   return value;

@@ -15,6 +15,7 @@ import { EditUserOptionSchema, RenameUserOptionSchema, type AdminUserSearch, typ
 import { UserAdminStore, type UserAdminPatch } from './admin-store.js';
 import { UsersService } from './service.js';
 import { UsersStore } from './store.js';
+import { LoginSourcesService } from '../loginsources/service.js';
 import { isOrganization, visibilityValue, type User } from './tables.js';
 
 /** Can this account act as a site administrator now? */
@@ -58,9 +59,9 @@ export class UserAdminService {
     if (!isSiteAdmin(actor)) throw new ForbiddenError('reqSiteAdmin');
   }
 
-  /** There are no external login sources yet: any source but 0 (local) does not exist. */
-  private assertLoginSource(id: number): void {
-    if (id !== 0) throw new ValidationError('', `login source does not exist [id: ${id}]`);
+  /** `source_id` must be 0 (local) or name an existing login source (422 otherwise, as Forgejo). */
+  private async assertLoginSource(id: number): Promise<void> {
+    if (id !== 0 && !(await this.ctx.service(LoginSourcesService).exists(id))) throw new ValidationError('', `login source does not exist [id: ${id}]`);
   }
 
   private assertPasswordLength(password: string, message: string): void {
@@ -75,11 +76,14 @@ export class UserAdminService {
   async create(actor: Actor, input: CreateUserOption, options: { admin?: boolean } = {}): Promise<User> {
     this.assertAdmin(actor);
     const opts = acceptInput(CreateUserOptionSchema, input);
-    this.assertLoginSource(opts.source_id ?? 0);
-    this.assertPasswordLength(opts.password ?? '', 'PasswordIsRequired');
+    const sourceId = opts.source_id ?? 0;
+    await this.assertLoginSource(sourceId);
+    // An account of a login source signs in through its directory: it needs no password here.
+    if (sourceId === 0) this.assertPasswordLength(opts.password ?? '', 'PasswordIsRequired');
     return this.users.create(actor, {
       ...opts,
-      must_change_password: opts.must_change_password ?? true,
+      // A directory account has no password here to change: the default applies to local accounts only.
+      must_change_password: opts.must_change_password ?? sourceId === 0,
       admin: options.admin ?? false,
     });
   }
@@ -110,11 +114,15 @@ export class UserAdminService {
     }
     const patch: UserAdminPatch = {};
     if (opts.source_id !== undefined) {
-      this.assertLoginSource(opts.source_id);
+      await this.assertLoginSource(opts.source_id);
       patch.login_source = opts.source_id;
       patch.login_name = opts.login_name;
     }
-    if (opts.password) {
+    const sourceId = opts.source_id ?? user.login_source;
+    if (sourceId !== 0) {
+      // A directory account's password is the directory's: none is kept here (one left from a local past goes).
+      if (opts.password || opts.source_id !== undefined) patch.passwd = '';
+    } else if (opts.password) {
       const min = this.ctx.settings.security.MIN_PASSWORD_LENGTH;
       this.assertPasswordLength(opts.password, `password must be at least ${min} characters`);
       patch.passwd = await hashPassword(opts.password);

@@ -3,7 +3,7 @@ import { AccessService } from '../access/service.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import type { CoreContext } from '../context.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
-import { isSelf, isSiteAdmin, type Actor } from '../access/actor.js';
+import { SYSTEM, isSelf, isSiteAdmin, type Actor } from '../access/actor.js';
 import { isUniqueViolation, nowUnix } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
 import { TokensStore } from '../tokens/store.js';
@@ -12,6 +12,7 @@ import { KeysStore } from '../keys/store.js';
 import { KeyType } from '../keys/tables.js';
 import { ReposService } from '../repos/service.js';
 import { SecurityService } from '../security/service.js';
+import { LoginSourcesService, type DirectorySignIn } from '../loginsources/service.js';
 import { assertSiteUrl, assertValidEmail, assertValidUsername } from './names.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password.js';
 import {
@@ -66,7 +67,8 @@ export class UsersService {
     if (loginSource === 0) this.assertPasswordAcceptable(opts.password);
     const created = opts.created_at ? Math.floor(Date.parse(opts.created_at) / 1000) : nowUnix();
     if (!Number.isFinite(created)) throw new ValidationError('created_at', 'is not a date-time');
-    const passwd = opts.password ? await hashPassword(opts.password) : '';
+    // A directory account's password is the directory's: never stored here, even when one is given.
+    const passwd = loginSource === 0 && opts.password ? await hashPassword(opts.password) : '';
     const lowerName = opts.username.toLowerCase();
     const lowerEmail = email.toLowerCase();
 
@@ -218,17 +220,77 @@ export class UsersService {
     return this.ctx.service(SecurityService);
   }
 
-  /** Every outcome costs one password verification, so how long it takes tells nothing about which names exist. */
+  /**
+   * Every outcome of a local check costs one password verification, so how long it takes tells nothing about
+   * which local names exist. An account of a login source is checked by its directory, never by a local hash; a
+   * name no account has is offered to the active directories, and the first that accepts it creates the account
+   * (Forgejo's auto-registration).
+   */
   private async checkPassword(login: string, password: string): Promise<User | null> {
     const user = login.includes('@') ? await this.store.findByEmail(login) : await this.store.findByName(login);
-    const usable = user && user.type === UserType.Individual && user.passwd && canSignIn(user) ? user : undefined;
+    if (user && user.login_source !== 0 && user.type === UserType.Individual && canSignIn(user)) {
+      const checked = await this.checkDirectoryPassword(user, password);
+      if (checked !== undefined) return checked;
+    }
+    if (!user) {
+      const found = await this.loginSources.discover(login, password);
+      if (found) return this.registerFromDirectory(found, login);
+    }
+    // A directory account never signs in with a local hash, even one left from before it was bound to its source.
+    const usable = user && user.login_source === 0 && user.type === UserType.Individual && user.passwd && canSignIn(user) ? user : undefined;
     const matches = await verifyPassword(password, usable?.passwd || (await dummyPasswordHash()));
     return usable && matches ? usable : null;
+  }
+
+  private get loginSources(): LoginSourcesService {
+    return this.ctx.service(LoginSourcesService);
+  }
+
+  /**
+   * The directory's check; the admin and restricted filters, when the source has them, set those flags now.
+   * Undefined when there is no directory to ask (source gone or inactive): the caller then refuses at the cost of
+   * a local check, like any other refusal.
+   */
+  private async checkDirectoryPassword(user: User, password: string): Promise<User | null | undefined> {
+    const found = await this.loginSources.verify(user.login_source, user.login_name || user.name, password);
+    if (!found) return undefined;
+    if (!found.entry) return null;
+    const changes: Updateable<UserTable> = {};
+    const { isAdmin, isRestricted } = found.entry;
+    if (isAdmin !== undefined && (user.is_admin === 1) !== isAdmin) changes.is_admin = isAdmin ? 1 : 0;
+    if (isRestricted !== undefined && (user.is_restricted === 1) !== isRestricted) changes.is_restricted = isRestricted ? 1 : 0;
+    if (Object.keys(changes).length === 0) return user;
+    changes.updated_unix = nowUnix();
+    return this.store.update(user.id, changes);
+  }
+
+  /** Creates the account a directory vouched for, named by its username attribute (else the name typed). */
+  private async registerFromDirectory({ source, entry }: DirectorySignIn, login: string): Promise<User | null> {
+    const fullName = [entry.firstName, entry.surname].filter((part) => part !== '').join(' ');
+    try {
+      return await this.create(SYSTEM, {
+        username: entry.username,
+        email: entry.email || `${entry.username}@localhost.local`,
+        full_name: [...fullName].slice(0, 100).join(''),
+        source_id: source.id,
+        login_name: login,
+        must_change_password: false,
+        admin: entry.isAdmin ?? false,
+        restricted: entry.isRestricted ?? false,
+      });
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      // The name or address is taken: by this very account when a concurrent first sign-in created it, else by
+      // someone else, and the directory's account cannot have it.
+      const existing = await this.store.findByName(entry.username);
+      return existing && existing.login_source === source.id && existing.login_name === login ? existing : null;
+    }
   }
 
   /** Sets a new password. The user themself or a site administrator may. */
   async changePassword(actor: Actor, user: User, password: string, options: { mustChangePassword?: boolean } = {}): Promise<User> {
     if (!isSiteAdmin(actor) && !isSelf(actor, user)) throw new ForbiddenError('you may not change this user\'s password');
+    if (user.login_source !== 0) throw new ValidationError('password', 'the account signs in through an external login source, which holds its password');
     this.assertPasswordAcceptable(password);
     return this.store.setPassword(user.id, await hashPassword(password), nowUnix(), options.mustChangePassword);
   }
