@@ -22,6 +22,7 @@ import { GitTransferService } from './repos/transfer.js';
 import { RepoStorageService, type ReconcileReport } from './repos/storage.js';
 import { RepoSettingsService } from './repos/edit.js';
 import { RepoTransferService } from './repos/transfers.js';
+import { RepoForksService } from './repos/forks.js';
 import { RepoParticipantsService } from './repos/participants.js';
 import { PublicSettingsService } from './settings/service.js';
 import { RepoSearchService } from './repos/search.js';
@@ -134,6 +135,10 @@ export class RepoHost {
     // Milestones go with their repository; a deleted pinned issue leaves no gap among the pins.
     this.milestones.subscribe();
     this.issuePins.subscribe();
+    // Releases go with their repository; a push deleting a release's tag makes it a draft.
+    this.releases.subscribe();
+    // A deleted fork leaves its parent's fork count; a deleted parent leaves its forks standing alone.
+    this.forks.subscribe();
   }
 
   get users(): UsersService {
@@ -200,6 +205,10 @@ export class RepoHost {
   /** Transfers of repositories between owners, immediate or offered and accepted. */
   get repoTransfers(): RepoTransferService {
     return this.ctx.service(RepoTransferService);
+  }
+  /** Forks of repositories, their lists and parents, and the fork networks pull requests stay within. */
+  get forks(): RepoForksService {
+    return this.ctx.service(RepoForksService);
   }
   /** Assignees and reviewers of a repository. */
   get repoParticipants(): RepoParticipantsService {

@@ -158,6 +158,7 @@ export { RepoStorageService, type ReconcileReport, type StorageCheck } from './r
 export { RepoSettingsService, editUnits, isValidExternalUrl, isValidExternalTrackerFormat } from './repos/edit.js';
 export { RepoTransferService, RepoStatus, type RepoAccessWithTransfer, type TransferOutcome, type OfferedTransfer } from './repos/transfers.js';
 export { RepoParticipantsService } from './repos/participants.js';
+export { RepoForksService, CreateForkOptionSchema, type CreateForkOption, type WithParent } from './repos/forks.js';
 export { EditRepoOptionSchema, TransferRepoOptionSchema, InternalTrackerSchema, ExternalTrackerSchema, ExternalWikiSchema, RepoTransferSchema, DEFAULT_MERGE_STYLES, type EditRepoOption, type TransferRepoOption } from './repos/schemas.js';
 export { GitIntentStore, type GitIntentOp } from './repos/intents.js';
 export { RepositorySchema, CreateRepoOptionSchema, GenerateRepoOptionSchema, type GenerateRepoOption, PermissionSchema, ObjectFormatSchema, RepoOrderBySchema, REPO_ORDER_BY, type RepoOrderBy, type ApiRepository, type CreateRepoOption } from './repos/schemas.js';

@@ -509,4 +509,32 @@ export interface GitBackend {
   writeAnnotatedTag(key: RepoKey, options: AnnotatedTagOptions): Promise<string>;
   /** True when commit `ancestor` is reachable from commit `descendant` (both full ids). */
   isAncestor(key: RepoKey, ancestor: string, descendant: string): Promise<boolean>;
+  /**
+   * Makes `to` a fork of `from`: a new repository with `from`'s branches, tags and objects, sharing the object
+   * files on disk; it outlives `from`'s deletion or move. Fails with RepositoryExistsError when `to` exists.
+   */
+  fork(from: RepoKey, to: RepoKey, options: { objectFormat: ObjectFormat; defaultBranch: string }): Promise<void>;
+  /** The best common ancestor of two commits; undefined when their histories are unrelated. */
+  mergeBase(key: RepoKey, a: string, b: string): Promise<string | undefined>;
+  /** Merges `theirs` into `ours` without a worktree: the resulting tree and the conflicting paths. */
+  mergeTree(key: RepoKey, ours: string, theirs: string): Promise<MergeTreeResult>;
+  /** The files that differ between two commits, with line counts. */
+  changedFiles(key: RepoKey, base: string, head: string, options?: { ignoreWhitespace?: string }): Promise<ChangedFileEntry[]>;
+  /** `head`'s changes since `base`: one diff, or one patch per commit. */
+  diffRange(key: RepoKey, base: string, head: string, format: 'diff' | 'patch', binary: boolean): Promise<Buffer>;
+  /** Each path's unified diff between two commits, from one process cut at `maxBytes` (review comments quote hunks). */
+  fileDiffs(key: RepoKey, base: string, head: string, paths: readonly string[], maxBytes: number): Promise<Map<string, string>>;
+  /** Points `ref` at `commit` unconditionally. */
+  storeCommitRef(key: RepoKey, ref: string, commit: string): Promise<void>;
+  /** Writes a commit of `tree` with `parents` (git commit-tree) and returns its id; no ref moves. */
+  commitTree(key: RepoKey, options: CommitTreeOptions): Promise<string>;
+  /** Replays `head`'s commits onto `onto` in scratch space and brings the new commits into `key`; no ref moves. */
+  rebaseCommits(key: RepoKey, options: RebaseOptions): Promise<RebaseResult>;
+  /** Brings commit `id` and its history from `from` into `to` without writing a ref. */
+  copyCommit(from: RepoKey, to: RepoKey, id: string): Promise<void>;
+  /**
+   * Reads objects of a push in progress: `quarantine` is the pre-receive hook's environment (its object-directory
+   * variables are used, nothing else); empty, it reads the repository as it is.
+   */
+  incoming(key: RepoKey, quarantine: Record<string, string>): IncomingObjects;
 }

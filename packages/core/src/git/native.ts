@@ -34,12 +34,20 @@ import {
   type TreeEntryInfo,
 } from './backend.js';
 import { ReceiveCommandReader } from './pkt-line.js';
+import { HOOK_CLIENT_SCRIPT } from './native-hook-client.js';
+import { incomingObjects } from './native-incoming.js';
 import { commitDiff, countCommits, listCommits } from './native-commits.js';
 import { isAncestor, refDetails, updateRefs, writeAnnotatedTag } from './native-refs.js';
+import { changedFiles, diffRange, mergeBase, mergeTree, storeCommitRef } from './native-pulls.js';
+import { fileDiffs } from './native-reviews.js';
+import type { ChangedFileEntry, MergeTreeResult } from './backend.js';
 import type { AnnotatedTagOptions, RefDetail, RefKind } from './backend.js';
 import { changeFiles, lastCommitOf, readContents, statPaths } from './native-contents.js';
+import { forkRepository } from './native-forks.js';
+import { commitTree, copyCommit, rebaseCommits } from './native-merge.js';
+import type { CommitTreeOptions, RebaseOptions, RebaseResult } from './merge-types.js';
 import { ObjectReaderPool, readTree, streamBlob, listRefs, type ObjectReaderOptions } from './native-objects.js';
-import type { GitObjectData, GitObjectInfo, GitRefEntry, ReadObjectOptions, ReadTreeOptions, ReadTreeResult } from './backend.js';
+import type { GitObjectData, GitObjectInfo, GitRefEntry, IncomingObjects, ReadObjectOptions, ReadTreeOptions, ReadTreeResult } from './backend.js';
 
 export interface NativeGitOptions {
   /** Folder holding `<owner>/<name>.git` bare repositories ([repository] ROOT). */
@@ -744,6 +752,23 @@ export class NativeGitBackend implements GitBackend {
 
   changeFiles(key: RepoKey, options: ChangeFilesCommit): Promise<{ commit: string; tree: string; blobs: Map<string, string> }> {
     return changeFiles(this, key, options);
+  }
+
+  fork(from: RepoKey, to: RepoKey, options: { objectFormat: ObjectFormat; defaultBranch: string }): Promise<void> {
+    return forkRepository(this, from, to, options);
+  }
+
+
+  commitTree(key: RepoKey, options: CommitTreeOptions): Promise<string> {
+    return commitTree(this, key, options);
+  }
+
+  rebaseCommits(key: RepoKey, options: RebaseOptions): Promise<RebaseResult> {
+    return rebaseCommits(this, key, options);
+  }
+
+  copyCommit(from: RepoKey, to: RepoKey, id: string): Promise<void> {
+    return copyCommit(this, from, to, id);
   }
 
   /**

@@ -24,9 +24,10 @@ export interface PendingTransferView {
 
 /**
  * The API view of a repository, with the permissions of the actor it was loaded for. `repo_transfer` is filled
- * when the access carries its pending transfer (see `RepoTransferService.withPendingTransfers`).
+ * when the access carries its pending transfer (see `RepoTransferService.withPendingTransfers`), `parent` when it
+ * carries its parent (see `RepoForksService.withParents`).
  */
-export function toApiRepository(access: RepoAccess & { pendingTransfer?: PendingTransferView }, view: ApiView): ApiRepository {
+export function toApiRepository(access: RepoAccess & { pendingTransfer?: PendingTransferView; parent?: RepoAccess }, view: ApiView): ApiRepository {
   const { repo, owner, mode, pendingTransfer } = access;
   const code = unitMode(access, 'repo.code');
   const { settings } = view;
@@ -44,7 +45,8 @@ export function toApiRepository(access: RepoAccess & { pendingTransfer?: Pending
     private: repo.is_private === 1,
     fork: repo.is_fork === 1,
     template: repo.is_template === 1,
-    parent: null,
+    // A fork's parent as the viewer may see it (`RepoForksService.withParents` loads it), without its own parent.
+    parent: access.parent ? toApiRepository(access.parent, view) : null,
     mirror: repo.is_mirror === 1,
     size: Math.ceil(repo.size / 1024),
     language: repo.primary_language,

@@ -59,8 +59,12 @@ export class RepoSettingsService {
     }
     if (opts.description !== undefined) patch.description = opts.description;
     if (opts.website !== undefined) patch.website = opts.website;
-    // Forks follow their base repository's visibility; forks come later.
     if (opts.private !== undefined) patch.is_private = opts.private ? 1 : 0;
+    // As Forgejo: a fork's visibility is its parent's, whatever was asked.
+    if (opts.private !== undefined && repo.is_fork === 1 && repo.fork_id > 0) {
+      const parent = await this.ctx.store(ReposStore).findById(repo.fork_id);
+      if (parent) patch.is_private = parent.is_private;
+    }
     if (opts.template !== undefined) patch.is_template = opts.template ? 1 : 0;
 
     const key = target ?? repoKey(owner, repo);

@@ -22,6 +22,11 @@ declare module '../events/bus.js' {
     'repo.transferred': { repo: Repository; owner: User; previousOwner: User; actor: Actor };
     /** A transfer was offered to a recipient who must accept it (the repository waits in status "pending transfer"). */
     'repo.transfer_offered': { repo: Repository; owner: User; recipient: User; actor: Actor };
+    /**
+     * A repository was forked: `repo` is the new fork (owned by `owner`, also announced as `repo.created`), `parent`
+     * the repository it was forked from.
+     */
+    'repo.forked': { repo: Repository; owner: User; parent: Repository; parentOwner: User; actor: Actor };
     /** A pending transfer was rejected by its recipient; the repository stays with `owner`. */
     'repo.transfer_rejected': { repo: Repository; owner: User; recipient: User; actor: Actor };
   }

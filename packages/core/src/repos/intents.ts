@@ -20,9 +20,14 @@ import type { RepoGitIntent, ReposTables } from './tables.js';
  *   (`repo_name` is empty), before the transaction that renames the account deletes the intent. Left over: the
  *   account kept its name, so the folder goes back to it. Repaired before every other kind, so that those find
  *   storage where the rows say it is.
- * Later kinds (fork, mirror sync, merge) add their op here with their reconciliation.
+ * - `fork`: as `create`, for a fork's storage (made from its parent's) whose row does not exist yet. Left over: the
+ *   storage goes.
+ * - `merge`: a pull request (`repo_id` holds its `pull_request` id) is being merged into the repository the key
+ *   names; deleted by the transaction that marks it merged. Left over: `PullMergeService.repairMerge` finishes it
+ *   when the base moved (its marker ref says so).
+ * Later kinds (mirror sync) add their op here with their reconciliation.
  */
-export type GitIntentOp = 'create' | 'remove' | 'sync' | 'rename' | 'head' | 'owner-rename';
+export type GitIntentOp = 'create' | 'remove' | 'sync' | 'rename' | 'head' | 'owner-rename' | 'fork' | 'merge';
 
 /** The `repo_git_intent` table. */
 export class GitIntentStore extends Store<ReposTables> {

@@ -8,13 +8,14 @@ import { UsersStore } from '../users/store.js';
 import { isOrganization } from '../users/tables.js';
 import { GitIntentStore } from './intents.js';
 import { ReposService } from './service.js';
+import { PullMergeService } from '../pulls/merge.js';
 import { ReposStore } from './store.js';
 import { assertValidRepoName } from './names.js';
 import type { RepoGitIntent, Repository } from './tables.js';
 
 /** What start-up found and repaired of changes a crash interrupted. */
 export interface ReconcileReport {
-  /** Storage of creations whose row never committed: removed. */
+  /** Storage of creations (forks included) whose row never committed: removed. */
   abandonedCreates: RepoKey[];
   /** Storage of deleted repositories that was still there: removed. */
   finishedRemovals: RepoKey[];
@@ -78,11 +79,11 @@ export class RepoStorageService {
     // Oldest first: a rename undone here puts the storage back before a later intent of the same row looks for it.
     for (const intent of all.filter((i) => i.op !== 'owner-rename')) {
       const k = { owner: intent.owner_name, name: intent.repo_name };
-      if (intent.op === 'create' || intent.op === 'remove') {
+      if (intent.op === 'create' || intent.op === 'fork' || intent.op === 'remove') {
         // A row under that name owns the storage: a create that did commit, or a later create after a removal.
         if (!(await this.hasRow(k)) && (await this.ctx.git.exists(k))) {
           await this.ctx.git.remove(k);
-          (intent.op === 'create' ? report.abandonedCreates : report.finishedRemovals).push(k);
+          (intent.op === 'remove' ? report.finishedRemovals : report.abandonedCreates).push(k);
         }
       } else if (intent.op === 'sync') {
         const found = await this.rowWithKey(intent.repo_id);

@@ -133,6 +133,15 @@ export function deletePayload(settings: Settings, repo: Repository, owner: User,
   };
 }
 
+/** Forgejo's ForkPayload, sent to the parent's hooks: `forkee` is the parent, `repository` the new fork. */
+export function forkPayload(settings: Settings, fork: { repo: Repository; owner: User; parent: Repository; parentOwner: User; actor: Actor }): HookPayload {
+  return {
+    forkee: apiRepo(fork.parent, fork.parentOwner, settings),
+    repository: apiRepo(fork.repo, fork.owner, settings),
+    sender: apiUser(doerOf(fork.actor, fork.owner), settings),
+  };
+}
+
 /** `RepositoryPayload`: a repository created or deleted. */
 export function repositoryPayload(settings: Settings, action: 'created' | 'deleted', repo: Repository, owner: User, actor: Actor): HookPayload {
   return {

@@ -18,24 +18,53 @@ import type { HookEventName, HookPayload } from './formats/types.js';
 import { formatterOf } from './formatter.js';
 import { AUTHORIZATION_HEADER_MASK, parseMeta } from './convert.js';
 import { branchFilterMatches, compileGlob, eventsFromOption, parseEventSettings, wantsEvent } from './hook-events.js';
-import { createPayload, deletePayload, pushPayload, repositoryPayload, type PayloadContext } from './payloads.js';
+import { createPayload, deletePayload, forkPayload, pushPayload, repositoryPayload, type PayloadContext } from './payloads.js';
 import { encryptHeader } from './secrets.js';
+import { releasePayload } from './release-payloads.js';
+import { ReleasesService } from '../releases/service.js';
 import { WebhooksStore, type HookScope } from './store.js';
 import { HookContentType, type HookDelivery, type Webhook } from './tables.js';
 import { CreateHookOptionSchema, EditHookOptionSchema, type CreateHookOption, type EditHookOption } from './schemas.js';
 import { HookDeliverer } from './delivery.js';
-import { issueCommentPayload, issuePayload } from './issue-payloads.js';
+import { issueCommentPayload, issuePayload, type IssueChanges, type IssueHookAction } from './issue-payloads.js';
+import { pullPayload } from './pull-payloads.js';
+import { REVIEW_TYPES } from '../reviews/tables.js';
+import '../reviews/events.js';
+import { PullsService, type PullDetails } from '../pulls/service.js';
 import { IssuesService, type IssueDetails } from '../issues/service.js';
 import type { IssueEventBase } from '../issues/events.js';
 import type { Comment } from '../comments/tables.js';
 import '../comments/events.js';
 import { GHOST_USER } from '../users/system.js';
 
+
+/** One delivery an issue event makes: its action and what changed. */
+interface IssueHookSpec {
+  action: IssueHookAction;
+  changes?: IssueChanges;
+}
+
+/** The webhook event of a submitted review, by its type (pending reviews and requests send none). */
+const REVIEW_EVENT_OF: ReadonlyMap<number, HookEventName> = new Map([
+  [REVIEW_TYPES.approve, 'pull_request_review_approved'],
+  [REVIEW_TYPES.reject, 'pull_request_review_rejected'],
+  [REVIEW_TYPES.comment, 'pull_request_review_comment'],
+]);
+
+/** The pull request event an issue event becomes on a pull request. */
+const PULL_EVENT_OF = {
+  issues: 'pull_request',
+  issue_assign: 'pull_request_assign',
+  issue_label: 'pull_request_label',
+  issue_milestone: 'pull_request_milestone',
+} as const satisfies Record<string, HookEventName>;
+
 /** Events after whose commit the delivery worker looks for new tasks. */
 const WAKING_EVENTS = [
   'repo.pushed',
   'repo.created',
   'repo.deleted',
+  'repo.forked',
   'issue.created',
   'issue.closed',
   'issue.reopened',
@@ -358,6 +387,10 @@ export class WebhooksService {
       await this.copyDefaultHooks(tx, repo);
       const hooks = await this.activeHooks(tx, repo, owner);
       await this.enqueue(tx, hooks, repo, 'repository', () => repositoryPayload(this.ctx.settings, 'created', repo, owner, actor));
+    });
+    events.withinTransaction('repo.forked', async ({ payload }, tx) => {
+      const hooks = await this.activeHooks(tx, payload.parent, payload.parentOwner);
+      await this.enqueue(tx, hooks, payload.parent, 'fork', () => forkPayload(this.ctx.settings, payload));
     });
     events.withinTransaction('repo.deleted', async ({ payload }, tx) => {
       const { repo, owner, actor } = payload;

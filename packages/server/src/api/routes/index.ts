@@ -46,8 +46,12 @@ import { registerNotificationRoutes } from './notifications.js';
 import { registerIssueSubscriptionRoutes } from './issue-subscriptions.js';
 import { registerAttachmentRoutes } from './attachments.js';
 import { registerMilestoneRoutes } from './milestones.js';
+import { registerReleaseRoutes } from './releases.js';
 import { registerIssuePinRoutes } from './issue-pins.js';
 import { registerIssueTemplateRoutes } from './issue-templates.js';
+import { registerForkRoutes } from './forks.js';
+import { registerBranchProtectionRoutes } from './branch-protections.js';
+import { registerTagProtectionRoutes } from './tag-protections.js';
 
 const ROUTE_MODULES: readonly ((router: ApiRouter, groups: Groups) => void)[] = [
   registerMiscRoutes,
@@ -57,6 +61,7 @@ const ROUTE_MODULES: readonly ((router: ApiRouter, groups: Groups) => void)[] = 
   registerUserEmailRoutes,
   registerTokenRoutes,
   registerRepoRoutes,
+  registerForkRoutes,
   registerAdminRoutes,
   registerAdminUserRoutes,
   registerRepoSearchRoutes,

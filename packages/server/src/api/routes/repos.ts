@@ -34,7 +34,7 @@ export function registerRepoRoutes(router: ApiRouter, { me, repo }: Groups): voi
     errors: ['unauthorized', 'forbidden', 'validation'],
     handler: async ({ host, actor, query, page, view }) => {
       const result = await host.repos.listMine(actor, { ...page, orderBy: query.order_by });
-      const items = await host.repoTransfers.withPendingTransfers(result.items);
+      const items = await host.forks.withParents(actor, await host.repoTransfers.withPendingTransfers(result.items));
       return { items: items.map((r) => toApiRepository(r, view)), total: result.total };
     },
   });
@@ -61,8 +61,8 @@ export function registerRepoRoutes(router: ApiRouter, { me, repo }: Groups): voi
     scopes: ['repository'],
     reply: { status: 200, description: 'Repository', schema: RepositorySchema },
     errors: ['not_found'],
-    handler: async ({ host, repo, view }) => {
-      const [loaded] = await host.repoTransfers.withPendingTransfers([repo]);
+    handler: async ({ host, actor, repo, view }) => {
+      const [loaded] = await host.forks.withParents(actor, await host.repoTransfers.withPendingTransfers([repo]));
       return toApiRepository(loaded!, view);
     },
   });
@@ -200,7 +200,7 @@ export function registerRepoRoutes(router: ApiRouter, { me, repo }: Groups): voi
     errors: ['unauthorized', 'not_found'],
     handler: async ({ host, actor, params, view }) => {
       const id = PATH_ID.test(params.id) ? Number(params.id) : 0;
-      const [found] = await host.repoTransfers.withPendingTransfers([await host.repos.resolveById(actor, id)]);
+      const [found] = await host.forks.withParents(actor, await host.repoTransfers.withPendingTransfers([await host.repos.resolveById(actor, id)]));
       return toApiRepository(found!, view);
     },
   });
