@@ -64,6 +64,9 @@ import { IssueDeadlineService } from './issues/deadline.js';
 import { IssueLockService } from './issues/lock.js';
 import { TimesService } from './times/service.js';
 import { MilestonesService } from './milestones/service.js';
+import { ProtectionService } from './protection/service.js';
+import { ReleasesService } from './releases/service.js';
+import { ReleaseAssetsService } from './releases/assets.js';
 import { IssuePinsService } from './issues/pins.js';
 import { IssueTemplatesService } from './issues/templates.js';
 
@@ -316,7 +319,39 @@ export class RepoHost {
   get issues(): IssuesService {
     return this.ctx.service(IssuesService);
   }
+  /** Pull requests (`/repos/{owner}/{repo}/pulls`): their git side, kept in step with pushes. */
+  get pulls(): PullsService {
+    return this.ctx.service(PullsService);
+  }
+  /** Merging pull requests (`…/pulls/{index}/merge`), and marking them merged by hand. */
+  get pullMerge(): PullMergeService {
+    return this.ctx.service(PullMergeService);
+  }
+  /** Bringing a pull request's base into its head branch (`…/pulls/{index}/update`). */
+  get pullUpdate(): PullUpdateService {
+    return this.ctx.service(PullUpdateService);
+  }
+  /** Merges scheduled to run once the head's checks succeed (`merge_when_checks_succeed`, `DELETE …/merge`). */
+  get pullAutoMerge(): PullAutoMergeService {
+    return this.ctx.service(PullAutoMergeService);
+  }
+  /** Pull request reviews and review requests (`/repos/{owner}/{repo}/pulls/{index}/reviews…`). */
+  get reviews(): ReviewsService {
+    return this.ctx.service(ReviewsService);
+  }
+  /** Branch and tag protection (`/branch_protections`, `/tag_protections`) and its checks on pushes and merges. */
+  get protection(): ProtectionService {
+    return this.ctx.service(ProtectionService);
+  }
   /** A repository's milestones (`/repos/{owner}/{repo}/milestones`). */
+  /** Releases (`/repos/{owner}/{repo}/releases…`). */
+  get releases(): ReleasesService {
+    return this.ctx.service(ReleasesService);
+  }
+  /** Release assets (`/repos/{owner}/{repo}/releases/{id}/assets…`). */
+  get releaseAssets(): ReleaseAssetsService {
+    return this.ctx.service(ReleaseAssetsService);
+  }
   get milestones(): MilestonesService {
     return this.ctx.service(MilestonesService);
   }

@@ -219,12 +219,56 @@ export { IssuesStore, type IssueFilter } from './issues/store.js';
 export type { Issue, IssuesTables, NewIssue, IssueDependency } from './issues/tables.js';
 export * from './issues/schemas.js';
 export { toApiIssue, toApiIssues } from './issues/convert.js';
+export { PullsService, type PullDetails } from './pulls/service.js';
+export { PullsStore } from './pulls/store.js';
+export { toApiChangedFile, toApiPullRequest, toApiPullRequests } from './pulls/convert.js';
+export {
+  PullRequestSchema,
+  PRBranchInfoSchema,
+  CreatePullRequestOptionSchema,
+  EditPullRequestOptionSchema,
+  PullListQuerySchema,
+  ChangedFileSchema,
+  PullFilesQuerySchema,
+  PullCommitsQuerySchema,
+  type ApiPullRequest,
+  type ApiChangedFile,
+  type CreatePullRequestOption,
+  type EditPullRequestOption,
+  type PullListQuery,
+} from './pulls/schemas.js';
+export { PULL_STATUS, pullHeadRef, type Pull, type PullRequest, type PullsTables } from './pulls/tables.js';
+export type { PullEventBase } from './pulls/events.js';
+export { PullMergeService, MergeNotAllowedError, type MergeOutcome } from './pulls/merge.js';
+export { PullUpdateService } from './pulls/merge-update.js';
+export { PullAutoMergeService } from './pulls/auto-merge.js';
+export { MergePullRequestOptionSchema, PullUpdateQuerySchema, type MergePullRequestOption, type PullUpdateQuery } from './pulls/merge-schemas.js';
+export type { PullAutoMerge } from './pulls/merge-store.js';
+export { addTrailer, composeMergeMessage, defaultMergeMessage, expandVariables, mergeTemplatePaths, type MergeMessageFacts } from './pulls/merge-message.js';
+export { ReviewsService, type ReviewRule, type ReviewSummary } from './reviews/service.js';
+export { ReviewsStore, type ApprovalFilter } from './reviews/store.js';
+export { REVIEW_TYPES, type Review, type ReviewsTables } from './reviews/tables.js';
+export { toApiPullReview, toApiPullReviewComment } from './reviews/convert.js';
+export { cutDiffAroundLine } from './reviews/patch.js';
+export * from './reviews/schemas.js';
 export type { IssueEventBase } from './issues/events.js';
 export { MilestonesStore } from './milestones/store.js';
 export type { Milestone, MilestonesTables, NewMilestone } from './milestones/tables.js';
 export { MilestonesService, parseGoInt } from './milestones/service.js';
 export * from './milestones/schemas.js';
 export { toApiMilestone } from './milestones/convert.js';
+export type { BranchRule, TagRule, ProtectionTables } from './protection/tables.js';
+export { ProtectionService, firstMatchingRule, protectedFilesAmong, requiredStatusState, type MergeFacts } from './protection/service.js';
+export * from './protection/schemas.js';
+export { toApiBranchProtection, toApiTagProtection } from './protection/convert.js';
+export { Glob, branchRuleMatcher, tagRuleMatcher, filePatterns, isGlobPattern } from './protection/glob.js';
+export { ReleasesStore, type ReleaseFilter } from './releases/store.js';
+export type { Release, NewRelease, ReleasesTables } from './releases/tables.js';
+export { ReleasesService, parseReleaseId } from './releases/service.js';
+export { ReleaseAssetsService, type ReleaseAssetForm, type OpenReleaseAsset } from './releases/assets.js';
+export * from './releases/schemas.js';
+export { toApiRelease, releaseApiUrl, type ReleaseDetails } from './releases/convert.js';
+export type { ReleaseEventBase } from './releases/events.js';
 export { IssuePinsService, MAX_PIN_REACHED } from './issues/pins.js';
 export * from './issues/pins-schemas.js';
 export { IssueTemplatesService, parseIssueTemplate, parseIssueConfig } from './issues/templates.js';

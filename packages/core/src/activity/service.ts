@@ -18,6 +18,7 @@ import type { Repository } from '../repos/tables.js';
 import '../repos/events.js';
 import '../social/events.js';
 import '../comments/events.js';
+import '../releases/events.js';
 import type { IssueEventBase } from '../issues/events.js';
 import { ActivityStore, type ActUserRule, type FeedFilter, type HeatmapBucket } from './store.js';
 import { OpType, type Action, type NewAction } from './tables.js';
@@ -39,6 +40,12 @@ const GATED_OPS: ReadonlyMap<number, UnitName> = new Map([
   [OpType.CommentIssue, 'repo.issues'],
   [OpType.CloseIssue, 'repo.issues'],
   [OpType.ReopenIssue, 'repo.issues'],
+  [OpType.CreatePullRequest, 'repo.pulls'],
+  [OpType.MergePullRequest, 'repo.pulls'],
+  [OpType.ClosePullRequest, 'repo.pulls'],
+  [OpType.ReopenPullRequest, 'repo.pulls'],
+  [OpType.CommentPull, 'repo.pulls'],
+  [OpType.PublishRelease, 'repo.releases'],
 ]);
 
 /** How much of a comment an issue feed entry keeps (Forgejo's 200 runes). */
@@ -98,23 +105,33 @@ export class ActivityService {
       }
     });
     events.on('repo.pushed', (event) => this.recordPush(event));
+    // Forgejo's publish_release: the release's title, its tag as the ref.
+    events.withinTransaction('release.published', async ({ payload, occurredUnix }, tx) => {
+      const { repo, owner, release } = payload;
+      const extra = { content: release.title, ref_name: release.tag_name };
+      await this.fanOut(tx, repo, owner, [this.pending(OpType.PublishRelease, payload.actor, owner, repo, occurredUnix, extra)]);
+    });
     this.subscribeIssueEvents();
   }
 
-  /** Issues opened, closed and reopened, and comments, in the feeds of the doer, the owner and issue readers who watch. */
+  /**
+   * Issues and pull requests opened, closed, reopened and merged, and comments, in the feeds of the doer, the
+   * owner and the watchers who may read them. A merge closes the issue side too; its entry is the merge.
+   */
   private subscribeIssueEvents(): void {
     const events = this.ctx.events;
-    const record = async (tx: CoreTransaction, base: IssueEventBase, opType: number, occurredUnix: number, extra: Partial<Pending>) => {
-      // Pull requests have their own op types, recorded with pull requests.
-      if (base.issue.is_pull) return;
+    const record = async (tx: CoreTransaction, base: IssueEventBase, [issueOp, pullOp]: readonly [number, number], occurredUnix: number, extra: Partial<Pending>) => {
+      if (base.issue.is_pull && issueOp === OpType.CloseIssue && (await tx.store(PullsStore).byIssueId(base.issue.id))?.has_merged) return;
+      const opType = base.issue.is_pull ? pullOp : issueOp;
       await this.fanOut(tx, base.repo, base.owner, [this.pending(opType, base.actor, base.owner, base.repo, occurredUnix, extra)]);
     };
     const titled = (base: IssueEventBase) => ({ content: `${base.issue.index}|${base.issue.name}` });
-    events.withinTransaction('issue.created', ({ payload, occurredUnix }, tx) => record(tx, payload, OpType.CreateIssue, occurredUnix, titled(payload)));
-    events.withinTransaction('issue.closed', ({ payload, occurredUnix }, tx) => record(tx, payload, OpType.CloseIssue, occurredUnix, titled(payload)));
-    events.withinTransaction('issue.reopened', ({ payload, occurredUnix }, tx) => record(tx, payload, OpType.ReopenIssue, occurredUnix, titled(payload)));
+    events.withinTransaction('issue.created', ({ payload, occurredUnix }, tx) => record(tx, payload, [OpType.CreateIssue, OpType.CreatePullRequest], occurredUnix, titled(payload)));
+    events.withinTransaction('issue.closed', ({ payload, occurredUnix }, tx) => record(tx, payload, [OpType.CloseIssue, OpType.ClosePullRequest], occurredUnix, titled(payload)));
+    events.withinTransaction('issue.reopened', ({ payload, occurredUnix }, tx) => record(tx, payload, [OpType.ReopenIssue, OpType.ReopenPullRequest], occurredUnix, titled(payload)));
+    events.withinTransaction('pull.merged', ({ payload, occurredUnix }, tx) => record(tx, payload, [OpType.MergePullRequest, OpType.MergePullRequest], occurredUnix, titled(payload)));
     events.withinTransaction('comment.created', ({ payload, occurredUnix }, tx) =>
-      record(tx, payload, OpType.CommentIssue, occurredUnix, {
+      record(tx, payload, [OpType.CommentIssue, OpType.CommentPull], occurredUnix, {
         content: `${payload.issue.index}|${[...payload.comment.content].slice(0, COMMENT_EXCERPT).join('')}`,
         comment_id: payload.comment.id,
       }),

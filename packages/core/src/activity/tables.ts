@@ -42,13 +42,19 @@ export const OpType = {
   StarRepo: 3,
   CommitRepo: 5,
   CreateIssue: 6,
+  CreatePullRequest: 7,
   TransferRepo: 8,
   PushTag: 9,
   CommentIssue: 10,
+  MergePullRequest: 11,
   CloseIssue: 12,
   ReopenIssue: 13,
+  ClosePullRequest: 14,
+  ReopenPullRequest: 15,
   DeleteTag: 16,
   DeleteBranch: 17,
+  CommentPull: 23,
+  PublishRelease: 24,
 } as const;
 
 /** The API name of a stored op type (Forgejo writes unknown numbers as `action-N`). */

@@ -1,5 +1,6 @@
 import type { CommentTable } from '../comments/tables.js';
 import type { IssueTable } from '../issues/tables.js';
+import type { ReleaseTable } from '../releases/tables.js';
 import type { RepositoryTable } from '../repos/tables.js';
 import { Store } from '../storage/store.js';
 import type { Attachment, AttachmentTable } from './tables.js';
@@ -10,11 +11,12 @@ interface AttachmentHolderTables {
   issue: IssueTable;
   comment: CommentTable;
   repository: RepositoryTable;
+  release: ReleaseTable;
 }
 
 /** Attachments whose holder is gone: what a crash between a deletion and its clean-up leaves. */
 export class AttachmentOrphansStore extends Store<AttachmentHolderTables> {
-  /** Attachments of repositories, issues or comments that no longer exist, in one query. */
+  /** Attachments of repositories, issues, comments or releases that no longer exist, in one query. */
   orphanedRows(): Promise<Attachment[]> {
     return this.db
       .selectFrom('attachment as a')
@@ -24,6 +26,7 @@ export class AttachmentOrphansStore extends Store<AttachmentHolderTables> {
           eb.not(eb.exists(eb.selectFrom('repository as r').select('r.id').whereRef('r.id', '=', 'a.repo_id'))),
           eb.and([eb('a.issue_id', '>', 0), eb.not(eb.exists(eb.selectFrom('issue as i').select('i.id').whereRef('i.id', '=', 'a.issue_id')))]),
           eb.and([eb('a.comment_id', '>', 0), eb.not(eb.exists(eb.selectFrom('comment as c').select('c.id').whereRef('c.id', '=', 'a.comment_id')))]),
+          eb.and([eb('a.release_id', '>', 0), eb.not(eb.exists(eb.selectFrom('release as rl').select('rl.id').whereRef('rl.id', '=', 'a.release_id')))]),
         ]),
       )
       .execute();

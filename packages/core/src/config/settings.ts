@@ -85,6 +85,16 @@ const SPEC = {
     /** Issues (and, apart, pull requests) a repository may pin at once. */
     MAX_PINNED: int(3),
   },
+  'repository.release': {
+    /** Types release assets may have, as `[attachment] ALLOWED_TYPES` reads them; empty: any. */
+    ALLOWED_TYPES: str(''),
+  },
+  'repository.pull-request': {
+    /** Title prefixes that mark a pull request as a draft (not mergeable). */
+    WORK_IN_PROGRESS_PREFIXES: list(['WIP:', '[WIP]']),
+    /** When a merged pull request's head branch is deleted, pull requests into it move to its base. */
+    RETARGET_CHILDREN_ON_MERGE: bool(true),
+  },
   api: {
     ENABLE_SWAGGER: bool(true),
     MAX_RESPONSE_ITEMS: int(50),

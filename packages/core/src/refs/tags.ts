@@ -6,12 +6,14 @@ import { acceptInput } from '../validation/validate.js';
 import type { RefDetail } from '../git/backend.js';
 import type { RepoAccess } from '../repos/access.js';
 import { repoKey } from '../repos/service.js';
+import { ReleasesService } from '../releases/service.js';
 import { assertValidBranchName } from '../repos/names.js';
 import { noReplyAddress } from '../users/convert.js';
 import type { ApiView } from '../wire.js';
 import { toApiTag } from './convert.js';
 import { CreateTagOptionSchema, type ApiTag, type CreateTagOption } from './schemas.js';
 import { assertCanWriteRefs, moveRefs, zeroId } from './writes.js';
+import { ProtectionService } from '../protection/service.js';
 
 const TAGS = 'refs/tags/';
 
@@ -50,6 +52,8 @@ export class TagsService {
     if (!target) throw new NotFoundError('target not found');
     const exists = `tag already exists [name: ${name}]`;
     if (await this.find(access, name)) throw new ConflictError(exists);
+    // A draft release may hold a tag name before the tag exists (Forgejo's IsReleaseExist).
+    if (await this.ctx.service(ReleasesService).hasReleaseOnTag(access.repo.id, name)) throw new ConflictError(exists);
     let id = target;
     if (opts.message) {
       const tagger = actorUser(actor) ?? access.owner;
@@ -64,15 +68,20 @@ export class TagsService {
         },
       });
     }
+    if (!(await this.ctx.service(ProtectionService).mayControlTag(actor, access.repo.id, name))) throw new ValidationError('', 'user not allowed to create protected tag');
     await moveRefs(this.ctx, actor, access, [{ ref: TAGS + name, oldId: zeroId(access.repo.object_format_name), newId: id }], exists);
     return this.get(actor, access, view, name);
   }
 
-  /** Deletes a tag (releases, once they exist, will keep theirs). */
+  /** Deletes a tag; one a release uses is refused (delete the release first), as in Forgejo. */
   async delete(actor: Actor, access: RepoAccess, name: string): Promise<void> {
     assertCanWriteRefs(access);
     const current = await this.find(access, name);
     if (!current) throw new NotFoundError(`tag does not exist [name: ${name}]`);
+    if (await this.ctx.service(ReleasesService).hasReleaseOnTag(access.repo.id, name)) {
+      throw new ConflictError('a tag attached to a release cannot be deleted directly');
+    }
+    if (!(await this.ctx.service(ProtectionService).mayControlTag(actor, access.repo.id, name))) throw new ValidationError('', 'user not allowed to delete protected tag');
     await moveRefs(this.ctx, actor, access, [{ ref: current.ref, oldId: current.id, newId: zeroId(access.repo.object_format_name) }], 'The tag moved while it was being deleted.');
   }
 

@@ -75,6 +75,16 @@ const WAKING_EVENTS = [
   'comment.created',
   'comment.edited',
   'comment.deleted',
+  'release.published',
+  'release.updated',
+  'release.deleted',
+] as const;
+
+/** Release events and the `release` hook actions they send. */
+const RELEASE_HOOK_ACTIONS = [
+  ['release.published', 'published'],
+  ['release.updated', 'updated'],
+  ['release.deleted', 'deleted'],
 ] as const;
 
 /** The hooks an API path names: a repository's (admins), an account's (itself; an organization's owners), the site's. */
@@ -404,64 +414,115 @@ export class WebhooksService {
       await tx.store(WebhooksStore).deleteOfOwner(payload.user.id);
     });
     this.subscribeIssueEvents();
+    this.subscribeReleaseEvents();
     // Tasks are written before commit; the worker is told after it.
     for (const type of WAKING_EVENTS) events.on(type, () => this.deliverer?.wake());
   }
 
+  /** Published releases' events become `release` deliveries (drafts send nothing, as in Forgejo). */
+  private subscribeReleaseEvents(): void {
+    const settings = this.ctx.settings;
+    for (const [type, action] of RELEASE_HOOK_ACTIONS) {
+      this.ctx.events.withinTransaction(type, async ({ payload }, tx) => {
+        const hooks = await this.activeHooks(tx, payload.repo, payload.owner);
+        if (hooks.length === 0) return;
+        const [details] = await this.ctx.service(ReleasesService).details(payload, [payload.release], tx);
+        await this.enqueue(tx, hooks, payload.repo, 'release', () => releasePayload(settings, action, details!, payload.actor));
+      });
+    }
+  }
+
   /**
    * Issue and comment events become `issues`, `issue_assign`, `issue_label`, `issue_milestone` and
-   * `issue_comment` deliveries (pull requests' own events come with pull requests).
+   * `issue_comment` deliveries; on a pull request, their `pull_request…` counterparts, with the pull request's
+   * own events (opened, synchronized, merged, retargeted).
    */
   private subscribeIssueEvents(): void {
     const events = this.ctx.events;
     const settings = this.ctx.settings;
-    const issueHook = async (
-      tx: CoreTransaction,
-      base: IssueEventBase,
-      event: HookEventName,
-      payloads: (details: IssueDetails) => HookPayload[],
-    ): Promise<void> => {
-      if (base.issue.is_pull) return;
+    const issueHook = async (tx: CoreTransaction, base: IssueEventBase, event: HookEventName, payloads: (details: IssueDetails) => HookPayload[]): Promise<void> => {
       const hooks = await this.activeHooks(tx, base.repo, base.owner);
       if (hooks.length === 0) return;
       const [details] = await this.ctx.service(IssuesService).details(base.actor, [base.issue], tx);
       for (const payload of payloads(details!)) await this.enqueue(tx, hooks, base.repo, event, () => payload);
     };
-    events.withinTransaction('issue.created', ({ payload }, tx) => issueHook(tx, payload, 'issues', (d) => [issuePayload(settings, 'opened', d, payload.actor)]));
-    events.withinTransaction('issue.closed', ({ payload }, tx) => issueHook(tx, payload, 'issues', (d) => [issuePayload(settings, 'closed', d, payload.actor)]));
-    events.withinTransaction('issue.reopened', ({ payload }, tx) => issueHook(tx, payload, 'issues', (d) => [issuePayload(settings, 'reopened', d, payload.actor)]));
+    const pullHook = async (tx: CoreTransaction, base: IssueEventBase, event: HookEventName, payloads: (details: PullDetails) => HookPayload[]): Promise<void> => {
+      const hooks = await this.activeHooks(tx, base.repo, base.owner);
+      if (hooks.length === 0) return;
+      const pulls = this.ctx.service(PullsService);
+      const [pull] = await pulls.ofIssues([base.issue], tx);
+      if (!pull) return;
+      const [details] = await pulls.details(SYSTEM, [pull], tx);
+      for (const payload of payloads(details!)) await this.enqueue(tx, hooks, base.repo, event, () => payload);
+    };
+    /** An issue event as the deliveries of its kind: each spec one payload, for an issue or a pull request. */
+    const issueOrPull = (tx: CoreTransaction, base: IssueEventBase, event: keyof typeof PULL_EVENT_OF, specs: (d: IssueDetails) => IssueHookSpec[]): Promise<void> =>
+      base.issue.is_pull
+        ? pullHook(tx, base, PULL_EVENT_OF[event], (d) =>
+            // A merge closes the issue side too; its delivery is the merge's (`closed` with `merged`).
+            d.pull.has_merged && event === 'issues' ? [] : specs(d).map((spec) => pullPayload(settings, spec.action, d, base.actor, { changes: spec.changes })),
+          )
+        : issueHook(tx, base, event, (d) => specs(d).map((spec) => issuePayload(settings, spec.action, d, base.actor, spec.changes)));
+
+    events.withinTransaction('issue.created', ({ payload }, tx) =>
+      payload.issue.is_pull ? Promise.resolve() : issueHook(tx, payload, 'issues', (d) => [issuePayload(settings, 'opened', d, payload.actor)]),
+    );
+    events.withinTransaction('issue.closed', ({ payload }, tx) => issueOrPull(tx, payload, 'issues', () => [{ action: 'closed' }]));
+    events.withinTransaction('issue.reopened', ({ payload }, tx) => issueOrPull(tx, payload, 'issues', () => [{ action: 'reopened' }]));
     events.withinTransaction('issue.edited', ({ payload }, tx) =>
-      issueHook(tx, payload, 'issues', (d) => {
+      issueOrPull(tx, payload, 'issues', () => {
         const { previous, issue } = payload;
         // Forgejo sends one `edited` per changed field.
-        const out: HookPayload[] = [];
-        if (previous.name !== issue.name) out.push(issuePayload(settings, 'edited', d, payload.actor, { title: { from: previous.name } }));
-        if (previous.content !== issue.content) out.push(issuePayload(settings, 'edited', d, payload.actor, { body: { from: previous.content } }));
-        if (previous.ref !== issue.ref) out.push(issuePayload(settings, 'edited', d, payload.actor, { ref: { from: previous.ref } }));
+        const out: IssueHookSpec[] = [];
+        if (previous.name !== issue.name) out.push({ action: 'edited', changes: { title: { from: previous.name } } });
+        if (previous.content !== issue.content) out.push({ action: 'edited', changes: { body: { from: previous.content } } });
+        if (previous.ref !== issue.ref) out.push({ action: 'edited', changes: { ref: { from: previous.ref } } });
         return out;
       }),
     );
     events.withinTransaction('issue.assigned', ({ payload }, tx) =>
-      issueHook(tx, payload, 'issue_assign', (d) => [
-        ...payload.added.map(() => issuePayload(settings, 'assigned', d, payload.actor)),
-        ...payload.removed.map(() => issuePayload(settings, 'unassigned', d, payload.actor)),
+      issueOrPull(tx, payload, 'issue_assign', () => [
+        ...payload.added.map((): IssueHookSpec => ({ action: 'assigned' })),
+        ...payload.removed.map((): IssueHookSpec => ({ action: 'unassigned' })),
       ]),
     );
     events.withinTransaction('issue.labeled', ({ payload }, tx) =>
-      issueHook(tx, payload, 'issue_label', (d) => [
-        issuePayload(settings, d.labels.length === 0 ? 'label_cleared' : 'label_updated', d, payload.actor, { addedLabels: payload.added, removedLabels: payload.removed }),
+      issueOrPull(tx, payload, 'issue_label', (d) => [
+        { action: d.labels.length === 0 ? 'label_cleared' : 'label_updated', changes: { addedLabels: payload.added, removedLabels: payload.removed } },
       ]),
     );
     events.withinTransaction('issue.milestoned', ({ payload }, tx) =>
-      issueHook(tx, payload, 'issue_milestone', (d) => [issuePayload(settings, payload.issue.milestone_id ? 'milestoned' : 'demilestoned', d, payload.actor)]),
+      issueOrPull(tx, payload, 'issue_milestone', () => [{ action: payload.issue.milestone_id ? 'milestoned' : 'demilestoned' }]),
     );
     const commentHook = async (tx: CoreTransaction, base: IssueEventBase & { comment: Comment }, action: 'created' | 'edited' | 'deleted', previousBody?: string) => {
       const poster = (await tx.store(UsersStore).findById(base.comment.poster_id)) ?? GHOST_USER;
-      await issueHook(tx, base, 'issue_comment', (d) => [issueCommentPayload(settings, action, d, base.comment, poster, base.actor, previousBody)]);
+      const payloads = (d: IssueDetails) => [issueCommentPayload(settings, action, d, base.comment, poster, base.actor, previousBody)];
+      await (base.issue.is_pull ? pullHook(tx, base, 'pull_request_comment', payloads) : issueHook(tx, base, 'issue_comment', payloads));
     };
     events.withinTransaction('comment.created', ({ payload }, tx) => commentHook(tx, payload, 'created'));
     events.withinTransaction('comment.edited', ({ payload }, tx) => commentHook(tx, payload, 'edited', payload.previousBody));
     events.withinTransaction('comment.deleted', ({ payload }, tx) => commentHook(tx, payload, 'deleted'));
+
+    events.withinTransaction('pull.opened', ({ payload }, tx) => pullHook(tx, payload, 'pull_request', (d) => [pullPayload(settings, 'opened', d, payload.actor)]));
+    events.withinTransaction('pull.synchronized', ({ payload }, tx) =>
+      pullHook(tx, payload, 'pull_request_sync', (d) => [pullPayload(settings, 'synchronized', d, payload.actor)]),
+    );
+    events.withinTransaction('pull.retargeted', ({ payload }, tx) =>
+      pullHook(tx, payload, 'pull_request', (d) => [pullPayload(settings, 'edited', d, payload.actor, { changes: { base: payload.previousBase } })]),
+    );
+    events.withinTransaction('pull.merged', ({ payload }, tx) => pullHook(tx, payload, 'pull_request', (d) => [pullPayload(settings, 'closed', d, payload.actor)]));
+    events.withinTransaction('pull.reviewed', ({ payload }, tx) => {
+      const event = REVIEW_EVENT_OF.get(payload.review.type);
+      if (!event) return Promise.resolve();
+      return pullHook(tx, payload, event, (d) => [pullPayload(settings, 'reviewed', d, payload.actor, { review: { type: event, content: payload.review.content } })]);
+    });
+    // Forgejo announces requests of users; a team's request has no one to name.
+    events.withinTransaction('pull.review_requested', ({ payload }, tx) => {
+      const reviewer = payload.requestedReviewer;
+      if (!reviewer) return Promise.resolve();
+      const action = payload.removed ? 'review_request_removed' : 'review_requested';
+      return pullHook(tx, payload, 'pull_request_review_request', (d) => [pullPayload(settings, action, d, payload.actor, { requestedReviewer: reviewer })]);
+    });
   }
 
   private async enqueuePush(tx: CoreTransaction, hooks: readonly Webhook[], repo: Repository, owner: User, actor: Actor, update: RefUpdate): Promise<void> {

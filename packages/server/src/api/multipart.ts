@@ -27,6 +27,8 @@ export interface MultipartFile {
  * count toward MAX_SKIPPED_BYTES instead. Part headers are bounded by busboy itself (16 KiB, 2000 pairs).
  */
 const LIMITS: busboy.Limits = { parts: 1000, fields: 1000, files: 100 };
+/** Bytes a kept text field holds at most (busboy truncates longer values). */
+const TEXT_FIELD_BYTES = 8 * 1024;
 /** Bytes of the body read before the wanted file is found. */
 const MAX_SKIPPED_BYTES = 10 * 1024 * 1024;
 /** Bytes after the file read and dropped (the closing boundary, fields after it) before the answer goes out. */
@@ -36,16 +38,31 @@ const MAX_TRAILING_BYTES = 1024 * 1024;
  * The file field `field` of the body; BadRequestError when the body is not such a form, is malformed, or has no
  * file under that name (Go's "http: no such file").
  */
-export async function readMultipartFile(body: AsyncIterable<Uint8Array> | null, contentType: string | null, field: string): Promise<MultipartFile> {
+/**
+ * `textFields`: names of small text fields to keep (at most 8 KiB each) in the given object as the form is read;
+ * those before the file are there once it resolves, all of them once it fails with "http: no such file".
+ */
+export async function readMultipartFile(
+  body: AsyncIterable<Uint8Array> | null,
+  contentType: string | null,
+  field: string,
+  textFields?: { names: readonly string[]; values: Record<string, string> },
+): Promise<MultipartFile> {
   // busboy reads urlencoded forms too; only multipart ones carry files.
   if (!body || !contentType || !/^\s*multipart\/form-data\s*(;|$)/i.test(contentType)) {
     throw new BadRequestError("request Content-Type isn't multipart/form-data");
   }
   let parser: Busboy;
   try {
-    parser = busboy({ headers: { 'content-type': contentType }, limits: LIMITS, defParamCharset: 'utf8', preservePath: true });
+    const limits = textFields ? { ...LIMITS, fieldSize: TEXT_FIELD_BYTES } : LIMITS;
+    parser = busboy({ headers: { 'content-type': contentType }, limits, defParamCharset: 'utf8', preservePath: true });
   } catch (error) {
     throw asBadRequest(error);
+  }
+  if (textFields) {
+    parser.on('field', (name: string, value: string) => {
+      if (textFields.names.includes(name) && !(name in textFields.values)) textFields.values[name] = value;
+    });
   }
   return new FormReader(body, parser, field).file;
 }

@@ -31,6 +31,7 @@ import { m0025_attachments_create } from './0025_attachments_create.js';
 import { m0026_notifications_create } from './0026_notifications_create.js';
 import { m0027_oauth2_provider } from './0027_oauth2_provider.js';
 import { m0033_loginsources_create } from './0033_loginsources_create.js';
+import { m0031_releases_create } from './0031_releases_create.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001_users_create,
@@ -61,4 +62,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0026_notifications_create,
   m0027_oauth2_provider,
   m0033_loginsources_create,
+  m0031_releases_create,
 ];

@@ -98,6 +98,7 @@ const ROUTE_MODULES: readonly ((router: ApiRouter, groups: Groups) => void)[] = 
   registerIssueSubscriptionRoutes,
   registerAttachmentRoutes,
   registerMilestoneRoutes,
+  registerReleaseRoutes,
   registerIssuePinRoutes,
   registerIssueTemplateRoutes,
 ];
