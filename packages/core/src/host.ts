@@ -126,6 +126,13 @@ export class RepoHost {
     this.oauth2Provider.subscribe();
     // Issues (and everything hanging off them) go with their repository.
     this.issues.subscribe();
+    // Branch and tag protection rules go with their repository.
+    this.protection.subscribe();
+    this.pulls.subscribe();
+    this.pullMerge.subscribe();
+    this.pullAutoMerge.subscribe();
+    // Reviews turn stale when a pull request's head moves; they go with their reviewer or team.
+    this.reviews.subscribe();
     // Stopwatches go with their account.
     this.times.subscribe();
     this.ctx.service(IssueCommitRefsService).subscribe();
@@ -446,6 +453,7 @@ export class RepoHost {
     await this.ctx.events.idle();
     // Deliveries in flight finish (within DELIVER_TIMEOUT); what is still queued waits for the next start.
     await this.webhooks.delivery.stop();
+    this.protection.closeEndpoint();
     // The backend's long-lived git processes (object readers) end with the host.
     this.git.close();
     await this.storage.close();

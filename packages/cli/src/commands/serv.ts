@@ -75,7 +75,7 @@ async function run(host: RepoHost, command: GitCommand, identity: SshIdentity, i
     try {
       // Who git runs as (a deploy key: its grant on this repository first), decided by core as for the built-in server.
       const actor = await host.keys.sshActor(identity, command);
-      session = await host.transfer.run(actor, { ...command, protocol: io.env.GIT_PROTOCOL }, input, {
+      session = await host.transfer.run(actor, { ...command, protocol: io.env.GIT_PROTOCOL, deployKey: identity.kind === 'deploy' }, input, {
         stateless: false,
         serverSpeaksFirst: true,
         signal: stop.signal,

@@ -7,6 +7,7 @@ import { noReplyAddress } from '../users/convert.js';
 import type { User } from '../users/tables.js';
 import type { RepoAccess } from '../repos/access.js';
 import { repoKey, ReposService } from '../repos/service.js';
+import { ProtectionService } from '../protection/service.js';
 import { assertValidBranchName } from '../repos/names.js';
 import { acceptInput } from '../validation/validate.js';
 import { toApiContents, toApiFileCommit, UNSIGNED_VERIFICATION, type RefKind } from './convert.js';
@@ -163,6 +164,9 @@ export class ContentsService {
     if (!base && planned.some((p) => p.operation !== 'create')) throw new NotFoundError(`branch does not exist [name: ${oldBranch}]`);
 
     const modes = base ? await this.check(key, base, planned, shaMismatch) : new Map<string, string>();
+    // The branch that moves must let this user change these files (Forgejo's VerifyBranchProtection, 403).
+    const touched = planned.flatMap((p) => (p.fromPath !== p.path ? [p.fromPath, p.path] : [p.path]));
+    await this.ctx.service(ProtectionService).assertMayCommit(actor, access, newBranch, touched);
 
     const { author, committer } = this.identities(doer, options.author, options.committer, options.dates);
     const body = options.signoff ? `${message}\n\nSigned-off-by: ${committer.name} <${committer.email}>` : `${message}\n`;

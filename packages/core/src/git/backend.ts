@@ -68,6 +68,27 @@ export interface RunServiceOptions extends ServiceOptions {
   maxInputSize?: number;
   /** receive-pack only: the owner is over its quota, so the push may only delete refs (`Quota exceeded`). */
   overQuota?: boolean;
+  /**
+   * receive-pack only: the pre-receive hook hands the ref updates to this endpoint (a loopback `host:port`) with
+   * this secret and refuses the push when the answer says so (branch and tag protection).
+   */
+  hookCallback?: { endpoint: string; token: string };
+}
+
+/** A commit a push brings, as git stores it (for signature checks). */
+export interface IncomingCommit {
+  id: string;
+  raw: Buffer;
+}
+
+/** What a push being received brings, read with its quarantined objects visible (see `GitBackend.incoming`). */
+export interface IncomingObjects {
+  /** True when commit `ancestor` is reachable from commit `descendant`. */
+  isAncestor(ancestor: string, descendant: string): Promise<boolean>;
+  /** Paths that differ between commit `from` (undefined: the empty tree) and commit `to`, at most `limit`. */
+  changedPaths(from: string | undefined, to: string, limit: number): Promise<string[]>;
+  /** Commits reachable from `to` and not from `from` (undefined: from no ref at all), newest first, at most `limit`. */
+  newCommits(from: string | undefined, to: string, limit: number): Promise<IncomingCommit[]>;
 }
 
 export interface ServiceSession {

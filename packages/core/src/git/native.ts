@@ -66,12 +66,18 @@ export interface GitResult {
 
 /**
  * Refuses a push that deletes the branch HEAD names (git passes `<old> <new> <ref>` lines; a new id of zeros is a
- * deletion), and, when `REPOHOST_OVER_QUOTA` is set, every update that is not a deletion. The message reaches
- * the client as `remote: …`.
+ * deletion), and, when `REPOHOST_OVER_QUOTA` is set, every update that is not a deletion. When the server asked
+ * for a push check (`REPOHOST_HOOK_ENDPOINT`, set only for repositories with protection rules), the whole input
+ * then goes to the server through `push-check.cjs` (see `native-hook-client.ts`), which decides. The message
+ * reaches the client as `remote: …`.
  */
 const PRE_RECEIVE_HOOK = `#!/bin/sh
+# Only shell builtins until the server is asked: a push without protection rules starts no other process.
+updates=
 head=
 while read -r old new ref; do
+  updates="$updates$old $new $ref
+"
   case "$new" in
     *[!0]*)
       # Set by the server for an owner over its quota: only deletions get through, as in Forgejo.
@@ -89,6 +95,9 @@ while read -r old new ref; do
       ;;
   esac
 done
+if [ -n "$REPOHOST_HOOK_ENDPOINT" ]; then
+  printf '%s' "$updates" | "$REPOHOST_NODE" "$REPOHOST_HOOK_CLIENT" || exit 1
+fi
 exit 0
 `;
 
@@ -487,19 +496,34 @@ export class NativeGitBackend implements GitBackend {
   private hooksReady: string | undefined;
 
   /**
-   * The pre-receive hook refuses to delete the branch HEAD names, as Forgejo does. Plain sh, so a push that
-   * deletes no branch costs no extra git process. Written synchronously, once per backend, because starting a
-   * service is synchronous; it is a single small file.
+   * The pre-receive hook refuses to delete the branch HEAD names, as Forgejo does, and asks the server about the
+   * rest only when told to. Plain sh, so a push to a repository without protection rules costs no extra process.
+   * Written synchronously, once per backend, because starting a service is synchronous; two small files.
    */
   private hooksFolder(): string {
     if (this.hooksReady) return this.hooksReady;
     const dir = path.join(this.root, '.hooks');
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const file = path.join(dir, 'pre-receive');
-    const scratch = `${file}.${randomBytes(6).toString('hex')}`;
-    writeFileSync(scratch, PRE_RECEIVE_HOOK, { mode: 0o700 });
-    renameSync(scratch, file);
+    for (const [name, text] of [
+      ['push-check.cjs', HOOK_CLIENT_SCRIPT],
+      ['pre-receive', PRE_RECEIVE_HOOK],
+    ] as const) {
+      const file = path.join(dir, name);
+      const scratch = `${file}.${randomBytes(6).toString('hex')}`;
+      writeFileSync(scratch, text, { mode: 0o700 });
+      renameSync(scratch, file);
+    }
     return (this.hooksReady = dir);
+  }
+
+  /** The variables that make the pre-receive hook hand the push to the server's check (see `hookCallback`). */
+  private hookCallbackEnv(callback: { endpoint: string; token: string }): Record<string, string> {
+    return {
+      REPOHOST_HOOK_ENDPOINT: callback.endpoint,
+      REPOHOST_HOOK_TOKEN: callback.token,
+      REPOHOST_NODE: process.execPath,
+      REPOHOST_HOOK_CLIENT: path.join(this.hooksFolder(), 'push-check.cjs'),
+    };
   }
 
   runService(key: RepoKey, service: GitService, options: RunServiceOptions): ServiceSession {
@@ -507,6 +531,7 @@ export class NativeGitBackend implements GitBackend {
     const limit = service === 'receive-pack' && options.maxInputSize ? ['-c', `receive.maxInputSize=${options.maxInputSize}`] : [];
     const args = [...serviceConfig(service), ...hooks, ...limit, service, ...(options.stateless ? ['--stateless-rpc'] : []), this.pathOf(key)];
     const env = options.overQuota ? { ...protocolEnv(options.protocol), REPOHOST_OVER_QUOTA: '1' } : protocolEnv(options.protocol);
+    if (service === 'receive-pack' && options.hookCallback) Object.assign(env, this.hookCallbackEnv(options.hookCallback));
     const child = this.spawnGit(args, env);
     // A fetch's reader reads git's stdout itself: pack data takes no detour through another stream. A push's
     // answer is small and goes through a buffer that starts reading at once.
@@ -605,6 +630,35 @@ export class NativeGitBackend implements GitBackend {
   isAncestor(key: RepoKey, ancestor: string, descendant: string): Promise<boolean> {
     return isAncestor(this, key, ancestor, descendant);
   }
+
+  incoming(key: RepoKey, quarantine: Record<string, string>): IncomingObjects {
+    return incomingObjects(this, key, quarantine);
+  }
+
+  mergeBase(key: RepoKey, a: string, b: string): Promise<string | undefined> {
+    return mergeBase(this, key, a, b);
+  }
+
+  mergeTree(key: RepoKey, ours: string, theirs: string): Promise<MergeTreeResult> {
+    return mergeTree(this, key, ours, theirs);
+  }
+
+  changedFiles(key: RepoKey, base: string, head: string, options?: { ignoreWhitespace?: string }): Promise<ChangedFileEntry[]> {
+    return changedFiles(this, key, base, head, options);
+  }
+
+  diffRange(key: RepoKey, base: string, head: string, format: 'diff' | 'patch', binary: boolean): Promise<Buffer> {
+    return diffRange(this, key, base, head, format, binary);
+  }
+
+  fileDiffs(key: RepoKey, base: string, head: string, paths: readonly string[], maxBytes: number): Promise<Map<string, string>> {
+    return fileDiffs(this, key, base, head, paths, maxBytes);
+  }
+
+  storeCommitRef(key: RepoKey, ref: string, commit: string): Promise<void> {
+    return storeCommitRef(this, key, ref, commit);
+  }
+
 
   async resolveCommit(key: RepoKey, revision: string): Promise<string | undefined> {
     // Never an option, never a NUL; `--end-of-options` keeps git from reading the name as one anyway.

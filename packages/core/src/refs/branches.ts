@@ -8,7 +8,7 @@ import type { RepoAccess } from '../repos/access.js';
 import { repoKey } from '../repos/service.js';
 import { assertValidBranchName } from '../repos/names.js';
 import type { ApiView } from '../wire.js';
-import { toApiBranch } from './convert.js';
+import { toApiBranch, type BranchProtectionView } from './convert.js';
 import {
   CreateBranchRepoOptionSchema,
   UpdateBranchRefOptionSchema,
@@ -22,6 +22,11 @@ import { CommitVerifier } from '../commits/verification.js';
 import { toApiVerification } from '../commits/convert.js';
 import { UsersStore } from '../users/store.js';
 import { assertCanWriteRefs, moveRefs, zeroId } from './writes.js';
+import { actorUser, isSiteAdmin } from '../access/actor.js';
+import { AccessMode } from '../access/permissions.js';
+import { ProtectionService, firstMatchingRule } from '../protection/service.js';
+import type { RefUpdate } from '../git/backend.js';
+import type { BranchRule } from '../protection/tables.js';
 
 const HEADS = 'refs/heads/';
 
@@ -78,7 +83,9 @@ export class BranchesService {
     }
     const ref = HEADS + opts.new_branch_name;
     if (await this.find(access, opts.new_branch_name)) throw new ConflictError('The branch already exists.');
-    await moveRefs(this.ctx, actor, access, [{ ref, oldId: zeroId(access.repo.object_format_name), newId: source }], 'The branch with the same name already exists.');
+    const update = { ref, oldId: zeroId(access.repo.object_format_name), newId: source };
+    await this.assertRuleAllows(actor, access, update);
+    await moveRefs(this.ctx, actor, access, [update], 'The branch with the same name already exists.');
     return this.get(actor, access, view, opts.new_branch_name);
   }
 
@@ -90,6 +97,7 @@ export class BranchesService {
     const current = await this.find(access, name);
     if (!current) throw new NotFoundError(`branch does not exist [name: ${name}]`);
     if (name === access.repo.default_branch) throw new ForbiddenError('can not delete default branch');
+    if (await this.protection.ruleFor(access.repo, name)) throw new ForbiddenError('branch protected');
     await moveRefs(this.ctx, actor, access, [{ ref: current.ref, oldId: current.id, newId: zeroId(access.repo.object_format_name) }], 'The branch moved while it was being deleted.');
   }
 
@@ -105,6 +113,11 @@ export class BranchesService {
     if (opts.name === from || (await this.find(access, opts.name))) {
       throw new ValidationError('', 'Cannot rename a branch using the same name or rename to a branch that already exists.');
     }
+    // A rule named after the branch follows it, renamed by administrators only; a glob rule keeps it in place.
+    const rule = await this.protection.ruleFor(access.repo, from);
+    if (rule && rule.ruleName === from) {
+      if (access.mode < AccessMode.Admin && !isSiteAdmin(actor)) throw new ForbiddenError('User must be a repo or site admin to rename default or protected branches.');
+    } else if (rule) throw new ForbiddenError('Branch is protected by glob-based protection rules.');
     const zero = zeroId(access.repo.object_format_name);
     // The new name first: `recordPush` then makes it the default when the old one was.
     await moveRefs(
@@ -117,6 +130,7 @@ export class BranchesService {
       ],
       'The branch moved while it was being renamed.',
     );
+    if (rule) await this.protection.renameBranchRule(access.repo.id, from, opts.name);
   }
 
   /**
@@ -141,7 +155,48 @@ export class BranchesService {
     if (!opts.force && !(await this.ctx.git.isAncestor(key, current.id, target))) {
       throw new ValidationError('', `moving branch ${name} to ${target} is not a fast-forward; set force to move it anyway`);
     }
-    await moveRefs(this.ctx, actor, access, [{ ref: current.ref, oldId: current.id, newId: target }], 'The branch moved while it was being updated.');
+    const update = { ref: current.ref, oldId: current.id, newId: target };
+    await this.assertRuleAllows(actor, access, update);
+    await moveRefs(this.ctx, actor, access, [update], 'The branch moved while it was being updated.');
+  }
+
+  private get protection(): ProtectionService {
+    return this.ctx.service(ProtectionService);
+  }
+
+  /** A ref move the server makes for a user passes the branch rules a push would (403 with the hook's words). */
+  private async assertRuleAllows(actor: Actor, access: RepoAccess, update: RefUpdate): Promise<void> {
+    const refusal = await this.protection.checkRefUpdates(actor, access, [update], this.ctx.git.incoming(repoKey(access.owner, access.repo), {}));
+    if (refusal) throw new ForbiddenError(refusal);
+  }
+
+  /** What each branch's rule says for the viewer; one rule query for the page, one check per rule. */
+  private async protectionViews(names: string[], access: RepoAccess, view: ApiView): Promise<(BranchProtectionView | undefined)[]> {
+    const rules = await this.protection.branchRules(access.repo.id);
+    if (rules.length === 0) return names.map(() => undefined);
+    const viewer = actorUser(view.viewer);
+    const byRule = new Map<number, Promise<BranchProtectionView>>();
+    const viewOf = (rule: BranchRule) => {
+      let found = byRule.get(rule.id);
+      if (!found) {
+        found = Promise.all([this.protection.canUserPush(rule, viewer, access), this.protection.isUserMergeWhitelisted(rule, viewer, access)]).then(
+          ([userCanPush, userCanMerge]) => ({
+            ruleName: rule.ruleName,
+            requiredApprovals: rule.requiredApprovals,
+            enableStatusCheck: rule.enableStatusCheck,
+            statusCheckContexts: rule.statusCheckContexts,
+            userCanPush,
+            userCanMerge,
+          }),
+        );
+        byRule.set(rule.id, found);
+      }
+      return found;
+    };
+    return Promise.all(names.map((name) => {
+      const rule = firstMatchingRule(rules, name);
+      return rule ? viewOf(rule) : undefined;
+    }));
   }
 
   private async find(access: RepoAccess, name: string): Promise<RefDetail | undefined> {
@@ -155,16 +210,17 @@ export class BranchesService {
     const withCommits = refs.filter((r): r is RefDetail & { commit: RefCommitInfo } => r.commit !== undefined);
     const emails = withCommits.flatMap((r) => [r.commit.authorEmail, r.commit.committerEmail]);
     // The raw commits (one read over the repository's object reader) carry the signatures to verify.
-    const [usernames, raws] = await Promise.all([
+    const [usernames, raws, protections] = await Promise.all([
       this.ctx.store(UsersStore).usernamesByCommitEmail(emails, this.ctx.settings.server.DOMAIN),
       withCommits.length > 0 ? this.ctx.git.readObjects(repoKey(access.owner, access.repo), withCommits.map((r) => r.commit.id)) : Promise.resolve([]),
+      this.protectionViews(withCommits.map((r) => r.ref.slice(HEADS.length)), access, view),
     ]);
     const verifier = new CommitVerifier(this.ctx);
     return Promise.all(
       withCommits.map(async (r, i) => {
         const raw = raws[i];
         const verification = toApiVerification(await verifier.verify(raw?.type === 'commit' ? raw.content : undefined));
-        return toApiBranch(r.ref.slice(HEADS.length), r.commit, access, view, usernames, verification);
+        return toApiBranch(r.ref.slice(HEADS.length), r.commit, access, view, usernames, verification, protections[i]);
       }),
     );
   }

@@ -44,7 +44,20 @@ export function toApiPayloadCommit(
   };
 }
 
-/** A branch as Forgejo shows it while branch protection does not exist: unprotected, pushable by writers. */
+/** What the branch rule that applies to a branch says of it, for the viewer (see `toApiBranch`). */
+export interface BranchProtectionView {
+  ruleName: string;
+  requiredApprovals: number;
+  enableStatusCheck: boolean;
+  statusCheckContexts: string[];
+  userCanPush: boolean;
+  userCanMerge: boolean;
+}
+
+/**
+ * A branch as Forgejo shows it. Unprotected: pushable and mergeable by code writers. Protected: the rule's
+ * approvals and checks, what the viewer may do under it, and the rule's name for repository administrators.
+ */
 export function toApiBranch(
   name: string,
   commit: RefCommitInfo,
@@ -52,18 +65,19 @@ export function toApiBranch(
   view: ApiView,
   usernames: UsernamesByEmail,
   verification: ApiPayloadCommitVerification = NOT_SIGNED,
+  protection?: BranchProtectionView,
 ): ApiBranch {
   const canWrite = view.viewer.kind === 'user' && unitMode(access, 'repo.code') >= AccessMode.Write;
   return {
     name,
     commit: toApiPayloadCommit(commit, access, view, usernames, verification),
-    protected: false,
-    required_approvals: 0,
-    enable_status_check: false,
-    status_check_contexts: [],
-    user_can_push: canWrite,
-    user_can_merge: canWrite,
-    effective_branch_protection_name: '',
+    protected: protection !== undefined,
+    required_approvals: protection?.requiredApprovals ?? 0,
+    enable_status_check: protection?.enableStatusCheck ?? false,
+    status_check_contexts: protection?.statusCheckContexts ?? [],
+    user_can_push: protection ? protection.userCanPush : canWrite,
+    user_can_merge: protection ? protection.userCanMerge : canWrite,
+    effective_branch_protection_name: protection && access.mode >= AccessMode.Admin ? protection.ruleName : '',
   };
 }
 

@@ -10,6 +10,7 @@ import { ConcurrencyLimit } from '../git/limit.js';
 import { ReposService, repoKey } from './service.js';
 import { GitIntentStore } from './intents.js';
 import { QuotaService } from '../quota/service.js';
+import { ProtectionService } from '../protection/service.js';
 
 export interface TransferRequest {
   owner: string;
@@ -18,6 +19,8 @@ export interface TransferRequest {
   service: GitService;
   /** The client's `Git-Protocol` value; anything that is not `key=value` pairs is dropped. */
   protocol?: string;
+  /** A deploy key authenticated the client (SSH): branch rules judge its push by `push_whitelist_deploy_keys`. */
+  deployKey?: boolean;
 }
 
 export interface TransferOptions {
@@ -102,7 +105,12 @@ export class GitTransferService {
     if (!options.serverSpeaksFirst) await bodyArrives(input, options.signal);
     // Over quota, the pre-receive hook refuses every update but deletions (which free space), as Forgejo's does.
     const overQuota = request.service === 'receive-pack' && (await this.ctx.service(QuotaService).pushOverQuota(access.owner));
-    const release = await this.slots.acquire(options.signal);
+    // Only a repository with protection rules has its pushes checked by the server (from the pre-receive hook).
+    const pushCheck = request.service === 'receive-pack' ? await this.ctx.service(ProtectionService).openPushCheck(actor, access, key, { deployKey: request.deployKey === true }) : undefined;
+    const release = await this.slots.acquire(options.signal).catch((error: unknown) => {
+      pushCheck?.close();
+      throw error;
+    });
     let session: ServiceSession;
     let intent: number | undefined;
     try {
@@ -118,14 +126,17 @@ export class GitTransferService {
         signal: options.signal,
         maxInputSize: this.ctx.settings.repohost.GIT_RECEIVE_MAX_INPUT_SIZE,
         overQuota,
+        hookCallback: pushCheck?.callback,
       });
     } catch (error) {
       release();
+      pushCheck?.close();
       // Left behind if this fails too: start-up then resyncs a repository that did not change, harmlessly.
       if (intent !== undefined) await this.ctx.store(GitIntentStore).delete(intent).catch(() => undefined);
       throw error;
     }
     session.done.then(release, release);
+    if (pushCheck) session.done.then(pushCheck.close, pushCheck.close);
     const done = session.done.then(
       async (updates) => {
         await this.repos.recordPush(actor, access, updates, intent);

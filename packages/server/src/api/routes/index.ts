@@ -76,6 +76,8 @@ const ROUTE_MODULES: readonly ((router: ApiRouter, groups: Groups) => void)[] = 
   registerGpgKeyRoutes,
   registerSocialRoutes,
   registerBranchRoutes,
+  registerBranchProtectionRoutes,
+  registerTagProtectionRoutes,
   registerTagRoutes,
   registerCommitRoutes,
   registerStatusRoutes,
