@@ -33,6 +33,7 @@ import { m0027_oauth2_provider } from './0027_oauth2_provider.js';
 import { m0033_loginsources_create } from './0033_loginsources_create.js';
 import { m0031_releases_create } from './0031_releases_create.js';
 import { m0030_protection_create } from './0030_protection_create.js';
+import { m0029_reviews_create } from './0029_reviews_create.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001_users_create,
@@ -65,4 +66,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0033_loginsources_create,
   m0031_releases_create,
   m0030_protection_create,
+  m0029_reviews_create,
 ];

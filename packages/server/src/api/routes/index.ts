@@ -36,6 +36,9 @@ import { registerTeamRoutes } from './teams.js';
 import { registerWebhookRoutes } from './webhooks.js';
 import { registerOAuth2AppRoutes } from './oauth2-apps.js';
 import { registerIssueRoutes } from './issues.js';
+import { registerPullRoutes } from './pulls.js';
+import { registerPullMergeRoutes } from './pull-merge.js';
+import { registerPullReviewRoutes } from './pull-reviews.js';
 import { registerIssueDependencyRoutes } from './issue-dependencies.js';
 import { registerIssueDeadlineRoutes } from './issue-deadline.js';
 import { registerIssueLockRoutes } from './issue-lock.js';
@@ -90,6 +93,9 @@ const ROUTE_MODULES: readonly ((router: ApiRouter, groups: Groups) => void)[] = 
   registerWebhookRoutes,
   registerOAuth2AppRoutes,
   registerIssueRoutes,
+  registerPullRoutes,
+  registerPullMergeRoutes,
+  registerPullReviewRoutes,
   registerIssueDependencyRoutes,
   registerIssueDeadlineRoutes,
   registerIssueLockRoutes,

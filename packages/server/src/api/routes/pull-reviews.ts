@@ -1,0 +1,259 @@
+import { Type } from '@sinclair/typebox';
+import {
+  CreatePullReviewCommentReplyOptionsSchema,
+  CreatePullReviewCommentSchema,
+  CreatePullReviewOptionsSchema,
+  DismissPullReviewOptionsSchema,
+  PullReviewCommentSchema,
+  PullReviewRequestOptionsSchema,
+  PullReviewSchema,
+  SubmitPullReviewOptionsSchema,
+} from '@repohost/core';
+import type { ApiRouter } from '../router.js';
+import type { Groups } from '../groups.js';
+
+/**
+ * Pull request reviews: `/pulls/{index}/reviews…` (list, create, get, submit, delete, line comments, dismissals),
+ * `/pulls/{index}/requested_reviewers`, and Gitea's replies to and resolution of review comments.
+ */
+export function registerPullReviewRoutes(_router: ApiRouter, { repo, pull }: Groups): void {
+  pull.add({
+    method: 'GET',
+    path: '/reviews',
+    operationId: 'repoListPullReviews',
+    summary: 'List all reviews for a pull request',
+    tag: 'repository',
+    scopes: ['repository'],
+    reply: { status: 200, description: 'PullReviewList', list: PullReviewSchema },
+    errors: ['not_found'],
+    handler: async ({ host, actor, repo, pull, page, view }) => {
+      const { items, total } = await host.reviews.list(actor, repo, pull, page);
+      return { items: await host.reviews.toApi(repo, pull, items, view), total };
+    },
+  });
+
+  pull.add({
+    method: 'POST',
+    path: '/reviews',
+    operationId: 'repoCreatePullReview',
+    summary: 'Create a review to an pull request',
+    tag: 'repository',
+    auth: 'token',
+    scopes: ['repository'],
+    body: CreatePullReviewOptionsSchema,
+    reply: { status: 200, description: 'PullReview', schema: PullReviewSchema },
+    errors: ['unauthorized', 'not_found', 'validation', 'locked'],
+    handler: async ({ host, actor, repo, pull, body, view }) => host.reviews.toApiOne(repo, pull, await host.reviews.create(actor, repo, pull, body), view),
+  });
+
+  pull.add({
+    method: 'GET',
+    path: '/reviews/{id}',
+    operationId: 'repoGetPullReview',
+    summary: 'Get a specific review for a pull request',
+    tag: 'repository',
+    scopes: ['repository'],
+    reply: { status: 200, description: 'PullReview', schema: PullReviewSchema },
+    errors: ['not_found'],
+    handler: async ({ host, actor, repo, pull, params, view }) => host.reviews.toApiOne(repo, pull, await host.reviews.resolve(actor, repo, pull, params.id), view),
+  });
+
+  pull.add({
+    method: 'POST',
+    path: '/reviews/{id}',
+    operationId: 'repoSubmitPullReview',
+    summary: 'Submit a pending review to an pull request',
+    tag: 'repository',
+    auth: 'token',
+    scopes: ['repository'],
+    body: SubmitPullReviewOptionsSchema,
+    reply: { status: 200, description: 'PullReview', schema: PullReviewSchema },
+    errors: ['unauthorized', 'not_found', 'validation', 'locked'],
+    handler: async ({ host, actor, repo, pull, params, body, view }) => {
+      const review = await host.reviews.resolve(actor, repo, pull, params.id);
+      return host.reviews.toApiOne(repo, pull, await host.reviews.submit(actor, repo, pull, review, body), view);
+    },
+  });
+
+  pull.add({
+    method: 'DELETE',
+    path: '/reviews/{id}',
+    operationId: 'repoDeletePullReview',
+    summary: 'Delete a specific review from a pull request',
+    tag: 'repository',
+    auth: 'token',
+    scopes: ['repository'],
+    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
+    handler: async ({ host, actor, repo, pull, params }) => {
+      await host.reviews.delete(actor, repo, pull, await host.reviews.resolve(actor, repo, pull, params.id));
+    },
+  });
+
+  pull.add({
+    method: 'GET',
+    path: '/reviews/{id}/comments',
+    operationId: 'repoGetPullReviewComments',
+    summary: 'Get a specific review for a pull request',
+    tag: 'repository',
+    scopes: ['repository'],
+    reply: { status: 200, description: 'PullReviewCommentList', schema: Type.Array(PullReviewCommentSchema) },
+    errors: ['not_found'],
+    handler: async ({ host, actor, repo, pull, params, view }) => {
+      const review = await host.reviews.resolve(actor, repo, pull, params.id);
+      return host.reviews.comments(actor, repo, pull, review, view);
+    },
+  });
+
+  pull.add({
+    method: 'POST',
+    path: '/reviews/{id}/comments',
+    operationId: 'repoCreatePullReviewComment',
+    summary: 'Add a new comment to a pull request review',
+    tag: 'repository',
+    auth: 'token',
+    scopes: ['repository'],
+    body: CreatePullReviewCommentSchema,
+    reply: { status: 200, description: 'PullReviewComment', schema: PullReviewCommentSchema },
+    errors: ['unauthorized', 'forbidden', 'not_found', 'validation', 'locked'],
+    handler: async ({ host, actor, repo, pull, params, body, view }) => {
+      const review = await host.reviews.resolve(actor, repo, pull, params.id);
+      const comment = await host.reviews.addComment(actor, repo, pull, review, body);
+      return (await host.reviews.commentsToApi(repo, pull, review, [comment], view))[0]!;
+    },
+  });
+
+  pull.add({
+    method: 'GET',
+    path: '/reviews/{id}/comments/{comment}',
+    operationId: 'repoGetPullReviewComment',
+    summary: 'Get a pull review comment',
+    tag: 'repository',
+    scopes: ['repository'],
+    reply: { status: 200, description: 'PullReviewComment', schema: PullReviewCommentSchema },
+    errors: ['not_found'],
+    handler: async ({ host, actor, repo, pull, params, view }) => {
+      const review = await host.reviews.resolve(actor, repo, pull, params.id);
+      const comment = await host.reviews.comment(actor, repo, pull, review, params.comment);
+      return (await host.reviews.commentsToApi(repo, pull, review, [comment], view))[0]!;
+    },
+  });
+
+  pull.add({
+    method: 'DELETE',
+    path: '/reviews/{id}/comments/{comment}',
+    operationId: 'repoDeletePullReviewComment',
+    summary: 'Delete a pull review comment',
+    tag: 'repository',
+    auth: 'token',
+    scopes: ['repository'],
+    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    errors: ['unauthorized', 'forbidden', 'not_found', 'locked'],
+    handler: async ({ host, actor, repo, pull, params }) => {
+      const review = await host.reviews.resolve(actor, repo, pull, params.id);
+      const comment = await host.reviews.comment(actor, repo, pull, review, params.comment);
+      await host.reviews.deleteComment(actor, repo, pull, review, comment);
+    },
+  });
+
+  pull.add({
+    method: 'POST',
+    path: '/reviews/{id}/dismissals',
+    operationId: 'repoDismissPullReview',
+    summary: 'Dismiss a review for a pull request',
+    tag: 'repository',
+    auth: 'token',
+    scopes: ['repository'],
+    body: DismissPullReviewOptionsSchema,
+    reply: { status: 200, description: 'PullReview', schema: PullReviewSchema },
+    errors: ['unauthorized', 'forbidden', 'not_found', 'validation', 'locked'],
+    handler: async ({ host, actor, repo, pull, params, body, view }) => {
+      const review = await host.reviews.resolve(actor, repo, pull, params.id);
+      return host.reviews.toApiOne(repo, pull, await host.reviews.dismiss(actor, repo, pull, review, body, true), view);
+    },
+  });
+
+  pull.add({
+    method: 'POST',
+    path: '/reviews/{id}/undismissals',
+    operationId: 'repoUnDismissPullReview',
+    summary: 'Cancel to dismiss a review for a pull request',
+    tag: 'repository',
+    auth: 'token',
+    scopes: ['repository'],
+    reply: { status: 200, description: 'PullReview', schema: PullReviewSchema },
+    errors: ['unauthorized', 'forbidden', 'not_found', 'validation', 'locked'],
+    handler: async ({ host, actor, repo, pull, params, view }) => {
+      const review = await host.reviews.resolve(actor, repo, pull, params.id);
+      return host.reviews.toApiOne(repo, pull, await host.reviews.dismiss(actor, repo, pull, review, {}, false), view);
+    },
+  });
+
+  pull.add({
+    method: 'POST',
+    path: '/requested_reviewers',
+    operationId: 'repoCreatePullReviewRequests',
+    summary: 'create review requests for a pull request',
+    tag: 'repository',
+    auth: 'token',
+    scopes: ['repository'],
+    body: PullReviewRequestOptionsSchema,
+    reply: { status: 201, description: 'PullReviewListWithoutPagination', schema: Type.Array(PullReviewSchema) },
+    errors: ['unauthorized', 'forbidden', 'not_found', 'validation', 'locked'],
+    handler: async ({ host, actor, repo, pull, body, view }) => host.reviews.toApi(repo, pull, await host.reviews.request(actor, repo, pull, body, true), view),
+  });
+
+  pull.add({
+    method: 'DELETE',
+    path: '/requested_reviewers',
+    operationId: 'repoDeletePullReviewRequests',
+    summary: 'cancel review requests for a pull request',
+    tag: 'repository',
+    auth: 'token',
+    scopes: ['repository'],
+    body: PullReviewRequestOptionsSchema,
+    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    errors: ['unauthorized', 'forbidden', 'not_found', 'validation', 'locked'],
+    handler: async ({ host, actor, repo, pull, body }) => {
+      await host.reviews.request(actor, repo, pull, body, false);
+    },
+  });
+
+  // Gitea's API (not in Forgejo's contract): replies to a review comment, and resolving its conversation.
+  pull.add({
+    method: 'POST',
+    path: '/comments/{id}/replies',
+    operationId: 'repoCreatePullReviewCommentReply',
+    summary: 'Reply to a pull review comment',
+    tag: 'repository',
+    auth: 'token',
+    scopes: ['repository'],
+    body: CreatePullReviewCommentReplyOptionsSchema,
+    reply: { status: 201, description: 'PullReviewComment', schema: PullReviewCommentSchema },
+    errors: ['unauthorized', 'forbidden', 'not_found', 'validation', 'locked'],
+    handler: async ({ host, actor, repo, pull, params, body, view }) => {
+      const { comment, review } = await host.reviews.reply(actor, repo, pull, params.id, body);
+      return (await host.reviews.commentsToApi(repo, pull, review, [comment], view))[0]!;
+    },
+  });
+
+  for (const [action, resolved] of [
+    ['resolve', true],
+    ['unresolve', false],
+  ] as const) {
+    repo.add({
+      method: 'POST',
+      path: `/pulls/comments/{id}/${action}`,
+      operationId: resolved ? 'repoResolvePullReviewComment' : 'repoUnresolvePullReviewComment',
+      summary: resolved ? 'Resolve a pull review comment' : 'Unresolve a pull review comment',
+      tag: 'repository',
+      auth: 'token',
+      scopes: ['repository'],
+      reply: { status: 204, description: 'APIEmpty is an empty response' },
+      errors: ['unauthorized', 'forbidden', 'not_found', 'locked'],
+      handler: async ({ host, actor, repo, params }) => {
+        await host.reviews.markConversation(actor, repo, params.id, resolved);
+      },
+    });
+  }
+}
