@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { CommitTreeOptions, RebaseOptions, RebaseResult } from './merge-types.js';
 
 /** Identifies a repository to the backend: lower-cased owner and repository names. */
 export interface RepoKey {
@@ -326,6 +327,24 @@ export interface CommitListOptions extends CommitRangeOptions {
   limit: number;
   /** Read the files each commit changed, with line counts (costs a diff per commit, in the same process). */
   changes: boolean;
+}
+
+/** What merging two commits would give: the tree (absent when git could not merge at all) and conflicting paths. */
+export interface MergeTreeResult {
+  tree?: string;
+  conflicts: string[];
+  /** Why there is no tree (unrelated histories, say). */
+  error?: string;
+}
+
+/** A file that differs between two commits, as a pull request's file list shows it. */
+export interface ChangedFileEntry {
+  path: string;
+  /** The old path of a rename or copy. */
+  previousPath?: string;
+  status: 'added' | 'deleted' | 'changed' | 'renamed' | 'copied';
+  additions: number;
+  deletions: number;
 }
 
 /** A file a commit changed against its first parent (renames are a removal and an addition). */

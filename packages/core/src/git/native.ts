@@ -895,8 +895,11 @@ function signatureEnv(kind: 'AUTHOR' | 'COMMITTER', sig: Signature): Record<stri
   return env;
 }
 
+/** RepoHost's own bookkeeping refs (merge markers, scratch refs): never advertised, never pushed to. */
+const HIDDEN_REFS = ['-c', 'transfer.hideRefs=refs/repohost'];
+
 function serviceConfig(service: GitService): string[] {
-  return service === 'upload-pack' ? ['-c', 'uploadpack.allowFilter=true', '-c', 'uploadpack.allowAnySHA1InWant=true'] : [];
+  return service === 'upload-pack' ? [...HIDDEN_REFS, '-c', 'uploadpack.allowFilter=true', '-c', 'uploadpack.allowAnySHA1InWant=true'] : HIDDEN_REFS;
 }
 
 function protocolEnv(protocol: string | undefined): Record<string, string> {

@@ -437,14 +437,16 @@ export class IssuesService {
    * Closes or reopens inside a transaction, with its timeline event; closing waits for open dependencies.
    * Other domains (a pushed commit closing an issue, a merge) close through here too.
    */
-  async setClosed(tx: CoreTransaction, doer: User, access: RepoAccess, issue: Issue, closed: boolean, commitSha = ''): Promise<Issue> {
+  async setClosed(tx: CoreTransaction, doer: User, access: RepoAccess, issue: Issue, closed: boolean, commitSha = '', options: { mergePull?: boolean } = {}): Promise<Issue> {
     const issues = tx.store(IssuesStore);
     if (closed && (await issues.countOpenDependencies(issue.id)) > 0) {
       throw new PreconditionFailedError('cannot close this issue because it still has open dependencies');
     }
     const now = nowUnix();
     const updated = await issues.update(issue.id, { is_closed: closed ? 1 : 0, closed_unix: closed ? now : 0, updated_unix: now });
-    await tx.store(CommentsStore).insert({ type: closed ? COMMENT_TYPES.close : COMMENT_TYPES.reopen, poster_id: doer.id, issue_id: issue.id, commit_sha: commitSha });
+    // A merge closes its pull request with Forgejo's `merge_pull` event instead of `close`.
+    const type = !closed ? COMMENT_TYPES.reopen : options.mergePull ? COMMENT_TYPES.merge_pull : COMMENT_TYPES.close;
+    await tx.store(CommentsStore).insert({ type, poster_id: doer.id, issue_id: issue.id, commit_sha: commitSha });
     void access;
     return updated;
   }

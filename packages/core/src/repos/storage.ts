@@ -96,6 +96,9 @@ export class RepoStorageService {
         }
       } else if (intent.op === 'rename') {
         await this.undoRename(intent.repo_id, k, report);
+      } else if (intent.op === 'merge') {
+        // `repo_id` names the pull request; the row's repository, not the intent's key, is where its base is.
+        if (await this.ctx.service(PullMergeService).repairMerge(intent.repo_id)) report.resynced.push(k);
       } else if (intent.op === 'head') {
         const found = await this.rowWithKey(intent.repo_id);
         if (found && (await this.ctx.git.exists(found.key))) {

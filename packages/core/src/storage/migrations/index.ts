@@ -34,6 +34,7 @@ import { m0033_loginsources_create } from './0033_loginsources_create.js';
 import { m0031_releases_create } from './0031_releases_create.js';
 import { m0030_protection_create } from './0030_protection_create.js';
 import { m0029_reviews_create } from './0029_reviews_create.js';
+import { m0032_pulls_auto_merge } from './0032_pulls_auto_merge.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001_users_create,
@@ -67,4 +68,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0031_releases_create,
   m0030_protection_create,
   m0029_reviews_create,
+  m0032_pulls_auto_merge,
 ];
