@@ -14,7 +14,8 @@ export type RepoHostErrorKind =
   | 'locked'
   | 'quota_exceeded'
   | 'payload_too_large'
-  | 'precondition_failed';
+  | 'precondition_failed'
+  | 'not_supported';
 
 export abstract class RepoHostError extends Error {
   abstract readonly kind: RepoHostErrorKind;
@@ -107,6 +108,15 @@ export class PreconditionFailedError extends RepoHostError {
   constructor(message: string) {
     super(message);
     this.name = 'PreconditionFailedError';
+  }
+}
+
+/** The git backend in use cannot do this (the in-memory backend's list is in `git/unsupported.ts`): a 501. */
+export class NotSupportedError extends RepoHostError {
+  readonly kind = 'not_supported' as const;
+  constructor(readonly operation: string) {
+    super(`${operation} is not supported by this git backend`);
+    this.name = 'NotSupportedError';
   }
 }
 

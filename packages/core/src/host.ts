@@ -1,8 +1,12 @@
-import { loadSettings, type LoadSettingsOptions, type Settings } from './config/settings.js';
+import { loadSettings, type LoadSettingsOptions, type Settings, type SettingsOverrides } from './config/settings.js';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { openStorage, type DialectName, type Storage } from './storage/database.js';
 import { migrateToLatest } from './storage/migrator.js';
 import type { GitBackend } from './git/backend.js';
 import { NativeGitBackend } from './git/native.js';
+import { MemoryGitBackend } from './git/memory/backend.js';
 import { CoreContext, type CoreTransaction } from './context.js';
 import type { DomainEvents } from './events/bus.js';
 import { UsersService } from './users/service.js';
@@ -84,6 +88,11 @@ export interface RepoHostOptions {
    * may do this for a given database and storage: leave it off in a second process sharing them.
    */
   reconcile?: boolean;
+}
+
+/** What `RepoHost.inMemory` takes: settings on top of its own (`[database] PATH = :memory:`, `[repository] BACKEND = memory`). */
+export interface InMemoryHostOptions {
+  overrides?: SettingsOverrides;
 }
 
 /**
@@ -423,7 +432,10 @@ export class RepoHost {
     try {
       if (options.migrate !== false) await migrateToLatest(storage.db, storage.dialect);
       const git =
-        options.git ?? new NativeGitBackend({ root: settings.repository.ROOT, gitPath: settings.repohost.GIT_PATH });
+        options.git ??
+        (settings.repository.BACKEND === 'memory'
+          ? new MemoryGitBackend()
+          : new NativeGitBackend({ root: settings.repository.ROOT, gitPath: settings.repohost.GIT_PATH }));
       const host = new RepoHost(settings, storage, git);
       // Without migrations the schema may predate the intents table: reconcile only when asked then.
       if (options.reconcile ?? options.migrate !== false) {
@@ -436,6 +448,26 @@ export class RepoHost {
       await storage.close();
       throw error;
     }
+  }
+
+  /**
+   * A whole forge in memory, for test suites: SQLite `:memory:` and the isomorphic-git backend, no files and no `git`
+   * binary. What that backend cannot do fails with `NotSupportedError` (`git/unsupported.ts`). Close it to free it.
+   */
+  static inMemory(options: InMemoryHostOptions = {}): Promise<RepoHost> {
+    const overrides = options.overrides ?? {};
+    const settings = loadSettings({
+      // A work path that is never created unless something outside git and the database writes files (avatars,
+      // attachments): nothing lands in the embedder's folder.
+      workPath: path.join(tmpdir(), `repohost-in-memory-${randomBytes(6).toString('hex')}`),
+      overrides: {
+        ...overrides,
+        database: { ...overrides.database, DB_TYPE: 'sqlite3', PATH: ':memory:' },
+        repository: { ...overrides.repository, BACKEND: 'memory' },
+      },
+    });
+    // A fresh database and storage: there is nothing interrupted to repair.
+    return RepoHost.open({ settings, reconcile: false });
   }
 
   /** Runs pending migrations; returns the names applied. */

@@ -2,7 +2,7 @@
  * RepoHost core: a git forge as a library. Open a {@link RepoHost} and call its services.
  * @packageDocumentation
  */
-export { RepoHost, type RepoHostOptions } from './host.js';
+export { RepoHost, type RepoHostOptions, type InMemoryHostOptions } from './host.js';
 export * from './errors.js';
 export { loadSettings, derivedRootUrl, ConfigError, DEFAULT_REPORTED_VERSION, type Settings, type SettingsOverrides, type LoadSettingsOptions } from './config/settings.js';
 export { parseIni, iniFromEnv } from './config/ini.js';
@@ -79,6 +79,8 @@ export { migrateToLatest, migrationNames } from './storage/migrator.js';
 export * from './git/backend.js';
 export { pktLine, FLUSH_PKT } from './git/pkt-line.js';
 export { NativeGitBackend, type NativeGitOptions } from './git/native.js';
+export { MemoryGitBackend } from './git/memory/backend.js';
+export { MEMORY_PARTIAL, MEMORY_UNSUPPORTED, type MemoryUnsupportedMethod } from './git/unsupported.js';
 export { UsersService, type DeleteUserOptions } from './users/service.js';
 export { UsersStore } from './users/store.js';
 export { UserAdminService } from './users/admin-service.js';

@@ -73,6 +73,8 @@ const SPEC = {
   repository: {
     /** Empty means `APP_DATA_PATH/forgejo-repositories`. */
     ROOT: str(''),
+    /** Git storage: `native` (bare repositories under ROOT, the `git` binary) or `memory` (isomorphic-git, nothing on disk). */
+    BACKEND: str('native'),
     DEFAULT_BRANCH: str('main'),
     MAX_CREATION_LIMIT: int(-1),
     ALLOW_FORK_WITHOUT_MAXIMUM_LIMIT: bool(true),
@@ -364,6 +366,8 @@ function deriveSettings(s: Settings): void {
 
   const repo = s.repository;
   repo.ROOT = repo.ROOT ? path.resolve(s.workPath, repo.ROOT) : path.join(server.APP_DATA_PATH, 'forgejo-repositories');
+  repo.BACKEND = repo.BACKEND.toLowerCase();
+  if (repo.BACKEND !== 'native' && repo.BACKEND !== 'memory') throw new ConfigError(`[repository] BACKEND: "${repo.BACKEND}" is not supported (native, memory)`);
 
   const api = s.api;
   if (api.MAX_RESPONSE_ITEMS < 1) throw new ConfigError('[api] MAX_RESPONSE_ITEMS: must be at least 1');
