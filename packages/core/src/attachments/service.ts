@@ -442,7 +442,7 @@ function parseId(id: string | number): number | undefined {
 }
 
 /** The first `length` bytes of a source (fewer when it is shorter), and an iterator over the rest. */
-async function readHead(source: BlobSource, length: number): Promise<{ head: Uint8Array; rest: AsyncIterator<Uint8Array> }> {
+export async function readHead(source: BlobSource, length: number): Promise<{ head: Uint8Array; rest: AsyncIterator<Uint8Array> }> {
   const rest = source[Symbol.asyncIterator]();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -456,7 +456,7 @@ async function readHead(source: BlobSource, length: number): Promise<{ head: Uin
 }
 
 /** `head`, then what is left of the iterator. */
-async function* prepend(head: Uint8Array, rest: AsyncIterator<Uint8Array>): AsyncIterable<Uint8Array> {
+export async function* prepend(head: Uint8Array, rest: AsyncIterator<Uint8Array>): AsyncIterable<Uint8Array> {
   let finished = false;
   try {
     if (head.byteLength > 0) yield head;

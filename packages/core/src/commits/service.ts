@@ -121,6 +121,17 @@ export class CommitsService {
     return { total, items: await this.views(key, commits, { ...options, stat: true }) };
   }
 
+  /** A page of the commits `range.head` has and `range.exclude` lacks, newest first (a pull request's commits). */
+  async between(_actor: Actor, access: RepoAccess, range: { head: string; exclude?: string }, options: Omit<CommitViewOptions, 'stat'>, paging: Paging = {}): Promise<CommitListPage> {
+    const key = repoKey(access.owner, access.repo);
+    const page = clampPage(this.ctx.settings, paging);
+    const [total, commits] = await Promise.all([
+      this.count(key, access.repo.id, range),
+      this.ctx.git.listCommits(key, { ...range, skip: (page.page - 1) * page.limit, limit: page.limit, changes: true }),
+    ]);
+    return { items: await this.views(key, commits, { ...options, stat: true }), total, page };
+  }
+
   /** Accounts (one query) and verifications (one object read) for a page of commits. */
   private async views(key: RepoKey, commits: GitCommit[], options: CommitViewOptions): Promise<CommitView[]> {
     const stat = options.stat ?? true;

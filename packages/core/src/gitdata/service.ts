@@ -128,7 +128,8 @@ export class GitDataService {
    */
   async refs(_actor: Actor, access: RepoAccess, filter = ''): Promise<{ refs: ApiReference[]; exact: ApiReference | undefined }> {
     const prefix = filter === '' ? '' : `refs/${filter}`;
-    const found = await this.ctx.git.listRefs(repoKey(access.owner, access.repo), prefix);
+    // RepoHost's own bookkeeping refs (merge markers) are not the repository's.
+    const found = (await this.ctx.git.listRefs(repoKey(access.owner, access.repo), prefix)).filter((entry) => !entry.ref.startsWith('refs/repohost/'));
     if (found.length === 0) throw new NotFoundError('ref not found');
     const base = repoApiUrl(this.ctx.settings, access);
     const refs = found.map((ref) => toApiReference(ref, base));

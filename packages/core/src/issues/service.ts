@@ -290,23 +290,35 @@ export class IssuesService {
    * milestone, assignees and due date are set only by writers (others' are ignored, as Forgejo does).
    */
   async create(actor: Actor, access: RepoAccess, input: CreateIssueOption): Promise<Issue> {
+    return this.open(actor, access, input);
+  }
+
+  /**
+   * Opens an issue, or the conversation of a pull request when `pull` is given: `pull.attach` then writes the
+   * pull request's git side in the same transaction, before the events go out. As Forgejo does, a pull request
+   * takes its labels, milestone and assignees from whoever opens it (an unknown milestone is 404), an issue only
+   * from writers.
+   */
+  async open(actor: Actor, access: RepoAccess, input: CreateIssueOption, pull?: { attach: (tx: CoreTransaction, issue: Issue) => Promise<void> }): Promise<Issue> {
     const user = signedInUser(actor);
     const opts = acceptInput(CreateIssueOptionSchema, input);
-    if (!this.mayRead(access, false)) throw new NotFoundError();
+    const isPull = pull !== undefined;
+    if (!this.mayRead(access, isPull)) throw new NotFoundError();
     if (access.repo.is_archived) throw new LockedError();
     const title = opts.title.trim();
     if (title === '') throw new ValidationError('title', 'Required');
     if ([...opts.title].length > 255) throw new ValidationError('title', 'MaxSize');
-    const writer = this.mayWrite(access, { is_pull: 0 });
+    const writer = isPull || this.mayWrite(access, { is_pull: 0 });
     let milestone: Milestone | null = null;
     let assignees: User[] = [];
     let deadline = 0;
     if (writer) {
       if (opts.milestone !== undefined && opts.milestone > 0) {
         milestone = await this.ctx.store(MilestonesStore).byId(access.repo.id, opts.milestone);
+        if (!milestone && isPull) throw new NotFoundError(`milestone does not exist [id: ${opts.milestone}, repo_id: ${access.repo.id}]`);
         if (!milestone) throw new ValidationError('milestone', `milestone does not exist [id: ${opts.milestone}, repo_id: ${access.repo.id}]`);
       }
-      assignees = await this.assignable(access, false, [...(opts.assignees ?? []), ...(opts.assignee ? [opts.assignee] : [])]);
+      assignees = await this.assignable(access, isPull, [...(opts.assignees ?? []), ...(opts.assignee ? [opts.assignee] : [])]);
       // Forgejo's create keeps the time given (its edit and the deadline route keep only the day).
       if (opts.due_date !== undefined) deadline = rfc3339Unix('due_date', opts.due_date) ?? 0;
     }
@@ -322,7 +334,8 @@ export class IssuesService {
         poster_id: user.id,
         name: title,
         content: opts.body ?? '',
-        ref: opts.ref ?? '',
+        ref: isPull ? '' : (opts.ref ?? ''),
+        is_pull: isPull ? 1 : 0,
         milestone_id: milestone?.id ?? 0,
         deadline_unix: deadline,
         created_unix: now,
@@ -332,14 +345,16 @@ export class IssuesService {
       const base = { actor, repo: access.repo, owner: access.owner };
       let labels: Label[] = [];
       if (labelIds.length > 0) labels = (await this.ctx.service(IssueLabelsService).apply(tx, user, access, issue, labelIds, 'replace')).added;
-      if (opts.closed) issue = await this.setClosed(tx, user, access, issue, true);
+      const close = !isPull && opts.closed === true;
+      if (close) issue = await this.setClosed(tx, user, access, issue, true);
       await this.ctx.service(CrossReferencesService).record(tx, user, access.repo, issue, { title: issue.name, body: issue.content });
       await this.recount(tx, access.repo.id, milestone ? [milestone.id] : []);
+      if (pull) await pull.attach(tx, issue);
       tx.emit('issue.created', { ...base, issue });
       if (assignees.length > 0) tx.emit('issue.assigned', { ...base, issue, added: assignees.map((a) => a.id), removed: [] });
       if (labels.length > 0) tx.emit('issue.labeled', { ...base, issue, added: labels, removed: [] });
       if (milestone) tx.emit('issue.milestoned', { ...base, issue, previousMilestoneId: 0 });
-      if (opts.closed) tx.emit('issue.closed', { ...base, issue });
+      if (close) tx.emit('issue.closed', { ...base, issue });
       return issue;
     });
     return issue;

@@ -30,9 +30,14 @@ export interface IssueFilter {
   indexes?: readonly number[];
   updatedSince?: number;
   updatedBefore?: number;
+  /** Issues among those a subquery yields (another domain's narrowing: pull requests into a branch, say). */
+  ids?: Expression<number>;
 }
 
-const ORDERINGS: Record<IssueSort, readonly (readonly [keyof IssueTable, 'asc' | 'desc'])[]> = {
+/** The orders a list may take: those of the issue list, and the pull request list's own. */
+export type IssueOrder = IssueSort | 'recentclose' | 'priority';
+
+const ORDERINGS: Record<IssueOrder, readonly (readonly [keyof IssueTable, 'asc' | 'desc'])[]> = {
   relevance: [['created_unix', 'desc'], ['id', 'desc']],
   latest: [['created_unix', 'desc'], ['id', 'desc']],
   oldest: [['created_unix', 'asc'], ['id', 'asc']],
@@ -42,6 +47,8 @@ const ORDERINGS: Record<IssueSort, readonly (readonly [keyof IssueTable, 'asc' |
   leastcomment: [['num_comments', 'asc'], ['id', 'asc']],
   nearduedate: [['deadline_unix', 'asc'], ['id', 'desc']],
   farduedate: [['deadline_unix', 'desc'], ['id', 'desc']],
+  recentclose: [['closed_unix', 'desc'], ['id', 'desc']],
+  priority: [['priority', 'desc'], ['updated_unix', 'desc'], ['id', 'desc']],
 };
 
 /** The issue tables: issues, their index sequence, assignees, labels and dependencies. */
@@ -190,7 +197,7 @@ export class IssuesStore extends Store<IssuesTables> {
   }
 
   /** A page of the issues `filter` lets through, in `sort` order, and their count. */
-  list(filter: IssueFilter, sort: IssueSort, page: PageRequest): Promise<Page<Issue>> {
+  list(filter: IssueFilter, sort: IssueOrder, page: PageRequest): Promise<Page<Issue>> {
     const base = this.db.selectFrom('issue').where((eb) => matches(eb, filter));
     let rows = base.selectAll();
     for (const [column, direction] of ORDERINGS[sort]) rows = rows.orderBy(column, direction);
@@ -202,6 +209,7 @@ function matches(eb: Eb, filter: IssueFilter): Expression<SqlBool> {
   const all: Expression<SqlBool>[] = [];
   if (filter.repoId !== undefined) all.push(eb('issue.repo_id', '=', filter.repoId));
   if (filter.repoIds !== undefined) all.push(eb('issue.repo_id', 'in', filter.repoIds));
+  if (filter.ids !== undefined) all.push(eb('issue.id', 'in', filter.ids));
   if (filter.repoIdsByKind !== undefined) {
     const { issues, pulls } = filter.repoIdsByKind;
     all.push(

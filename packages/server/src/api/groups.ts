@@ -38,6 +38,11 @@ export function defineGroups(router: ApiRouter) {
     issue: await host.issues.resolve(actor, repo, params.index),
   }));
 
+  /** `/repos/{owner}/{repo}/pulls/{index}/…`: a pull request of the repository whose pulls unit the caller may read. */
+  const pull = repo.nest('/pulls/{index}', async ({ host, actor, repo, params }) => ({
+    pull: await host.pulls.resolve(actor, repo, params.index),
+  }));
+
   /** `/orgs/{org}/…`: an organization the caller may see (private ones: members only). */
   const org = router.group('/orgs/{org}', async ({ host, actor, params }) => ({
     org: await host.orgs.resolve(actor, params.org),
@@ -56,7 +61,7 @@ export function defineGroups(router: ApiRouter) {
     return {};
   });
 
-  return { me, user, userTokens, repo, issue, org, team, admin };
+  return { me, user, userTokens, repo, issue, pull, org, team, admin };
 }
 
 export type Groups = ReturnType<typeof defineGroups>;

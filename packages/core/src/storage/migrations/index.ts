@@ -30,11 +30,12 @@ import { m0024_times_create } from './0024_times_create.js';
 import { m0025_attachments_create } from './0025_attachments_create.js';
 import { m0026_notifications_create } from './0026_notifications_create.js';
 import { m0027_oauth2_provider } from './0027_oauth2_provider.js';
-import { m0033_loginsources_create } from './0033_loginsources_create.js';
-import { m0031_releases_create } from './0031_releases_create.js';
-import { m0030_protection_create } from './0030_protection_create.js';
+import { m0028_pulls_create } from './0028_pulls_create.js';
 import { m0029_reviews_create } from './0029_reviews_create.js';
+import { m0030_protection_create } from './0030_protection_create.js';
+import { m0031_releases_create } from './0031_releases_create.js';
 import { m0032_pulls_auto_merge } from './0032_pulls_auto_merge.js';
+import { m0033_loginsources_create } from './0033_loginsources_create.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001_users_create,
@@ -64,9 +65,10 @@ export const MIGRATIONS: readonly Migration[] = [
   m0025_attachments_create,
   m0026_notifications_create,
   m0027_oauth2_provider,
-  m0033_loginsources_create,
-  m0031_releases_create,
-  m0030_protection_create,
+  m0028_pulls_create,
   m0029_reviews_create,
+  m0030_protection_create,
+  m0031_releases_create,
   m0032_pulls_auto_merge,
+  m0033_loginsources_create,
 ];

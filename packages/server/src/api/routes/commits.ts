@@ -10,9 +10,19 @@ const CommitViewQuery = {
   files: Type.Optional(Type.Boolean({ description: "include a list of affected files for every commit (disable for speedup, default 'true')" })),
 };
 
-function textResponse(body: Buffer, headers: Record<string, string>): Response {
+/** A git-made text body (a diff, a patch) with its length, so HEAD answers as GET does. */
+export function textResponse(body: Buffer, headers: Record<string, string>): Response {
   const out = { ...headers, 'content-type': 'text/plain; charset=utf-8', 'content-length': String(body.length) };
   return new FastResponse(new Uint8Array(body.buffer, body.byteOffset, body.length), { status: 200, headers: out });
+}
+
+/** Forgejo's extra paging headers of commit-like lists (`X-Page`, `X-PerPage`, `X-PageCount`, `X-HasMore`). */
+export function setPageHeaders(headers: Record<string, string>, page: { page: number; limit: number }, total: number): void {
+  const pageCount = Math.ceil(total / page.limit);
+  headers['x-page'] = String(page.page);
+  headers['x-perpage'] = String(page.limit);
+  headers['x-pagecount'] = String(pageCount);
+  headers['x-hasmore'] = String(page.page < pageCount);
 }
 
 /** `/repos/{owner}/{repo}/commits`, `/git/commits/{sha}[.diff|.patch]`, `/compare/{basehead}`: reading history. */
@@ -37,11 +47,7 @@ export function registerCommitRoutes(_router: ApiRouter, { repo }: Groups): void
     handler: async ({ host, actor, repo, query, page, view, responseHeaders }) => {
       const result = await host.commits.list(actor, repo, query, page);
       const path = repoWebPath(repo.owner, repo.repo);
-      const pageCount = Math.ceil(result.total / result.page.limit);
-      responseHeaders['x-page'] = String(result.page.page);
-      responseHeaders['x-perpage'] = String(result.page.limit);
-      responseHeaders['x-pagecount'] = String(pageCount);
-      responseHeaders['x-hasmore'] = String(result.page.page < pageCount);
+      setPageHeaders(responseHeaders, result.page, result.total);
       return { items: result.items.map((commit) => toApiCommit(commit, path, view)), total: result.total };
     },
   });

@@ -1,0 +1,533 @@
+import type { CoreContext, CoreTransaction } from '../context.js';
+import { signedInUser, type Actor } from '../access/actor.js';
+import { AccessMode, unitMode } from '../access/permissions.js';
+import { AccessService } from '../access/service.js';
+import { CommitsService, type CommitListPage } from '../commits/service.js';
+import { ConflictError, ForbiddenError, LockedError, NotFoundError, PreconditionFailedError, ValidationError } from '../errors.js';
+import type { ChangedFileEntry, RepoKey } from '../git/backend.js';
+import { IssuesService, type IssueDetails } from '../issues/service.js';
+import { IssuesStore } from '../issues/store.js';
+import { IssueLabelsService } from '../labels/issue-labels.js';
+import type { Issue } from '../issues/tables.js';
+import { COMMENT_TYPES } from '../comments/types.js';
+import { CommentsStore } from '../comments/store.js';
+import { clampPage, offsetOf, type Page, type PageRequest, type Paging } from '../paging.js';
+import type { RepoAccess } from '../repos/access.js';
+import { RepoForksService } from '../repos/forks.js';
+import { repoKey } from '../repos/service.js';
+import { viewUnits } from '../repos/units.js';
+import { ReposStore } from '../repos/store.js';
+import type { Repository } from '../repos/tables.js';
+import { nowUnix } from '../storage/database.js';
+import { UsersStore } from '../users/store.js';
+import type { User } from '../users/tables.js';
+import type { Team } from '../orgs/tables.js';
+import { ReviewsService } from '../reviews/service.js';
+import { ProtectionService, protectedFilesAmong } from '../protection/service.js';
+import { acceptInput } from '../validation/validate.js';
+import './events.js';
+import {
+  CreatePullRequestOptionSchema,
+  EditPullRequestOptionSchema,
+  type CreatePullRequestOption,
+  type EditPullRequestOption,
+  type PullCommitsQuery,
+  type PullFilesQuery,
+  type PullListQuery,
+} from './schemas.js';
+import { PullsStore } from './store.js';
+import { PULL_STATUS, pullHeadRef, type Pull, type PullRequest, type PullRequestTable } from './tables.js';
+import type { Updateable } from 'kysely';
+
+/** What the API view of a pull request shows besides its issue side. */
+export interface PullDetails extends IssueDetails {
+  pull: PullRequest;
+  /** The base repository with the viewer's access. */
+  base: RepoAccess;
+  /** The head repository with the viewer's access; null when it was deleted or the viewer may not see it. */
+  head: RepoAccess | null;
+  merger: User | null;
+  /** Whether its title marks it as a work in progress. */
+  draft: boolean;
+  /** The base branch's tip now (absent when the branch is gone). */
+  baseCommit: string | undefined;
+  /** Whether the head branch still exists in the head repository. */
+  headBranchExists: boolean;
+  /** Review requests still open, and the number of review comments (the reviews domain fills them). */
+  reviewers: User[];
+  reviewerTeams: Team[];
+  reviewComments: number;
+}
+
+/** The `whitespace` query of the file list, as git's diff options. */
+const WHITESPACE_FLAGS: Record<string, string | undefined> = {
+  'ignore-all': '--ignore-all-space',
+  'ignore-change': '--ignore-space-change',
+  'ignore-eol': '--ignore-space-at-eol',
+  'show-all': undefined,
+};
+
+/**
+ * Pull requests: their conversation is an issue (`IssuesService`), their git side a `pull_request` row and the
+ * ref `refs/pull/{index}/head` of the base repository, which keeps the head commit even when the head branch or
+ * its repository goes. Status, merge base and diff size are computed when the head or the base moves and stored,
+ * so reads and lists never run git per item.
+ */
+export class PullsService {
+  constructor(private readonly ctx: CoreContext) {}
+
+  private get store(): PullsStore {
+    return this.ctx.store(PullsStore);
+  }
+
+  private get issues(): IssuesService {
+    return this.ctx.service(IssuesService);
+  }
+
+  /** Keeps pull requests in step with pushes to their head and base branches. */
+  subscribe(): void {
+    this.ctx.events.on('repo.pushed', async ({ payload }) => {
+      for (const update of payload.updates) {
+        if (!update.ref.startsWith('refs/heads/')) continue;
+        const branch = update.ref.slice('refs/heads/'.length);
+        await this.branchMoved(payload.actor, payload.repo, branch, update.newId);
+      }
+    });
+  }
+
+  /** May the actor read pull requests here (the pulls unit)? */
+  mayRead(access: RepoAccess): boolean {
+    return this.issues.mayRead(access, true);
+  }
+
+  /** Write on the pulls unit: edit others' pull requests, merge. */
+  mayWrite(access: RepoAccess): boolean {
+    return unitMode(access, 'repo.pulls') >= AccessMode.Write;
+  }
+
+  /** The pull request `index` of the repository, or NotFound when it does not exist, is an issue, or may not be read. */
+  async resolve(actor: Actor, access: RepoAccess, index: string | number): Promise<Pull> {
+    const issue = await this.issues.resolve(actor, access, index).catch(() => undefined);
+    const pull = issue?.is_pull ? await this.store.byIssueId(issue.id) : undefined;
+    if (!issue || !pull) throw new NotFoundError('pull request does not exist');
+    return { issue, pull };
+  }
+
+  /** The pull requests of these issues (issues that are not pull requests are left out). */
+  async ofIssues(issues: readonly Issue[], scope: Pick<CoreTransaction, 'store'> = this.ctx): Promise<Pull[]> {
+    const pulls = await scope.store(PullsStore).byIssueIds(issues.filter((i) => i.is_pull).map((i) => i.id));
+    const byIssue = new Map(pulls.map((p) => [p.issue_id, p]));
+    return issues.flatMap((issue) => {
+      const pull = byIssue.get(issue.id);
+      return pull ? [{ issue, pull }] : [];
+    });
+  }
+
+  /** Everything the API views of these pull requests show, in a fixed number of queries. */
+  async details(actor: Actor, pulls: readonly Pull[], scope: Pick<CoreTransaction, 'store'> = this.ctx): Promise<PullDetails[]> {
+    if (pulls.length === 0) return [];
+    const issueDetails = await this.issues.details(actor, pulls.map((p) => p.issue), scope);
+    const headIds = [...new Set(pulls.map((p) => p.pull.head_repo_id))];
+    const headRepos = await scope.store(ReposStore).findByIds(headIds);
+    const userIds = [...headRepos.map((r) => r.owner_id), ...pulls.map((p) => p.pull.merger_id).filter((id) => id > 0)];
+    const users = await scope.store(UsersStore).findByIds(userIds);
+    const reposById = new Map<number, Repository>(headRepos.map((r) => [r.id, r]));
+    // Base repositories come with the issue details; their access (and that of heads elsewhere) in one batch.
+    const pairs = new Map<number, { repo: Repository; owner: User }>();
+    for (const d of issueDetails) pairs.set(d.repo.id, { repo: d.repo, owner: d.owner });
+    for (const repo of headRepos) {
+      const owner = users.get(repo.owner_id);
+      if (owner && !pairs.has(repo.id)) pairs.set(repo.id, { repo, owner });
+    }
+    const accesses = await this.ctx.service(AccessService).repoAccessMany(actor, [...pairs.values()]);
+    const accessById = new Map(accesses.map((a) => [a.repo.id, a]));
+    // Branch tips: one ref read per repository involved, however many pull requests the page holds.
+    const tips = new Map<number, Map<string, string>>();
+    const wanted = new Map<number, Set<string>>();
+    for (const { pull } of pulls) {
+      wanted.set(pull.base_repo_id, (wanted.get(pull.base_repo_id) ?? new Set()).add(`refs/heads/${pull.base_branch}`));
+      wanted.set(pull.head_repo_id, (wanted.get(pull.head_repo_id) ?? new Set()).add(`refs/heads/${pull.head_branch}`));
+    }
+    await Promise.all(
+      [...wanted].map(async ([repoId, refs]) => {
+        const pair = pairs.get(repoId);
+        if (pair) tips.set(repoId, await this.ctx.git.readRefs(repoKey(pair.owner, pair.repo), [...refs]));
+      }),
+    );
+    const reviews = await this.ctx.service(ReviewsService).reviewSummaries(pulls.map((p) => p.issue.id), scope);
+    const prefixes = this.ctx.settings['repository.pull-request'].WORK_IN_PROGRESS_PREFIXES;
+    return pulls.map(({ pull }, i) => {
+      const details = issueDetails[i]!;
+      const head = reposById.has(pull.head_repo_id) ? accessById.get(pull.head_repo_id) : undefined;
+      const title = details.issue.name.toUpperCase();
+      return {
+        ...details,
+        pull,
+        base: accessById.get(details.repo.id)!,
+        head: head && head.mode >= AccessMode.Read ? head : null,
+        merger: pull.merger_id > 0 ? (users.get(pull.merger_id) ?? null) : null,
+        draft: prefixes.some((prefix) => prefix !== '' && title.startsWith(prefix.toUpperCase())),
+        baseCommit: tips.get(pull.base_repo_id)?.get(`refs/heads/${pull.base_branch}`),
+        headBranchExists: tips.get(pull.head_repo_id)?.has(`refs/heads/${pull.head_branch}`) ?? false,
+        reviewers: reviews.get(pull.issue_id)?.requestedReviewers ?? [],
+        reviewerTeams: reviews.get(pull.issue_id)?.requestedTeams ?? [],
+        reviewComments: reviews.get(pull.issue_id)?.reviewComments ?? 0,
+      };
+    });
+  }
+
+  /** A page of a repository's pull requests (`GET /repos/{owner}/{repo}/pulls`). */
+  async list(_actor: Actor, access: RepoAccess, query: PullListQuery, paging: Paging = {}): Promise<Page<Pull>> {
+    if (!this.mayRead(access)) throw new NotFoundError();
+    const page = clampPage(this.ctx.settings, paging);
+    const state = query.state ?? 'open';
+    let posterId: number | undefined;
+    if (query.poster) {
+      const poster = await this.ctx.store(UsersStore).findByName(query.poster);
+      if (!poster) throw new NotFoundError(`user does not exist [uid: 0, name: ${query.poster}]`);
+      posterId = poster.id;
+    }
+    const narrowed = query.base !== undefined || query.head !== undefined;
+    const found = await this.ctx.store(IssuesStore).list(
+      {
+        repoId: access.repo.id,
+        isPull: true,
+        ...(state === 'all' ? {} : { isClosed: state === 'closed' }),
+        ...(query.milestone ? { milestoneIds: [query.milestone] } : {}),
+        ...(query.labels && query.labels.length > 0 ? { labelIdGroups: query.labels.map((id) => [id]) } : {}),
+        ...(posterId !== undefined ? { posterId } : {}),
+        ...(narrowed ? { ids: this.store.issueIdsOf(access.repo.id, { base: query.base, head: query.head }) } : {}),
+      },
+      query.sort ?? 'latest',
+      page,
+    );
+    return { items: await this.ofIssues(found.items), total: found.total };
+  }
+
+  /**
+   * The newest pull request from `head` into `base` (`GET /pulls/{base}/{head}`); `head` may name another
+   * owner's fork as `owner:branch`.
+   */
+  async byBaseHead(actor: Actor, access: RepoAccess, base: string, head: string): Promise<Pull> {
+    if (!this.mayRead(access)) throw new NotFoundError();
+    const { repo: headRepo, branch } = await this.headOf(actor, access, head, { quiet: true });
+    const pull = await this.store.latestWithTargets(access.repo.id, base, headRepo.id, branch);
+    const issue = pull && (await this.ctx.store(IssuesStore).byId(pull.issue_id));
+    if (!pull || !issue) throw new NotFoundError('pull request does not exist');
+    return { issue, pull };
+  }
+
+  /**
+   * Where `head` (`branch`, `owner:branch` or `owner/repo:branch`) lives: the base repository itself, or a
+   * repository of its fork network the actor may read (Forgejo: the owner's fork of the base, or the base's
+   * parent when that owner holds it).
+   */
+  private async headOf(actor: Actor, access: RepoAccess, head: string, options: { quiet?: boolean } = {}): Promise<{ repo: Repository; access: RepoAccess; branch: string }> {
+    const colon = head.indexOf(':');
+    if (colon < 0) return { repo: access.repo, access, branch: head };
+    const who = head.slice(0, colon);
+    const branch = head.slice(colon + 1);
+    if (branch.includes(':')) throw new NotFoundError();
+    const [ownerName, repoName] = who.includes('/') ? who.split('/', 2) : [who, undefined];
+    const owner = await this.ctx.store(UsersStore).findByName(ownerName ?? '');
+    if (!owner) throw new NotFoundError(options.quiet ? 'pull request does not exist' : 'GetUserByName');
+    if (owner.id === access.owner.id && (repoName === undefined || repoName.toLowerCase() === access.repo.lower_name)) {
+      return { repo: access.repo, access, branch };
+    }
+    const forks = this.ctx.service(RepoForksService);
+    let repo: Repository | undefined;
+    if (repoName !== undefined) {
+      const named = await this.ctx.store(ReposStore).findByOwnerAndName(owner.id, repoName);
+      if (named && forks.inSameForkNetwork(named, access.repo)) repo = named;
+    } else repo = await forks.headRepository(access.repo, owner);
+    if (!repo) throw new NotFoundError(options.quiet ? 'pull request does not exist' : 'GetBaseRepo');
+    const headAccess = await this.ctx.service(AccessService).repoAccess(actor, repo, owner);
+    if (unitMode(headAccess, 'repo.code') < AccessMode.Read) throw new NotFoundError("Can't read headRepo UnitTypeCode");
+    return { repo, access: headAccess, branch };
+  }
+
+  /** Opens a pull request (`POST /repos/{owner}/{repo}/pulls`), as Forgejo's CreatePullRequest. */
+  async create(actor: Actor, access: RepoAccess, input: CreatePullRequestOption): Promise<Pull> {
+    const user = signedInUser(actor);
+    const opts = acceptInput(CreatePullRequestOptionSchema, input);
+    const headName = opts.head ?? '';
+    const baseName = opts.base ?? '';
+    if (headName === baseName) throw new ValidationError('', 'Invalid PullRequest: There are no changes between the head and the base');
+    if (!this.mayRead(access) || unitMode(access, 'repo.code') < AccessMode.Read) throw new NotFoundError("Can't read pulls or can't read UnitTypeCode");
+    if (access.repo.is_archived) throw new LockedError();
+    const head = await this.headOf(actor, access, headName);
+    const baseKey = repoKey(access.owner, access.repo);
+    const headKey = repoKey(head.access.owner, head.repo);
+    const [baseCommit, headCommit] = await Promise.all([
+      baseName === '' ? undefined : this.ctx.git.resolveCommit(baseKey, `refs/heads/${baseName}`),
+      head.branch === '' ? undefined : this.ctx.git.resolveCommit(headKey, `refs/heads/${head.branch}`),
+    ]);
+    // Forgejo also takes tags and commit ids here, then refuses them: only branches make pull requests.
+    if (!baseCommit || !headCommit) {
+      const isOther = async (key: RepoKey, name: string) => name !== '' && (await this.ctx.git.resolveCommit(key, name)) !== undefined;
+      if ((!baseCommit && (await isOther(baseKey, baseName))) || (!headCommit && (await isOther(headKey, head.branch)))) {
+        throw new ValidationError('', 'Invalid PullRequest: base and head must be branches');
+      }
+      throw new NotFoundError();
+    }
+    const existing = await this.openWithTargets(head.repo.id, head.branch, access.repo.id, baseName);
+    if (existing) {
+      throw new ConflictError(
+        `pull request already exists for these targets [id: ${existing.id}, issue_id: ${existing.index}, head_repo_id: ${existing.head_repo_id}, base_repo_id: ${existing.base_repo_id}, head_branch: ${existing.head_branch}, base_branch: ${existing.base_branch}]`,
+      );
+    }
+
+    // The head commit's objects come over before the measure, which runs in the base repository.
+    if (head.repo.id !== access.repo.id) await this.ctx.git.copyCommit(headKey, baseKey, headCommit);
+    const measured = await this.measure(baseKey, { repoId: access.repo.id, branch: baseName }, baseCommit, headCommit);
+    let pull: PullRequest | undefined;
+    const issue = await this.issues.open(
+      actor,
+      access,
+      { title: opts.title ?? '', body: opts.body, assignee: opts.assignee, assignees: opts.assignees, milestone: opts.milestone, labels: opts.labels, due_date: opts.due_date },
+      {
+        attach: async (tx, issue) => {
+          // Written over whatever an earlier, rolled-back attempt at this index left; the objects are here already.
+          await this.ctx.git.storeCommitRef(baseKey, pullHeadRef(issue.index), headCommit);
+          pull = await tx.store(PullsStore).insert({
+            ...measured,
+            issue_id: issue.id,
+            index: issue.index,
+            head_repo_id: head.repo.id,
+            base_repo_id: access.repo.id,
+            head_branch: head.branch,
+            base_branch: baseName,
+            allow_maintainer_edit: viewUnits(access.repo.units, this.ctx.settings).pulls?.default_allow_maintainer_edit ? 1 : 0,
+          });
+          tx.emit('pull.opened', { actor, repo: access.repo, owner: access.owner, issue, pull });
+        },
+      },
+    );
+    void user;
+    return { issue, pull: pull! };
+  }
+
+  /** An open, unmerged pull request with these targets, if any. */
+  private async openWithTargets(headRepoId: number, headBranch: string, baseRepoId: number, baseBranch: string): Promise<PullRequest | undefined> {
+    const candidates = await this.store.withTargets(headRepoId, headBranch, baseRepoId, baseBranch);
+    if (candidates.length === 0) return undefined;
+    const issues = await this.ctx.store(IssuesStore).byIds(candidates.map((c) => c.issue_id));
+    const open = new Set(issues.filter((i) => !i.is_closed).map((i) => i.id));
+    return candidates.find((c) => open.has(c.issue_id));
+  }
+
+  /**
+   * Points `refs/pull/{index}/head` of the base repository at the head commit, bringing the commit's objects over
+   * first when the head lives in another repository of the fork network.
+   */
+  private async keepHead(base: { repo: Repository; owner: User }, index: number, headRepo: Repository, headKey: RepoKey, commit: string): Promise<void> {
+    const key = repoKey(base.owner, base.repo);
+    if (headRepo.id !== base.repo.id) await this.ctx.git.copyCommit(headKey, key, commit);
+    await this.ctx.git.storeCommitRef(key, pullHeadRef(index), commit);
+  }
+
+  /**
+   * Where a pull request from `headCommit` into `baseCommit` stands (merge base, status, conflicting files,
+   * commits ahead and behind, diff size): git only, no database, so it runs before any transaction.
+   */
+  private async measure(key: RepoKey, target: { repoId: number; branch: string }, baseCommit: string, headCommit: string): Promise<Updateable<PullRequestTable>> {
+    const git = this.ctx.git;
+    const mergeBase = (await git.mergeBase(key, baseCommit, headCommit)) ?? '';
+    let status: number = PULL_STATUS.mergeable;
+    let conflicts: string[] = [];
+    let files: ChangedFileEntry[] = [];
+    if (mergeBase === '') status = PULL_STATUS.error;
+    else if (mergeBase === headCommit) status = PULL_STATUS.ancestor;
+    else {
+      const [merged, baseTree, changed] = await Promise.all([
+        git.mergeTree(key, baseCommit, headCommit),
+        git.resolveRevision(key, `${baseCommit}^{tree}`),
+        git.changedFiles(key, mergeBase, headCommit),
+      ]);
+      files = changed;
+      if (!merged.tree) status = PULL_STATUS.error;
+      else if (merged.conflicts.length > 0) {
+        status = PULL_STATUS.conflict;
+        conflicts = merged.conflicts;
+      } else if (merged.tree === baseTree?.id) status = PULL_STATUS.empty;
+    }
+    const [ahead, behind, rule] = await Promise.all([
+      mergeBase === '' ? 0 : git.countCommits(key, { head: headCommit, exclude: baseCommit }),
+      mergeBase === '' ? 0 : git.countCommits(key, { head: baseCommit, exclude: headCommit }),
+      files.length === 0 ? undefined : this.ctx.service(ProtectionService).ruleFor({ id: target.repoId }, target.branch),
+    ]);
+    // The paths a protection rule of the base branch guards; a merge touching them is refused.
+    const changedProtected = protectedFilesAmong(rule, files.flatMap((f) => (f.previousPath ? [f.previousPath, f.path] : [f.path])));
+    return {
+      merge_base: mergeBase,
+      head_commit_id: headCommit,
+      status,
+      conflicted_files: JSON.stringify(conflicts),
+      changed_protected_files: JSON.stringify(changedProtected),
+      commits_ahead: ahead,
+      commits_behind: behind,
+      additions: files.reduce((n, f) => n + f.additions, 0),
+      deletions: files.reduce((n, f) => n + f.deletions, 0),
+      changed_files: files.length,
+    };
+  }
+
+  /**
+   * Checks a pull request again against the current tips of its base branch and its head ref (after a push to
+   * either, or a merge). A pull request already merged keeps what it had.
+   */
+  async refresh(pull: Pull): Promise<Pull> {
+    if (pull.pull.has_merged) return pull;
+    const base = await this.ctx.store(ReposStore).findById(pull.pull.base_repo_id);
+    const owner = base && (await this.ctx.store(UsersStore).findById(base.owner_id));
+    if (!base || !owner) return pull;
+    const key = repoKey(owner, base);
+    const [baseCommit, headCommit] = await Promise.all([
+      this.ctx.git.resolveCommit(key, `refs/heads/${pull.pull.base_branch}`),
+      this.ctx.git.resolveCommit(key, pullHeadRef(pull.pull.index)),
+    ]);
+    if (!baseCommit || !headCommit) return pull;
+    const measured = await this.measure(key, { repoId: base.id, branch: pull.pull.base_branch }, baseCommit, headCommit);
+    return { issue: pull.issue, pull: await this.store.update(pull.pull.id, measured) };
+  }
+
+  /**
+   * A branch of `repo` moved to `newId` (all zeros: deleted). Pull requests with that head follow it (their head
+   * ref moves, `pull.synchronized`); pull requests into it are checked again.
+   */
+  private async branchMoved(actor: Actor, repo: Repository, branch: string, newId: string): Promise<void> {
+    const deleted = /^0+$/.test(newId);
+    const [heads, bases] = await Promise.all([this.store.withHead(repo.id, branch), this.store.withBase(repo.id, branch)]);
+    const issues = await this.ctx.store(IssuesStore).byIds([...heads, ...bases].map((p) => p.issue_id));
+    const openIssues = new Map(issues.filter((i) => !i.is_closed).map((i) => [i.id, i]));
+    if (!deleted) {
+      for (const pull of heads) {
+        const issue = openIssues.get(pull.issue_id);
+        if (!issue || pull.head_commit_id === newId) continue;
+        await this.synchronize(actor, { issue, pull }, repo, newId);
+      }
+    }
+    for (const pull of bases) {
+      const issue = openIssues.get(pull.issue_id);
+      if (issue) await this.refresh({ issue, pull });
+    }
+  }
+
+  /** Moves a pull request's head to `commit` of its head repository and checks it again. */
+  private async synchronize(actor: Actor, current: Pull, headRepo: Repository, commit: string): Promise<void> {
+    const base = await this.ctx.store(ReposStore).findById(current.pull.base_repo_id);
+    const [baseOwner, headOwner] = base ? await Promise.all([this.ctx.store(UsersStore).findById(base.owner_id), this.ctx.store(UsersStore).findById(headRepo.owner_id)]) : [];
+    if (!base || !baseOwner || !headOwner) return;
+    const before = current.pull.head_commit_id;
+    await this.keepHead({ repo: base, owner: baseOwner }, current.pull.index, headRepo, repoKey(headOwner, headRepo), commit);
+    const baseKey = repoKey(baseOwner, base);
+    const baseCommit = await this.ctx.git.resolveCommit(baseKey, `refs/heads/${current.pull.base_branch}`);
+    const measured = baseCommit ? await this.measure(baseKey, { repoId: base.id, branch: current.pull.base_branch }, baseCommit, commit) : { head_commit_id: commit };
+    await this.ctx.transaction(async (tx) => {
+      const pull = await tx.store(PullsStore).update(current.pull.id, measured);
+      const issue = await tx.store(IssuesStore).update(current.issue.id, { updated_unix: nowUnix() });
+      await tx.store(CommentsStore).insert({ type: COMMENT_TYPES.pull_push, poster_id: signedInUser(actor).id, issue_id: issue.id, commit_sha: commit, content: JSON.stringify({ is_force_push: false, commit_ids: [commit] }) });
+      tx.emit('pull.synchronized', { actor, repo: base, owner: baseOwner, issue, pull, before, after: commit });
+    });
+  }
+
+  /**
+   * Edits a pull request (`PATCH /repos/{owner}/{repo}/pulls/{index}`): the issue side as an issue's edit does
+   * (poster or writers; labels for writers), then the base branch and `allow_maintainer_edit`.
+   */
+  async edit(actor: Actor, access: RepoAccess, current: Pull, input: EditPullRequestOption): Promise<Pull> {
+    const user = signedInUser(actor);
+    const opts = acceptInput(EditPullRequestOptionSchema, input);
+    if (current.issue.poster_id !== user.id && !this.mayWrite(access)) throw new ForbiddenError('user is neither the poster nor a writer');
+    if (opts.state !== undefined && current.pull.has_merged) throw new PreconditionFailedError('cannot change state of this pull request, it was already merged');
+    if (opts.allow_maintainer_edit !== undefined && current.issue.poster_id !== user.id) {
+      throw new ForbiddenError('SetAllowEdits: user has no permission for this action');
+    }
+    const newBase = !current.pull.has_merged && opts.base !== undefined && opts.base !== '' && opts.base !== current.pull.base_branch ? opts.base : undefined;
+    const key = repoKey(access.owner, access.repo);
+    const newBaseCommit = newBase === undefined ? undefined : await this.ctx.git.resolveCommit(key, `refs/heads/${newBase}`);
+    if (newBase !== undefined && !newBaseCommit) throw new NotFoundError(`new base '${newBase}' not exist`);
+    if (newBase !== undefined) {
+      if (current.issue.is_closed) throw new ValidationError('', `issue is closed [id: ${current.issue.id}, repo_id: ${current.issue.repo_id}, index: ${current.issue.index}]`);
+      const clash = await this.openWithTargets(current.pull.head_repo_id, current.pull.head_branch, access.repo.id, newBase);
+      if (clash) {
+        throw new ConflictError(
+          `pull request already exists for these targets [id: ${clash.id}, issue_id: ${clash.index}, head_repo_id: ${clash.head_repo_id}, base_repo_id: ${clash.base_repo_id}, head_branch: ${clash.head_branch}, base_branch: ${clash.base_branch}]`,
+        );
+      }
+    }
+
+    const issue = await this.issues.edit(actor, access, current.issue, {
+      title: opts.title,
+      body: opts.body,
+      assignee: opts.assignee,
+      assignees: opts.assignees,
+      // Forgejo's pull request edit treats 0 as "leave the milestone".
+      milestone: opts.milestone ? opts.milestone : undefined,
+      state: opts.state,
+      due_date: opts.due_date,
+      unset_due_date: opts.unset_due_date,
+    });
+    if (opts.labels !== undefined && this.mayWrite(access)) await this.ctx.service(IssueLabelsService).replace(actor, access, issue, opts.labels);
+
+    let pull = current.pull;
+    const measured = newBaseCommit ? await this.measure(key, { repoId: access.repo.id, branch: newBase ?? pull.base_branch }, newBaseCommit, pull.head_commit_id) : undefined;
+    if (newBase !== undefined || opts.allow_maintainer_edit !== undefined) {
+      pull = await this.ctx.transaction(async (tx) => {
+        let row = pull;
+        if (opts.allow_maintainer_edit !== undefined) row = await tx.store(PullsStore).update(row.id, { allow_maintainer_edit: opts.allow_maintainer_edit ? 1 : 0 });
+        if (newBase !== undefined) {
+          const previousBase = row.base_branch;
+          row = await tx.store(PullsStore).update(row.id, { ...measured, base_branch: newBase });
+          await tx.store(CommentsStore).insert({ type: COMMENT_TYPES.change_target_branch, poster_id: user.id, issue_id: issue.id, old_ref: previousBase, new_ref: newBase });
+          tx.emit('pull.retargeted', { actor, repo: access.repo, owner: access.owner, issue, pull: row, previousBase });
+        }
+        return row;
+      });
+    }
+    const fresh = await this.ctx.store(IssuesStore).byId(issue.id);
+    return { issue: fresh ?? issue, pull };
+  }
+
+  /** The pull request's changes as one diff or as patches (`GET /pulls/{index}.diff|.patch`). */
+  async diff(_actor: Actor, access: RepoAccess, pull: Pull, format: 'diff' | 'patch', binary: boolean): Promise<Buffer> {
+    const { base, head } = await this.range(access, pull);
+    return this.ctx.git.diffRange(repoKey(access.owner, access.repo), base, head, format, binary);
+  }
+
+  /**
+   * The commits of a pull request, newest first (`GET /pulls/{index}/commits`): those of its head that its base
+   * lacks (its merge base once merged).
+   */
+  async commits(actor: Actor, access: RepoAccess, pull: Pull, query: PullCommitsQuery, paging: Paging = {}): Promise<CommitListPage> {
+    const { base, head } = await this.range(access, pull, { excludeBranch: true });
+    return this.ctx.service(CommitsService).between(actor, access, { head, exclude: base }, { verification: query.verification, files: query.files }, paging);
+  }
+
+  /** The files a pull request changes (`GET /pulls/{index}/files`), a page at a time; `skip-to` starts at a file. */
+  async files(_actor: Actor, access: RepoAccess, pull: Pull, query: PullFilesQuery, paging: Paging = {}): Promise<{ items: ChangedFileEntry[]; total: number; head: string; page: PageRequest }> {
+    const page = clampPage(this.ctx.settings, paging);
+    const { base, head } = await this.range(access, pull);
+    let files = await this.ctx.git.changedFiles(repoKey(access.owner, access.repo), base, head, { ignoreWhitespace: WHITESPACE_FLAGS[query.whitespace ?? 'show-all'] });
+    const skipTo = query['skip-to'];
+    if (skipTo) {
+      const at = files.findIndex((f) => f.path === skipTo);
+      if (at > 0) files = files.slice(at);
+    }
+    const start = offsetOf(page);
+    return { items: files.slice(start, start + page.limit), total: files.length, head, page };
+  }
+
+  /**
+   * The commits a pull request's changes run between: from its merge base (the base branch's tip for commit
+   * lists, as Forgejo does while open) to its head.
+   */
+  private async range(access: RepoAccess, pull: Pull, options: { excludeBranch?: boolean } = {}): Promise<{ base: string; head: string }> {
+    const key = repoKey(access.owner, access.repo);
+    const head = (await this.ctx.git.resolveCommit(key, pullHeadRef(pull.pull.index))) ?? pull.pull.head_commit_id;
+    let base = pull.pull.merge_base;
+    if (options.excludeBranch && !pull.pull.has_merged) base = (await this.ctx.git.resolveCommit(key, `refs/heads/${pull.pull.base_branch}`)) ?? base;
+    if (!head || !base) throw new NotFoundError('pull request has no commits to compare');
+    return { base, head };
+  }
+}
