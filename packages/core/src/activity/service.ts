@@ -1,3 +1,5 @@
+import { PullsStore } from '../pulls/store.js';
+import '../pulls/events.js';
 import type { CoreContext, CoreTransaction } from '../context.js';
 import type { DomainEvent } from '../events/bus.js';
 import { actorUser, isSelf, isSiteAdmin, userActor, type Actor } from '../access/actor.js';

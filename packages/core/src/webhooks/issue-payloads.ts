@@ -42,7 +42,7 @@ function sender(actor: Actor, fallback: User, settings: Settings) {
   return toApiUser(actorUser(actor) ?? fallback, { viewer: ANONYMOUS, settings });
 }
 
-function changesOf(changes: IssueChanges | undefined, details: IssueDetails, settings: Settings): Record<string, unknown> | undefined {
+export function changesOf(changes: IssueChanges | undefined, details: IssueDetails, settings: Settings): Record<string, unknown> | undefined {
   if (!changes) return undefined;
   const path = repoWebPath(details.owner, details.repo);
   const out: Record<string, unknown> = {};

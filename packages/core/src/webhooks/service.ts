@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CoreContext, CoreTransaction } from '../context.js';
-import { isSiteAdmin, type Actor } from '../access/actor.js';
+import { SYSTEM, isSiteAdmin, type Actor } from '../access/actor.js';
 import { AccessMode } from '../access/permissions.js';
 import { NotFoundError, ForbiddenError, UnauthorizedError, ValidationError } from '../errors.js';
 import type { RefUpdate } from '../git/backend.js';
