@@ -10,6 +10,8 @@ export default defineConfig({
   resolve: {
     alias: {
       '@repohost/core': src('core'),
+      // Before the package itself: an alias matches a prefix.
+      '@repohost/server/testing': fileURLToPath(new URL('./packages/server/src/testing.ts', import.meta.url)),
       '@repohost/server': src('server'),
       '@repohost/cli': src('cli'),
       // The shared test harness, imported by name from every package's tests.

@@ -1,9 +1,10 @@
 /**
- * In-memory forge benchmark (`node bench/in-memory.mjs` after `npm run build`; not part of `npm run bench`):
+ * In-memory forge benchmark (`node bench/in-memory.mjs` after `npm run build`; the last part of `npm run bench`):
  *
  * 1. Time from `RepoHost.inMemory()` to a created repository with `auto_init`, in RUNS fresh forges: opening
  *    (migrations on SQLite `:memory:`), creating the owner (its password hash is most of that), creating the
  *    repository (the isomorphic-git backend writes the first commit). Median and max after one warm-up forge.
+ *    Then the time from `RepoHost.inMemory()` to a started server's first answer.
  * 2. Memory per forge holding 10 repositories of 100 commits each (commits written through the backend's
  *    `changeFiles`, each changing one file): heap, external and array buffers after a full GC, FORGES forges kept
  *    open at once, divided by FORGES. SQLite's own memory is outside the V8 heap and shows in RSS only.
@@ -104,6 +105,21 @@ for (const part of ['open', 'user', 'repo', 'total']) {
 }
 const withoutUser = runs.map((r) => r.total - r.user);
 console.log(`  total without the owner's creation: median ${median(withoutUser).toFixed(1)} ms (target < 50 ms)`);
+
+// 1b. Open to a server answering its first request (GET /api/v1/version over loopback).
+const firstAnswers = [];
+for (let i = 0; i < RUNS; i++) {
+  const start = performance.now();
+  const host = await RepoHost.inMemory();
+  const server = await startServer(host, { port: 0, hostname: '127.0.0.1' });
+  const res = await fetch(`${server.url}api/v1/version`);
+  if (res.status !== 200) throw new Error(`GET /api/v1/version answered ${res.status}`);
+  await res.arrayBuffer();
+  firstAnswers.push(ms(start));
+  await server.close();
+  await host.close();
+}
+console.log(`  RepoHost.inMemory() + startServer to a first answer: median ${median(firstAnswers).toFixed(1)} ms, max ${Math.max(...firstAnswers).toFixed(1)} ms (target < 100 ms)`);
 
 // 2. Memory per forge with 10 repositories of 100 commits.
 (await filledForge()).close();
