@@ -3,6 +3,15 @@ import { defineConfig } from 'vitest/config';
 
 const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
 
+/**
+ * Server tests that also run against the in-memory git backend. The others read repository folders, use sha256
+ * repositories, diffs, archives or git over SSH, which that backend does not have (git/unsupported.ts).
+ */
+const MEMORY_BACKEND_TESTS = [
+  'collaborators', 'comments', 'issue-dependencies', 'issue-pins', 'issues', 'labels', 'milestones',
+  'notifications', 'orgs', 'pulls', 'reactions', 'repo-search', 'teams', 'timeline', 'topics', 'webhooks-api',
+];
+
 // Every test file runs against SQLite; against PostgreSQL too when REPOHOST_TEST_PG_HOST names a server.
 const databases = ['sqlite', ...(process.env.REPOHOST_TEST_PG_HOST ? ['postgres'] : [])];
 
@@ -21,13 +30,24 @@ export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    projects: databases.map((db) => ({
-      extends: true,
-      test: {
-        name: db,
-        include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'],
-        env: { REPOHOST_TEST_DB: db },
+    projects: [
+      ...databases.map((db) => ({
+        extends: true as const,
+        test: {
+          name: db,
+          include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'],
+          env: { REPOHOST_TEST_DB: db },
+        },
+      })),
+      // API end-to-end tests that need nothing native-only, once more on the in-memory git backend (SQLite).
+      {
+        extends: true as const,
+        test: {
+          name: 'memory',
+          include: MEMORY_BACKEND_TESTS.map((name) => `packages/server/test/${name}.test.ts`),
+          env: { REPOHOST_TEST_DB: 'sqlite', REPOHOST_TEST_GIT: 'memory' },
+        },
       },
-    })),
+    ],
   },
 });

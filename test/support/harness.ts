@@ -11,6 +11,8 @@ import { RepoHost, SYSTEM, loadSettings, type SettingsOverrides, type User } fro
 import { startServer, type RegisteredRoute } from '@repohost/server';
 
 export const TEST_DB = (process.env.REPOHOST_TEST_DB ?? 'sqlite') as 'sqlite' | 'postgres';
+/** The git backend under test: `native` (repositories on disk, the git binary) or `memory` (the isomorphic-git one). */
+export const TEST_GIT = (process.env.REPOHOST_TEST_GIT ?? 'native') as 'native' | 'memory';
 
 export interface TestHost {
   host: RepoHost;
@@ -28,7 +30,8 @@ export async function openTestHost(overrides: SettingsOverrides = {}): Promise<T
     Object.assign(database, pgSettings(), { SCHEMA: schema, MAX_OPEN_CONNS: 4 });
     dropSchema = await createPgSchema(schema);
   }
-  const settings = loadSettings({ workPath, overrides: { ...overrides, database } });
+  const repository = TEST_GIT === 'memory' ? { ...overrides.repository, BACKEND: 'memory' } : overrides.repository;
+  const settings = loadSettings({ workPath, overrides: { ...overrides, database, ...(repository ? { repository } : {}) } });
   const host = await RepoHost.open({ settings });
   return {
     host,
