@@ -11,6 +11,7 @@ import { registerRoutes } from './api/routes/index.js';
 import { registerSmartHttp } from './git/smart-http.js';
 import { registerAvatars } from './avatars.js';
 import { registerOAuth2Provider } from './oauth2-provider.js';
+import { registerTwoFactorPages } from './two-factor-pages.js';
 import { registerAttachmentDownloads } from './api/routes/attachments.js';
 import { startSshServer, type RunningSshServer } from './ssh/server.js';
 
@@ -48,6 +49,7 @@ export function createApp(host: RepoHost): RepoHostApp {
   registerSmartHttp(app, host);
   registerAvatars(app, host);
   registerOAuth2Provider(app, host);
+  registerTwoFactorPages(app, host);
   registerAttachmentDownloads(app, host);
   app.all('/**', () => errorResponse(host, new NotFoundError()));
   return { app, routes: router.routes, openapi: document };

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { H3, H3Event } from 'h3';
 import { FastResponse } from 'srvx';
 import {
@@ -14,11 +14,10 @@ import {
   type User,
 } from '@repohost/core';
 import { errorResponse, requestCredentials } from './api/router.js';
+import { FormTooLarge, cookieHeader, cookieOf, csrfMatches, csrfToken, escapeHtml, htmlPage, readForm, redirect } from './web-pages.js';
 
-/** The provider pages' cookie: a session id once signed in, else a random value that keys the sign-in form's CSRF token. */
-const COOKIE = 'repohost_oauth';
-/** Forms and token requests are small; anything longer is not one. */
-const MAX_FORM_BYTES = 64 * 1024;
+/** Pages other than the authorization page that the sign-in form may return to: a fixed set, so never an open redirect. */
+const SIGN_IN_RETURN_PATHS = new Set(['user/settings/security/two_factor']);
 
 /**
  * The OAuth2 / OpenID Connect provider's endpoints under the server root, as Forgejo serves them: discovery, the
@@ -67,15 +66,18 @@ async function authorizePage(host: RepoHost, event: H3Event): Promise<Response> 
   return consentPage(host, cookie!, user, check.app.name, check.request);
 }
 
-/** The sign-in form; it posts back the authorization request's query, which the sign-in returns to. */
-function signInPage(host: RepoHost, cookie: string | undefined, authorizeQuery: string, status: number, message: string): Response {
+/**
+ * The sign-in form; it posts back the authorization request's query, which the sign-in returns to, or `returnTo`
+ * (one of SIGN_IN_RETURN_PATHS) for the other web pages.
+ */
+export function signInPage(host: RepoHost, cookie: string | undefined, authorizeQuery: string, status: number, message: string, returnTo = ''): Response {
   const key = cookie ?? randomBytes(32).toString('base64url');
   const root = host.settings.server.ROOT_URL;
   const body = `${message ? `<p class="error">${escapeHtml(message)}</p>` : ''}
 <form method="post" action="${escapeHtml(`${root}user/login`)}">
 <input type="hidden" name="_csrf" value="${csrfToken(key, 'signin')}">
 <input type="hidden" name="authorize_query" value="${escapeHtml(authorizeQuery)}">
-<p><label>Username or email <input name="user_name" autocomplete="username" required autofocus></label></p>
+${returnTo ? `<input type="hidden" name="return_to" value="${escapeHtml(returnTo)}">\n` : ''}<p><label>Username or email <input name="user_name" autocomplete="username" required autofocus></label></p>
 <p><label>Password <input name="password" type="password" autocomplete="current-password" required></label></p>
 <p><label>Two-factor code (when enabled) <input name="otp" inputmode="numeric" autocomplete="one-time-code"></label></p>
 <p><button type="submit">Sign in</button></p>
@@ -89,23 +91,25 @@ async function signIn(host: RepoHost, event: H3Event): Promise<Response> {
   const form = await readForm(event);
   const cookie = cookieOf(event);
   const authorizeQuery = form.get('authorize_query') ?? '';
+  const returnTo = SIGN_IN_RETURN_PATHS.has(form.get('return_to') ?? '') ? form.get('return_to')! : '';
   // A cross-site form cannot know the token: it is keyed by the cookie only this browser holds (no login CSRF).
-  if (!cookie || !csrfMatches(cookie, 'signin', form.get('_csrf') ?? '')) return signInPage(host, undefined, authorizeQuery, 400, 'The form has expired; please sign in again.');
+  if (!cookie || !csrfMatches(cookie, 'signin', form.get('_csrf') ?? '')) return signInPage(host, undefined, authorizeQuery, 400, 'The form has expired; please sign in again.', returnTo);
   const login = form.get('user_name') ?? '';
   const password = form.get('password') ?? '';
   let outcome;
   try {
     outcome = await host.oauth2Provider.signIn(login, password, form.get('otp') ?? '', requestCredentials(event).remoteAddress);
   } catch (error) {
-    if (error instanceof TooManyRequestsError) return signInPage(host, cookie, authorizeQuery, 429, 'Too many failed sign-in attempts; try again later.');
+    if (error instanceof TooManyRequestsError) return signInPage(host, cookie, authorizeQuery, 429, 'Too many failed sign-in attempts; try again later.', returnTo);
     throw error;
   }
   if ('failure' in outcome) {
     const message = outcome.failure === 'second_factor' ? 'The two-factor code is missing or wrong.' : 'Username or password is incorrect.';
-    return signInPage(host, cookie, authorizeQuery, 401, message);
+    return signInPage(host, cookie, authorizeQuery, 401, message, returnTo);
   }
   // A new id after sign-in: a value planted before it (session fixation) is worth nothing.
   const session = await host.oauth2Provider.createSession(outcome.user);
+  if (returnTo) return redirect(`${host.settings.server.ROOT_URL}${returnTo}`, { 'set-cookie': cookieHeader(host, session, WEB_SESSION_LIFETIME) });
   // Back to the authorization page only: the path is fixed, so this can never redirect elsewhere.
   const query = authorizeQuery.startsWith('?') ? authorizeQuery : '';
   return redirect(`${host.settings.server.ROOT_URL}login/oauth/authorize${query}`, { 'set-cookie': cookieHeader(host, session, WEB_SESSION_LIFETIME) });
@@ -221,40 +225,6 @@ async function userInfo(host: RepoHost, event: H3Event): Promise<Response> {
 
 // ---- HTTP helpers ----
 
-class FormTooLarge extends Error {}
-
-/** A urlencoded form (or, where allowed, a JSON object of strings) as URLSearchParams, at most MAX_FORM_BYTES. */
-async function readForm(event: H3Event, options: { json?: boolean } = {}): Promise<URLSearchParams> {
-  const declared = event.req.headers.get('content-length');
-  if (declared !== null && Number(declared) > MAX_FORM_BYTES) throw new FormTooLarge();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const body = event.req.body;
-  if (body) {
-    const reader = body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > MAX_FORM_BYTES) {
-        await reader.cancel();
-        throw new FormTooLarge();
-      }
-      chunks.push(value);
-    }
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  const type = (event.req.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  if (options.json && type === 'application/json') {
-    const parsed: unknown = text.trim() === '' ? {} : JSON.parse(text);
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new SyntaxError('not a JSON object');
-    const params = new URLSearchParams();
-    for (const [key, value] of Object.entries(parsed)) if (typeof value === 'string') params.set(key, value);
-    return params;
-  }
-  return new URLSearchParams(text);
-}
-
 /** RFC 6749 §2.3.1: client credentials in basic auth are form-encoded first; a value that is not stays as it is. */
 function formDecode(value: string): string {
   try {
@@ -262,33 +232,6 @@ function formDecode(value: string): string {
   } catch {
     return value;
   }
-}
-
-function cookieOf(event: H3Event): string | undefined {
-  const header = event.req.headers.get('cookie') ?? '';
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === COOKIE) {
-      const value = part.slice(eq + 1).trim();
-      return /^[A-Za-z0-9_-]{43}$/.test(value) ? value : undefined;
-    }
-  }
-  return undefined;
-}
-
-function cookieHeader(host: RepoHost, value: string, maxAge: number): string {
-  const secure = host.settings.server.ROOT_URL.startsWith('https:') ? '; Secure' : '';
-  return `${COOKIE}=${value}; Path=/; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure}`;
-}
-
-function csrfToken(key: string, purpose: string): string {
-  return createHmac('sha256', key).update(purpose).digest('base64url');
-}
-
-function csrfMatches(key: string, purpose: string, given: string): boolean {
-  const expected = Buffer.from(csrfToken(key, purpose));
-  const actual = Buffer.from(given);
-  return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
 
 function jsonAnswer(status: number, value: unknown, headers: Record<string, string> = {}): Response {
@@ -299,37 +242,6 @@ function jsonAnswer(status: number, value: unknown, headers: Record<string, stri
   });
 }
 
-function redirect(location: string, headers: Record<string, string> = {}): Response {
-  return new FastResponse(null, { status: 303, headers: { ...headers, location, 'cache-control': 'no-store' } });
-}
-
 function errorPage(error: string, description: string, status = 400): Response {
   return htmlPage(status, 'Authorization failed', `<p class="error"><strong>${escapeHtml(error)}</strong>: ${escapeHtml(description)}</p>`);
-}
-
-/** A page that runs no script, cannot be framed (no clickjacking of the consent) and is never cached. */
-function htmlPage(status: number, title: string, body: string, headers: Record<string, string> = {}): Response {
-  const html = `<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<style>body{font-family:sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}.error{color:#b00}label{display:block}input{width:100%}</style>
-</head><body><h1>${escapeHtml(title)}</h1>
-${body}
-</body></html>`;
-  return new FastResponse(html, {
-    status,
-    headers: {
-      ...headers,
-      'content-type': 'text/html;charset=utf-8',
-      'content-length': String(Buffer.byteLength(html)),
-      'cache-control': 'no-store',
-      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
-      'x-frame-options': 'DENY',
-      'referrer-policy': 'no-referrer',
-    },
-  });
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
