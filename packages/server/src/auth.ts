@@ -71,7 +71,7 @@ async function byToken(host: RepoHost, value: string): Promise<Authentication> {
   const found = value ? await host.tokens.authenticate(value) : null;
   if (!found) throw new UnauthorizedError('invalid username, password or token');
   return {
-    actor: userActor(found.user, { publicOnly: isPublicOnly(found.scopes) }),
+    actor: userActor(found.user, { publicOnly: isPublicOnly(found.scopes), repoIds: found.repoIds }),
     method: 'token',
     scopes: found.scopes,
   };
@@ -93,7 +93,7 @@ async function byBasic(host: RepoHost, encoded: string, source: CredentialSource
   if (looksLikeToken(password)) {
     const found = await host.tokens.authenticate(password);
     if (found) {
-      return { actor: userActor(found.user, { publicOnly: isPublicOnly(found.scopes) }), method: 'token', scopes: found.scopes };
+      return { actor: userActor(found.user, { publicOnly: isPublicOnly(found.scopes), repoIds: found.repoIds }), method: 'token', scopes: found.scopes };
     }
   }
   // With two-factor authentication the password needs the current code beside it (Forgejo's header, or Gitea's);
@@ -112,7 +112,7 @@ export async function applySudo(host: RepoHost, auth: Authentication, name: stri
   if (!isSiteAdmin(auth.actor) || auth.actor.kind !== 'user') throw new ForbiddenError('Only administrators allowed to sudo.');
   const user = await host.users.findByName(name);
   if (!user) throw new NotFoundError(`user redirect does not exist [name: ${name}]`);
-  return { ...auth, actor: userActor(user, { publicOnly: auth.actor.publicOnly }) };
+  return { ...auth, actor: userActor(user, { publicOnly: auth.actor.publicOnly, repoIds: auth.actor.repoIds }) };
 }
 
 function isTrustedProxy(address: string | undefined, trusted: readonly string[]): boolean {

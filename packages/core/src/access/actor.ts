@@ -3,18 +3,21 @@ import type { User } from '../users/tables.js';
 
 /**
  * Who is asking. Every core operation takes one. `system` is the server itself (CLI, migrations, jobs): it may
- * do anything. A `user` actor may be limited to public resources (a token with the `public-only` scope).
+ * do anything. A `user` actor may be limited to public resources (a token with the `public-only` scope), or to
+ * some repositories (`repoIds`, a repository-limited token: those as the user may, other public repositories of
+ * public owners read-only, nothing else).
  */
 export type Actor =
   | { readonly kind: 'anonymous' }
   | { readonly kind: 'system' }
-  | { readonly kind: 'user'; readonly user: User; readonly publicOnly: boolean };
+  | { readonly kind: 'user'; readonly user: User; readonly publicOnly: boolean; readonly repoIds?: readonly number[] };
 
 export const ANONYMOUS: Actor = Object.freeze({ kind: 'anonymous' });
 export const SYSTEM: Actor = Object.freeze({ kind: 'system' });
 
-export function userActor(user: User, options: { publicOnly?: boolean } = {}): Actor {
-  return { kind: 'user', user, publicOnly: options.publicOnly ?? false };
+export function userActor(user: User, options: { publicOnly?: boolean; repoIds?: readonly number[] } = {}): Actor {
+  const actor = { kind: 'user' as const, user, publicOnly: options.publicOnly ?? false };
+  return options.repoIds ? { ...actor, repoIds: options.repoIds } : actor;
 }
 
 export function actorUser(actor: Actor): User | null {

@@ -130,6 +130,18 @@ const OWNER: RepoPermission = Object.freeze({ mode: AccessMode.Owner });
  * given; a public-only token only public repositories of public owners.
  */
 export function repoPermission(actor: Actor, repo: Repository, owner: User, grants: RepoGrants): RepoPermission {
+  const permission = userRepoPermission(actor, repo, owner, grants);
+  if (actor.kind !== 'user' || !actor.repoIds || actor.repoIds.includes(repo.id)) return permission;
+  // A repository-limited token (Forgejo's SpecificReposAuthorizationReducer): elsewhere, public repositories of
+  // public owners read-only, nothing else.
+  if (repo.is_private !== 0 || owner.visibility !== Visibility.Public) return NONE;
+  if (!permission.units) return permission.mode > AccessMode.Read ? READ : permission;
+  const units = {} as Record<UnitName, AccessModeValue>;
+  for (const unit of UNIT_NAMES) units[unit] = Math.min(AccessMode.Read, permission.units[unit]) as AccessModeValue;
+  return { mode: Math.min(AccessMode.Read, permission.mode) as AccessModeValue, units };
+}
+
+function userRepoPermission(actor: Actor, repo: Repository, owner: User, grants: RepoGrants): RepoPermission {
   if (actor.kind === 'system') return OWNER;
   const isPublic = repo.is_private === 0;
   if (actor.kind === 'anonymous') return isPublic && owner.visibility === Visibility.Public ? READ : NONE;
@@ -156,9 +168,26 @@ export function unitMode(permission: RepoPermission, unit: UnitName): AccessMode
  * ones (when `publicRepos`) and those granted to `grantedTo`. It lets through exactly the repositories
  * `repoPermission` does not answer None for.
  */
-export type OwnedRepoFilter = { readonly all: true } | { readonly all: false; readonly publicRepos: boolean; readonly grantedTo?: number };
+export type OwnedRepoFilter = ({ readonly all: true } | { readonly all: false; readonly publicRepos: boolean; readonly grantedTo?: number }) & {
+  readonly limit?: TokenRepoLimit;
+};
+
+/**
+ * What a repository-limited token narrows any list to: of what the rest lets through, the repositories it is
+ * for, and public ones when `publicToo` (their owner is public).
+ */
+export interface TokenRepoLimit {
+  readonly ids: readonly number[];
+  readonly publicToo: boolean;
+}
 
 export function ownedRepoFilter(actor: Actor, owner: User, member: boolean): OwnedRepoFilter {
+  const filter = userOwnedRepoFilter(actor, owner, member);
+  if (actor.kind !== 'user' || !actor.repoIds) return filter;
+  return { ...filter, limit: { ids: actor.repoIds, publicToo: owner.visibility === Visibility.Public } };
+}
+
+function userOwnedRepoFilter(actor: Actor, owner: User, member: boolean): OwnedRepoFilter {
   if (actor.kind === 'system') return { all: true };
   if (actor.kind === 'anonymous') return { all: false, publicRepos: owner.visibility === Visibility.Public };
   const { user } = actor;

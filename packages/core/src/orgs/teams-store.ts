@@ -170,6 +170,10 @@ export class TeamsStore extends Store<Tables> {
         return eb.or(any);
       });
     }
+    const { limit } = visible;
+    if (limit) {
+      base = base.where((eb) => eb.or([eb('repository.id', 'in', limit.ids.length > 0 ? [...limit.ids] : [0]), ...(limit.publicToo ? [eb('repository.is_private', '=', 0)] : [])]));
+    }
     return Store.page(
       base.selectAll('repository').orderBy('repository.lower_name').orderBy('repository.id').limit(page.limit).offset(offsetOf(page)).execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),

@@ -27,7 +27,7 @@ export interface AccountGrants {
  * from the same rule as `repoPermission`). `signed-in` and `own` also let through the repositories granted to the
  * account (collaborations, teams) and the public repositories of its organizations.
  */
-export type SearchVisibility =
+export type SearchVisibility = (
   /** Site administrators and the system: every repository. */
   | { readonly kind: 'all' }
   /** Public repositories of public owners; `onlyOwner` narrows them to one owner's (restricted accounts). */
@@ -35,7 +35,11 @@ export type SearchVisibility =
   /** A signed-in account: its own, and public repositories of public and limited owners. */
   | { readonly kind: 'signed-in'; readonly userId: number; readonly grants?: AccountGrants }
   /** A restricted account: its own repositories and those it was given, nothing public. */
-  | { readonly kind: 'own'; readonly userId: number; readonly grants?: AccountGrants };
+  | { readonly kind: 'own'; readonly userId: number; readonly grants?: AccountGrants }
+) & {
+  /** A repository-limited token: of the rest, only these repositories and public ones of public owners. */
+  readonly tokenRepos?: readonly number[];
+};
 
 /** A column repositories are ordered by, and the direction. */
 export type SearchOrderColumn = 'owner_name' | 'lower_name' | 'created_unix' | 'updated_unix' | 'size' | 'lfs_size' | 'id' | 'num_stars' | 'num_forks';
@@ -210,6 +214,14 @@ function matching(eb: Eb, filter: SearchFilter): Expression<SqlBool> {
 
 /** The repositories `visibility` lets through, with the owner's row joined as `owner` (also the starred and watched lists). */
 export function visible(eb: Eb, visibility: SearchVisibility): Expression<SqlBool> {
+  const base = visibleToAccount(eb, visibility);
+  const limit = visibility.tokenRepos;
+  if (!limit) return base;
+  const open = eb.and([eb('repository.is_private', '=', 0), eb('owner.visibility', '=', Visibility.Public)]);
+  return eb.and([base, eb.or([eb('repository.id', 'in', limit.length > 0 ? [...limit] : [0]), open])]);
+}
+
+function visibleToAccount(eb: Eb, visibility: SearchVisibility): Expression<SqlBool> {
   switch (visibility.kind) {
     case 'all':
       return sql<SqlBool>`1 = 1`;

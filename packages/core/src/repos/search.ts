@@ -86,6 +86,11 @@ const ORDERINGS: ReadonlyMap<string, ReadonlyMap<string, SearchOrdering>> = new 
  * anonymous callers and public-only tokens) only public repositories of public owners are searched.
  */
 export function searchVisibility(actor: Actor, includePrivate: boolean): SearchVisibility {
+  const visibility = accountVisibility(actor, includePrivate);
+  return actor.kind === 'user' && actor.repoIds ? { ...visibility, tokenRepos: actor.repoIds } : visibility;
+}
+
+function accountVisibility(actor: Actor, includePrivate: boolean): SearchVisibility {
   if (actor.kind === 'system') return includePrivate ? { kind: 'all' } : { kind: 'public' };
   if (actor.kind === 'anonymous') return { kind: 'public' };
   const { user } = actor;
@@ -129,7 +134,7 @@ export class RepoSearchService {
     const query = acceptInput(RepoSearchQuerySchema, input);
     const filter = searchFilter(actor, query);
     const page = searchPage(this.ctx.settings, query);
-    const catalog = options.catalog === false || !catalogAnswers(filter) ? undefined : this.currentCatalog();
+    const catalog = options.catalog === false || !catalogAnswers(filter) || filter.visibility.tokenRepos ? undefined : this.currentCatalog();
     if (catalog) {
       const visibility = filter.visibility;
       if (visibility.kind === 'signed-in' || visibility.kind === 'own') {

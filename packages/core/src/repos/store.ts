@@ -158,6 +158,8 @@ export class ReposStore extends Store<ReposTables> {
         return eb.or(any);
       });
     }
+    const { limit } = visible;
+    if (limit) base = base.where((eb) => eb.or([eb('id', 'in', limit.ids.length > 0 ? [...limit.ids] : [0]), ...(limit.publicToo ? [eb('is_private', '=', 0)] : [])]));
     let query = base.selectAll();
     for (const [column, direction] of options.ordering) query = query.orderBy(column, direction);
     return Store.page(

@@ -1,9 +1,13 @@
 import { isoTime } from '../wire.js';
 import type { ApiAccessToken } from './schemas.js';
+import type { ApiRepositoryMeta } from '../issues/schemas.js';
 import type { AccessToken } from './tables.js';
 
-/** The API view of a token; `secret` (the token itself) only in the response that created it. */
-export function toApiAccessToken(token: AccessToken, secret = ''): ApiAccessToken {
+/**
+ * The API view of a token; `secret` (the token itself) only in the response that created it; `repositories` those
+ * of a repository-limited token (null when it is not one).
+ */
+export function toApiAccessToken(token: AccessToken, secret = '', repositories: ApiRepositoryMeta[] | null = null): ApiAccessToken {
   return {
     id: token.id,
     name: token.name,
@@ -11,5 +15,6 @@ export function toApiAccessToken(token: AccessToken, secret = ''): ApiAccessToke
     token_last_eight: token.token_last_eight,
     scopes: token.scope.split(',').filter(Boolean),
     created_at: isoTime(token.created_unix),
+    repositories,
   };
 }

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { RepositoryMetaSchema } from '../issues/schemas.js';
 
 export const CreateAccessTokenOptionSchema = Type.Object(
   {
@@ -21,6 +22,8 @@ export const AccessTokenSchema = Type.Object(
     token_last_eight: Type.String(),
     scopes: Type.Array(Type.String()),
     created_at: Type.String({ format: 'date-time' }),
+    /** The repositories a repository-limited token is for; null for a token not limited to some. */
+    repositories: Type.Union([Type.Array(RepositoryMetaSchema), Type.Null()]),
   },
   { $id: 'AccessToken' },
 );

@@ -14,6 +14,29 @@ export class TokensStore extends Store<TokensTables> {
     return this.byLastEightQuery({ lastEight });
   }
 
+  private readonly repoIdsQuery = this.precompiled<{ repo_id: number }, 'tokenId'>('repoIdsOfToken', (db, param) =>
+    db.selectFrom('access_token_resource_repo').select('repo_id').where('token_id', '=', param('tokenId')),
+  );
+
+  /** The repositories a repository-limited token is for (read when such a token authenticates). */
+  async repoIdsOf(tokenId: number): Promise<number[]> {
+    return (await this.repoIdsQuery({ tokenId })).map((r) => Number(r.repo_id));
+  }
+
+  /** The repositories of each of these tokens, by token id. */
+  async repoIdsOfTokens(tokenIds: readonly number[]): Promise<Map<number, number[]>> {
+    const result = new Map<number, number[]>();
+    if (tokenIds.length === 0) return result;
+    const rows = await this.db.selectFrom('access_token_resource_repo').select(['token_id', 'repo_id']).where('token_id', 'in', [...tokenIds]).orderBy('id').execute();
+    for (const row of rows) result.set(Number(row.token_id), [...(result.get(Number(row.token_id)) ?? []), Number(row.repo_id)]);
+    return result;
+  }
+
+  async insertRepos(tokenId: number, repoIds: readonly number[], now: number): Promise<void> {
+    if (repoIds.length === 0) return;
+    await this.db.insertInto('access_token_resource_repo').values(repoIds.map((repo_id) => ({ token_id: tokenId, repo_id, created_unix: now }))).execute();
+  }
+
   insert(row: Insertable<AccessTokenTable>): Promise<AccessToken> {
     return this.db.insertInto('access_token').values(row).returningAll().executeTakeFirstOrThrow();
   }

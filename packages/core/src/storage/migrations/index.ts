@@ -36,6 +36,7 @@ import { m0030_protection_create } from './0030_protection_create.js';
 import { m0031_releases_create } from './0031_releases_create.js';
 import { m0032_pulls_auto_merge } from './0032_pulls_auto_merge.js';
 import { m0033_loginsources_create } from './0033_loginsources_create.js';
+import { m0034_tokens_repositories } from './0034_tokens_repositories.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001_users_create,
@@ -71,4 +72,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0031_releases_create,
   m0032_pulls_auto_merge,
   m0033_loginsources_create,
+  m0034_tokens_repositories,
 ];

@@ -124,7 +124,7 @@ export function registerAdminUserRoutes(_router: ApiRouter, { admin }: Groups): 
     errors: ['forbidden', 'not_found'],
     handler: async ({ host, actor, user, page }) => {
       const result = await host.tokens.list(actor, user, page);
-      return { items: result.items.map((t) => toApiAccessToken(t)), total: result.total };
+      return { items: result.items.map((t) => toApiAccessToken(t.token, '', t.repositories)), total: result.total };
     },
   });
 

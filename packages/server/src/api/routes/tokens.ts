@@ -19,7 +19,7 @@ export function registerTokenRoutes(_router: ApiRouter, { userTokens }: Groups):
     errors: ['forbidden', 'not_found'],
     handler: async ({ host, actor, user, page }) => {
       const result = await host.tokens.list(actor, user, page);
-      return { items: result.items.map((t) => toApiAccessToken(t)), total: result.total };
+      return { items: result.items.map((t) => toApiAccessToken(t.token, '', t.repositories)), total: result.total };
     },
   });
 
@@ -36,7 +36,7 @@ export function registerTokenRoutes(_router: ApiRouter, { userTokens }: Groups):
     errors: ['bad_request', 'unauthorized', 'forbidden', 'not_found', 'validation'],
     handler: async ({ host, actor, user, body }) => {
       const created = await host.tokens.create(actor, user, body);
-      return toApiAccessToken(created.token, created.value);
+      return toApiAccessToken(created.token, created.value, created.repositories);
     },
   });
 
