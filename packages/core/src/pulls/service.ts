@@ -141,7 +141,7 @@ export class PullsService {
     }
     const accesses = await this.ctx.service(AccessService).repoAccessMany(actor, [...pairs.values()]);
     const accessById = new Map(accesses.map((a) => [a.repo.id, a]));
-    // Branch tips: one ref read per repository involved, however many pull requests the page holds.
+    // Branch tips, asked of each repository's long-lived object reader: no git process per request or item.
     const tips = new Map<number, Map<string, string>>();
     const wanted = new Map<number, Set<string>>();
     for (const { pull } of pulls) {
@@ -151,7 +151,14 @@ export class PullsService {
     await Promise.all(
       [...wanted].map(async ([repoId, refs]) => {
         const pair = pairs.get(repoId);
-        if (pair) tips.set(repoId, await this.ctx.git.readRefs(repoKey(pair.owner, pair.repo), [...refs]));
+        if (!pair) return;
+        const key = repoKey(pair.owner, pair.repo);
+        const found = new Map<string, string>();
+        await Promise.all([...refs].map(async (ref) => {
+          const info = await this.ctx.git.resolveRevision(key, ref);
+          if (info) found.set(ref, info.id);
+        }));
+        tips.set(repoId, found);
       }),
     );
     const reviews = await this.ctx.service(ReviewsService).reviewSummaries(pulls.map((p) => p.issue.id), scope);
