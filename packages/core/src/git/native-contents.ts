@@ -4,6 +4,7 @@
  * reader and one `git log` for the last commits; writes build the tree in a scratch index (never a working tree)
  * and move the branch with `update-ref <new> <old>`, so a branch that moved meanwhile is refused, not overwritten.
  */
+import { parseGitmodules } from './text.js';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -127,29 +128,6 @@ async function sized(reader: ObjectReader, entry: Omit<TreeEntryInfo, 'size'>): 
   return { ...entry, size: (await reader.info(entry.id))?.size ?? 0 };
 }
 
-/** `[submodule "x"] path = … url = …` sections of a `.gitmodules` file: path → url. */
-function parseGitmodules(text: string): Map<string, string> {
-  const urls = new Map<string, string>();
-  let current: { path?: string; url?: string } | undefined;
-  const flush = () => {
-    if (current?.path !== undefined && current.url !== undefined) urls.set(current.path, current.url);
-  };
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.trim();
-    if (line.startsWith('[')) {
-      flush();
-      current = /^\[submodule\s/.test(line) ? {} : undefined;
-      continue;
-    }
-    const match = /^([A-Za-z]+)\s*=\s*(.*)$/.exec(line);
-    if (!current || !match) continue;
-    const value = match[2]!.replace(/^"(.*)"$/, '$1');
-    if (match[1]!.toLowerCase() === 'path') current.path = value;
-    else if (match[1]!.toLowerCase() === 'url') current.url = value;
-  }
-  flush();
-  return urls;
-}
 
 export async function readContents(git: NativeGitBackend, key: RepoKey, options: ReadContentsOptions): Promise<ContentsRead | undefined> {
   const { commit, path: treePath, maxBlobSize } = options;

@@ -1,3 +1,4 @@
+import { cleanCommitMessage } from './text.js';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -20,17 +21,6 @@ function signatureEnv(kind: 'AUTHOR' | 'COMMITTER', sig: MergeSignature): Record
   };
 }
 
-/** git's `whitespace` cleanup of a message given on the command line: trailing spaces and extra blank lines go. */
-export function cleanCommitMessage(message: string): string {
-  const lines = message.replace(/\r\n/g, '\n').split('\n').map((l) => l.replace(/\s+$/, ''));
-  const kept: string[] = [];
-  for (const line of lines) {
-    if (line === '' && (kept.length === 0 || kept[kept.length - 1] === '')) continue;
-    kept.push(line);
-  }
-  while (kept.length > 0 && kept[kept.length - 1] === '') kept.pop();
-  return kept.length === 0 ? '' : `${kept.join('\n')}\n`;
-}
 
 /** Settings no user or system configuration may change under a merge (`GIT_CONFIG_NOSYSTEM` is always set). */
 const ISOLATED = { GIT_CONFIG_GLOBAL: '/dev/null' };

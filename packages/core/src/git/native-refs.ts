@@ -1,3 +1,4 @@
+import { cleanCommitMessage } from './text.js';
 import type { NativeGitRunner } from './native-runner.js';
 import { FULL_HEX_ID, RefConflictError, type AnnotatedTagOptions, type GitObjectType, type RefDetail, type RefKind, type RefUpdate, type RepoKey } from './backend.js';
 
@@ -126,17 +127,6 @@ export async function updateRefs(git: NativeGitRunner, key: RepoKey, updates: re
   throw new Error(`git update-ref failed (${result.code}): ${stderr}`);
 }
 
-/** git's `whitespace` cleanup of a message given on the command line: trailing spaces and extra blank lines go. */
-function cleanMessage(message: string): string {
-  const lines = message.replace(/\r\n/g, '\n').split('\n').map((l) => l.replace(/\s+$/, ''));
-  const kept: string[] = [];
-  for (const line of lines) {
-    if (line === '' && (kept.length === 0 || kept[kept.length - 1] === '')) continue;
-    kept.push(line);
-  }
-  while (kept.length > 0 && kept[kept.length - 1] === '') kept.pop();
-  return kept.length === 0 ? '' : `${kept.join('\n')}\n`;
-}
 
 /** A name or email as a signature line may hold it: no angle brackets, no line breaks. */
 function identityPart(value: string): string {
@@ -152,7 +142,7 @@ export async function writeAnnotatedTag(git: NativeGitRunner, key: RepoKey, opti
     `tag ${options.name}`,
     `tagger ${identityPart(options.tagger.name)} <${identityPart(options.tagger.email)}> ${when} +0000`,
     '',
-    cleanMessage(options.message),
+    cleanCommitMessage(options.message),
   ].join('\n');
   // mktag checks the tag (its object exists and is a commit, the header is well-formed) before writing it.
   const result = await git.run(['--git-dir', git.pathOf(key), 'mktag'], { input: body });

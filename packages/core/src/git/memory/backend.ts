@@ -3,6 +3,7 @@
  * through isomorphic-git. Nothing is shared between instances, nothing touches the disk, no process is started.
  * What it cannot do is listed in `git/unsupported.ts` and throws `NotSupportedError`.
  */
+import { cleanCommitMessage, parseGitmodules } from '../text.js';
 import { once } from 'node:events';
 import { PassThrough, Readable } from 'node:stream';
 import {
@@ -57,7 +58,6 @@ import { loadMemoryLibs, type MemoryFs, type MemoryLibs } from './libs.js';
 import { MemoryRepository, ZERO_ID, isValidRefName } from './repository.js';
 import { changeCounts, diffTrees, mergeBases, reachable, walk, type WalkOptions } from './history.js';
 import {
-  cleanMessage,
   identityOf,
   isoStrict,
   parseCommit,
@@ -805,7 +805,7 @@ export class MemoryGitBackend implements GitBackend {
     if ((await repo.read(options.target))?.type !== 'commit') throw new Error(`not a commit: ${options.target}`);
     return repo.write(
       'tag',
-      serializeTag({ object: options.target, type: 'commit', tag: options.name, tagger: identityOf(options.tagger, new Date()), message: cleanMessage(options.message) }),
+      serializeTag({ object: options.target, type: 'commit', tag: options.name, tagger: identityOf(options.tagger, new Date()), message: cleanCommitMessage(options.message) }),
     );
   }
 
@@ -914,7 +914,7 @@ export class MemoryGitBackend implements GitBackend {
         parents: [...options.parents],
         author: identityOf(options.author, now),
         committer: identityOf(options.committer, now),
-        message: cleanMessage(options.message),
+        message: cleanCommitMessage(options.message),
       }),
     );
   }
@@ -1053,26 +1053,3 @@ function withoutSignature(contents: string): string {
   return at < 0 ? contents : contents.slice(0, at);
 }
 
-/** `[submodule "x"] path = … url = …` sections of a `.gitmodules` file: path → url. */
-function parseGitmodules(text: string): Map<string, string> {
-  const urls = new Map<string, string>();
-  let current: { path?: string; url?: string } | undefined;
-  const flush = () => {
-    if (current?.path !== undefined && current.url !== undefined) urls.set(current.path, current.url);
-  };
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.trim();
-    if (line.startsWith('[')) {
-      flush();
-      current = /^\[submodule\s/.test(line) ? {} : undefined;
-      continue;
-    }
-    const match = /^([A-Za-z]+)\s*=\s*(.*)$/.exec(line);
-    if (!current || !match) continue;
-    const value = match[2]!.replace(/^"(.*)"$/, '$1');
-    if (match[1]!.toLowerCase() === 'path') current.path = value;
-    else if (match[1]!.toLowerCase() === 'url') current.url = value;
-  }
-  flush();
-  return urls;
-}

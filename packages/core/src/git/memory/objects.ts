@@ -172,17 +172,6 @@ export function serializeTree(items: readonly TreeItem[]): Buffer {
   return Buffer.concat(parts);
 }
 
-/** git's `whitespace` clean-up of a message (`git commit`, `git tag -m`): trailing spaces and extra blank lines go. */
-export function cleanMessage(message: string): string {
-  const lines = message.replace(/\r\n/g, '\n').split('\n').map((l) => l.replace(/\s+$/, ''));
-  const kept: string[] = [];
-  for (const line of lines) {
-    if (line === '' && (kept.length === 0 || kept[kept.length - 1] === '')) continue;
-    kept.push(line);
-  }
-  while (kept.length > 0 && kept[kept.length - 1] === '') kept.pop();
-  return kept.length === 0 ? '' : `${kept.join('\n')}\n`;
-}
 
 export function treeEntryType(mode: string): 'blob' | 'tree' | 'commit' {
   if (mode === '040000') return 'tree';
