@@ -488,7 +488,7 @@ describe('git smart HTTP with the real git client', () => {
     const id = await commitFile(work, 'scoped.txt', 'scoped\n', 'Scoped push');
     const denied = await git(['push', 'origin', 'main'], { cwd: work });
     expect(denied.code).not.toBe(0);
-    expect(denied.stderr).toMatch(/403/);
+    expect(denied.stderr).toMatch(/returned error: 403\b/);
     expect(denied.stderr).not.toMatch(/Authentication failed/);
     const raw = await ts.fetch('/alice/scoped.git/info/refs?service=git-receive-pack', { headers: tokenHeader(readToken) });
     // The token is valid, it just lacks the scope: Forgejo answers 403, not a credentials challenge.

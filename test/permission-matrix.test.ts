@@ -189,10 +189,11 @@ async function inBatches<T>(limit: number, tasks: (() => Promise<T>)[]): Promise
 
 function httpOutcome(result: { code: number; stderr: string }): GitOutcome {
   if (result.code === 0) return 'ok';
-  if (/could not read Username|Authentication failed|401/.test(result.stderr)) return 'auth';
+  // Status codes only as git words them: the URL in the message carries a port that may contain "401" too.
+  if (/could not read Username|Authentication failed|returned error: 401\b/.test(result.stderr)) return 'auth';
   if (/archived/i.test(result.stderr)) return 'archived';
-  if (/not found|404/i.test(result.stderr)) return 'hidden';
-  if (/403|permission denied/i.test(result.stderr)) return 'denied';
+  if (/not found|returned error: 404\b/i.test(result.stderr)) return 'hidden';
+  if (/returned error: 403\b|permission denied/i.test(result.stderr)) return 'denied';
   throw new Error(`unexpected git failure: ${result.stderr}`);
 }
 

@@ -94,7 +94,7 @@ describe('/admin/unadopted', () => {
       () => 'ok',
       (error: { stderr: string }) => error.stderr,
     );
-    expect(clone).toMatch(/not found|404/i);
+    expect(clone).toMatch(/not found|returned error: 404\b/i);
     const report = await s.host.repoStorage.check();
     expect(report.missing).toContainEqual({ owner, name: 'vanished' });
     // The API still shows the row (its delete cleans up), and deleting it works.
