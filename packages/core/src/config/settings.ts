@@ -128,6 +128,8 @@ const SPEC = {
     REVERSE_PROXY_AUTHENTICATION_USER: str('X-WEBAUTH-USER'),
     REVERSE_PROXY_TRUSTED_PROXIES: list(['127.0.0.0/8', '::1/128']),
     MIN_PASSWORD_LENGTH: int(8),
+    /** Site administrators may migrate from local paths and `file://` addresses. */
+    IMPORT_LOCAL_PATHS: bool(false),
     // Sign-in throttling: RepoHost's own keys (Forgejo and Gitea have none; they leave it to fail2ban). Failed
     // password checks are counted per login name and per client address; at the limit that name or address is
     // refused until its window ends, even with the right password.
@@ -148,6 +150,33 @@ const SPEC = {
   },
   mirror: {
     ENABLED: bool(true),
+    /** Refuse new pull mirrors (existing ones keep syncing). */
+    DISABLE_NEW_PULL: bool(false),
+    /** Refuse new push mirrors (existing ones keep pushing). */
+    DISABLE_NEW_PUSH: bool(false),
+    /** Interval a new mirror gets when none is given (Go duration). */
+    DEFAULT_INTERVAL: str('8h'),
+    /** Shortest interval a mirror may have (Go duration); `0` (off) is always allowed. */
+    MIN_INTERVAL: str('10m'),
+  },
+  migrations: {
+    /** Retries of a failed remote request during a migration. */
+    MAX_ATTEMPTS: int(3),
+    /** Seconds before the first retry (doubling each time). */
+    RETRY_BACKOFF: int(3),
+    /** Host globs, comma-separated: when set, only these remotes may be migrated or mirrored. */
+    ALLOWED_DOMAINS: str(''),
+    /** Host globs, comma-separated, that may never be migrated or mirrored from or pushed to. */
+    BLOCKED_DOMAINS: str(''),
+    /** Allow remotes on loopback, private and link-local addresses. */
+    ALLOW_LOCALNETWORKS: bool(false),
+    SKIP_TLS_VERIFY: bool(false),
+  },
+  'git.timeout': {
+    /** Seconds a migration's clone may take. */
+    MIGRATE: int(600),
+    /** Seconds a mirror's fetch or push may take. */
+    MIRROR: int(300),
   },
   admin: {
     /** Only site administrators may create organizations. */

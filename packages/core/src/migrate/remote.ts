@@ -1,0 +1,337 @@
+/**
+ * Remote addresses that RepoHost itself contacts: migrations, pull mirrors and push mirrors. One place parses what a
+ * caller typed (Forgejo's `ParseRemoteAddr` + `IsMigrateURLAllowed`), checks it against `[migrations]`
+ * (ALLOWED_DOMAINS, BLOCKED_DOMAINS, ALLOW_LOCALNETWORKS) and `[security] IMPORT_LOCAL_PATHS`, pins the checked
+ * address so a name cannot resolve elsewhere later, follows HTTP redirects only to places that pass the same check,
+ * keeps credentials out of URLs, logs and error texts, and stores them encrypted.
+ */
+import { lookup } from 'node:dns/promises';
+import { stat } from 'node:fs/promises';
+import http from 'node:http';
+import https from 'node:https';
+import { isIP } from 'node:net';
+import path from 'node:path';
+import { isSiteAdmin, type Actor } from '../access/actor.js';
+import type { Settings } from '../config/settings.js';
+import { ValidationError } from '../errors.js';
+import { decryptSecret, encryptSecret } from '../security/secrets.js';
+import { hostMatcher } from '../webhooks/allowed-hosts.js';
+
+/** Forgejo's messages for an address it refuses (`handleRemoteAddrError`), all 422. */
+export const REMOTE_ADDRESS_MESSAGES = {
+  url: 'Invalid URL',
+  protocol: 'Invalid protocol: only http, https and git addresses can be migrated',
+  localDenied: 'You are not allowed to import local repositories.',
+  invalidPath: 'Invalid local path, it does not exist or not a directory.',
+  blocked: 'You can not import from disallowed hosts.',
+} as const;
+
+/** A refused remote address: a 422 whose message is Forgejo's text (no field prefix, as Forgejo answers). */
+export class RemoteAddressError extends ValidationError {
+  constructor(readonly problem: keyof typeof REMOTE_ADDRESS_MESSAGES) {
+    super('', REMOTE_ADDRESS_MESSAGES[problem]);
+    this.name = 'RemoteAddressError';
+  }
+}
+
+export interface RemoteCredentials {
+  username: string;
+  password: string;
+}
+
+/** What a caller typed: the address and, apart from it, optional credentials (which win over ones in the URL). */
+export interface RemoteAddressInput {
+  address: string;
+  username?: string;
+  password?: string;
+}
+
+/** A remote that passed the checks. Credentials are never part of `url`. */
+export interface CheckedRemote {
+  /** The address without credentials (`http(s)://` or `git://`), or `file:///abs/path` for an allowed local path. */
+  url: string;
+  /** `url` as shown to users and stored as `original_url`: credentials removed. */
+  sanitized: string;
+  credentials?: RemoteCredentials;
+  /** The address the host name resolved to and was checked as; git and HTTP connect there and nowhere else. */
+  pinned?: { host: string; port: number; address: string; family: 4 | 6 };
+  local: boolean;
+}
+
+/** The parts of settings the checks read. */
+export type RemoteSettings = Pick<Settings, 'migrations' | 'security'>;
+
+const REMOTE_PROTOCOLS = new Set(['http:', 'https:', 'git:']);
+
+/**
+ * Parses and checks a remote address for `actor`. Throws RemoteAddressError (422) with Forgejo's message when the
+ * address is malformed, of another protocol, a local path the actor may not import, or a host the settings refuse.
+ */
+export async function checkRemoteAddress(settings: RemoteSettings, actor: Actor, input: RemoteAddressInput): Promise<CheckedRemote> {
+  const raw = input.address.trim();
+  if (raw === '' || /[\0\r\n]/.test(raw)) throw new RemoteAddressError('url');
+  const credentialsFrom = (url: URL | undefined): RemoteCredentials | undefined => {
+    const username = input.username || (url ? decodeURIComponent(url.username) : '');
+    const password = input.password || (url ? decodeURIComponent(url.password) : '');
+    return username || password ? { username, password } : undefined;
+  };
+
+  // Forgejo: no scheme, or `file:`, is a local path.
+  if (raw.startsWith('/') || raw.startsWith('file:')) {
+    if (!mayImportLocal(settings, actor)) throw new RemoteAddressError('localDenied');
+    const local = raw.startsWith('file:') ? safeFilePath(raw) : raw;
+    if (!local || !path.isAbsolute(local)) throw new RemoteAddressError('invalidPath');
+    const info = await stat(local).catch(() => undefined);
+    if (!info?.isDirectory()) throw new RemoteAddressError('invalidPath');
+    const url = `file://${path.resolve(local)}`;
+    return { url, sanitized: url, local: true };
+  }
+
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new RemoteAddressError('url');
+  }
+  if (!REMOTE_PROTOCOLS.has(url.protocol)) throw new RemoteAddressError('protocol');
+  if (url.hostname === '') throw new RemoteAddressError('url');
+  const credentials = credentialsFrom(url);
+  url.username = '';
+  url.password = '';
+  const pinned = await checkHost(settings, url);
+  const text = url.toString();
+  return { url: text, sanitized: text, credentials, pinned, local: false };
+}
+
+/** Local imports: a site administrator, when `[security] IMPORT_LOCAL_PATHS` allows them (Forgejo's CanImportLocal). */
+function mayImportLocal(settings: RemoteSettings, actor: Actor): boolean {
+  return settings.security.IMPORT_LOCAL_PATHS && isSiteAdmin(actor);
+}
+
+function safeFilePath(raw: string): string | undefined {
+  try {
+    const url = new URL(raw);
+    if (url.host !== '' && url.host !== 'localhost') return undefined;
+    return decodeURIComponent(url.pathname);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Resolves the URL's host and checks the name and every address: BLOCKED_DOMAINS refuses, ALLOWED_DOMAINS (when
+ * set) must match, and loopback, private and link-local addresses need ALLOW_LOCALNETWORKS. Returns the first
+ * address that passed, which every later connection uses.
+ */
+async function checkHost(settings: RemoteSettings, url: URL): Promise<CheckedRemote['pinned']> {
+  const { ALLOWED_DOMAINS, BLOCKED_DOMAINS, ALLOW_LOCALNETWORKS } = settings.migrations;
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  let addresses: { address: string; family: number }[];
+  try {
+    addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true });
+  } catch {
+    // A name that does not resolve cannot be connected to either; say so as Forgejo does for a bad address.
+    throw new RemoteAddressError('blocked');
+  }
+  const blocked = BLOCKED_DOMAINS.trim() === '' ? undefined : hostMatcher(BLOCKED_DOMAINS);
+  const allowed = ALLOWED_DOMAINS.trim() === '' ? undefined : hostMatcher(ALLOWED_DOMAINS);
+  // Local networks are blocked unless allowed, as if `loopback,private` were in BLOCKED_DOMAINS.
+  const local = ALLOW_LOCALNETWORKS ? undefined : hostMatcher('loopback,private');
+  const unspecified = (address: string) => address === '0.0.0.0' || address === '::' || address.startsWith('0.');
+  if (blocked?.allowsName(host)) throw new RemoteAddressError('blocked');
+  const passing = addresses.filter(
+    (a) =>
+      !blocked?.allowsAddress(a.address) &&
+      !local?.allowsAddress(a.address) &&
+      !(local && unspecified(a.address)) &&
+      (!allowed || allowed.allowsName(host) || allowed.allowsAddress(a.address)),
+  );
+  // Every address must pass: a name with one public and one private address is refused (the resolver may hand
+  // git either).
+  if (passing.length === 0 || passing.length !== addresses.length) throw new RemoteAddressError('blocked');
+  const chosen = passing[0]!;
+  const port = Number(url.port) || (url.protocol === 'https:' ? 443 : url.protocol === 'git:' ? 9418 : 80);
+  return { host, port, address: chosen.address, family: chosen.family === 6 ? 6 : 4 };
+}
+
+/**
+ * Follows a smart-HTTP remote's redirects as git would (on its first request), checking each new host like the
+ * first, and returns the remote git should use then with redirects off. A redirect to a refused host is refused.
+ */
+export async function followRemoteRedirects(
+  settings: RemoteSettings,
+  actor: Actor,
+  remote: CheckedRemote,
+  options: { timeoutMs: number; service?: 'git-upload-pack' | 'git-receive-pack'; signal?: AbortSignal },
+): Promise<CheckedRemote> {
+  if (remote.local || !remote.url.startsWith('http')) return remote;
+  let current = remote;
+  for (let hop = 0; hop < 5; hop++) {
+    const probe = new URL(current.url.replace(/\/+$/, '') + '/info/refs');
+    probe.searchParams.set('service', options.service ?? 'git-upload-pack');
+    const answer = await remoteRequest(settings, current, probe.toString(), { timeoutMs: options.timeoutMs, signal: options.signal, maxBodyBytes: 0 });
+    if (!answer.location) return current;
+    const next = new URL(answer.location, probe);
+    // git keeps what precedes `/info/refs` in the new location as the repository's address.
+    const base = next.pathname.endsWith('/info/refs') ? next.pathname.slice(0, -'/info/refs'.length) : next.pathname;
+    next.pathname = base;
+    next.search = '';
+    const checked = await checkRemoteAddress(settings, actor, { address: next.toString() });
+    // Credentials go along only to the same origin, as git sends them.
+    const sameOrigin = new URL(current.url).origin === next.origin;
+    current = { ...checked, credentials: sameOrigin ? current.credentials : undefined };
+  }
+  throw new RemoteAddressError('blocked');
+}
+
+export interface RemoteResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** Body bytes, up to `maxBodyBytes`. */
+  body: Buffer;
+  /** The absolute redirect target of a 3xx answer. */
+  location?: string;
+}
+
+/**
+ * One HTTP request to a checked remote, connecting to the pinned address only, within `timeoutMs`, keeping at most
+ * `maxBodyBytes` of the answer. Redirects are returned, not followed: callers check the target with
+ * `checkRemoteAddress` first (the Gitea/Forgejo API importer and `followRemoteRedirects` do).
+ */
+export function remoteRequest(
+  settings: RemoteSettings,
+  remote: CheckedRemote,
+  target: string,
+  options: { method?: string; headers?: Record<string, string>; timeoutMs: number; maxBodyBytes: number; signal?: AbortSignal },
+): Promise<RemoteResponse> {
+  const url = new URL(target);
+  const pinned = remote.pinned;
+  if (!pinned || url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase() !== pinned.host) {
+    return Promise.reject(new RemoteAddressError('blocked'));
+  }
+  const headers: Record<string, string> = { 'User-Agent': 'RepoHost', ...options.headers };
+  if (remote.credentials && !Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) {
+    const { username, password } = remote.credentials;
+    headers.Authorization = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+  }
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise<RemoteResponse>((resolve, reject) => {
+    let settled = false;
+    const finish = (error: Error | undefined, value?: RemoteResponse) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      if (error) reject(new Error(redactCredentials(error.message, remote.credentials)));
+      else resolve(value!);
+    };
+    const request = client.request(
+      url,
+      {
+        method: options.method ?? 'GET',
+        headers,
+        lookup: (_host, lookupOptions, callback) => {
+          const answer = { address: pinned.address, family: pinned.family };
+          if ((lookupOptions as { all?: boolean }).all) (callback as (e: null, a: (typeof answer)[]) => void)(null, [answer]);
+          else (callback as (e: null, a: string, f: number) => void)(null, answer.address, answer.family);
+        },
+        rejectUnauthorized: !settings.migrations.SKIP_TLS_VERIFY,
+        agent: false,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          if (size < options.maxBodyBytes) chunks.push(chunk.subarray(0, options.maxBodyBytes - size));
+          size += chunk.length;
+          // Nothing more is wanted: stop reading rather than downloading what will be thrown away.
+          if (size >= options.maxBodyBytes && options.maxBodyBytes >= 0) response.destroy();
+        });
+        const done = () => {
+          const status = response.statusCode ?? 0;
+          const responseHeaders: Record<string, string> = {};
+          for (const [name, value] of Object.entries(response.headers)) {
+            if (value !== undefined) responseHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
+          }
+          const location = status >= 300 && status < 400 && responseHeaders.location ? new URL(responseHeaders.location, url).toString() : undefined;
+          finish(undefined, { status, headers: responseHeaders, body: Buffer.concat(chunks), location });
+        };
+        response.on('end', done);
+        response.on('close', done);
+        response.on('error', (error) => finish(error));
+      },
+    );
+    const onAbort = () => request.destroy(new Error('aborted'));
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    const timer = setTimeout(() => request.destroy(new Error(`timed out after ${Math.round(options.timeoutMs / 1000)} s`)), options.timeoutMs);
+    request.on('error', (error) => finish(error));
+    request.end();
+  });
+}
+
+/**
+ * `git -c …` arguments and environment that make git talk to a checked remote safely: connect to the pinned
+ * address, follow no redirects (`followRemoteRedirects` did, with checks), never prompt, and take credentials from
+ * the environment through a credential helper, so they appear in neither the command line nor the URL.
+ */
+export function gitRemoteOptions(remote: CheckedRemote, settings: RemoteSettings): { args: string[]; env: Record<string, string> } {
+  const args = ['-c', 'http.followRedirects=false', '-c', 'credential.interactive=false'];
+  // git refuses file:// remotes by default since 2.38.1; a local path got here only because the checks allowed it.
+  if (remote.local) args.push('-c', 'protocol.file.allow=always');
+  if (settings.migrations.SKIP_TLS_VERIFY) args.push('-c', 'http.sslVerify=false');
+  if (remote.pinned && remote.url.startsWith('http')) {
+    const { host, port, address, family } = remote.pinned;
+    args.push('-c', `http.curloptResolve=${host}:${port}:${family === 6 ? `[${address}]` : address}`);
+  }
+  const env: Record<string, string> = { GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '', SSH_ASKPASS: '' };
+  // Any helper from the server's configuration is dropped (the empty value resets the list), then ours answers.
+  args.push('-c', 'credential.helper=');
+  if (remote.credentials) {
+    args.push('-c', 'credential.helper=!f() { test "$1" = get && printf "username=%s\\npassword=%s\\n" "$REPOHOST_REMOTE_USER" "$REPOHOST_REMOTE_PASSWORD"; }; f');
+    env.REPOHOST_REMOTE_USER = remote.credentials.username;
+    env.REPOHOST_REMOTE_PASSWORD = remote.credentials.password;
+  }
+  return { args, env };
+}
+
+/** `text` with the credentials, and any `user:password@` in URLs, replaced: for error messages and logs. */
+export function redactCredentials(text: string, credentials?: RemoteCredentials): string {
+  let out = text.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/gi, '$1');
+  for (const secret of [credentials?.password, credentials?.username]) {
+    if (secret && secret.length >= 3) out = out.split(secret).join('<credentials>');
+  }
+  return out;
+}
+
+/** The address as shown and stored (`original_url`, a push mirror's `remote_address`): credentials removed. */
+export function sanitizeRemoteUrl(address: string): string {
+  try {
+    const url = new URL(address);
+    if (url.username === '' && url.password === '') return address;
+    url.username = '';
+    url.password = '';
+    return url.toString();
+  } catch {
+    return redactCredentials(address);
+  }
+}
+
+const CREDENTIALS_PURPOSE = 'remote credentials';
+
+/** Credentials at rest (migrations, mirrors): encrypted under `[security] SECRET_KEY`; none is the empty string. */
+export function encryptRemoteCredentials(secretKey: string, credentials: RemoteCredentials | undefined): string {
+  return credentials ? encryptSecret(secretKey, CREDENTIALS_PURPOSE, JSON.stringify(credentials)) : '';
+}
+
+/** The stored credentials; undefined when there are none or they no longer decrypt (SECRET_KEY changed). */
+export function decryptRemoteCredentials(secretKey: string, stored: string): RemoteCredentials | undefined {
+  if (!stored) return undefined;
+  const text = decryptSecret(secretKey, CREDENTIALS_PURPOSE, stored);
+  if (!text) return undefined;
+  try {
+    const value = JSON.parse(text) as Partial<RemoteCredentials>;
+    return { username: String(value.username ?? ''), password: String(value.password ?? '') };
+  } catch {
+    return undefined;
+  }
+}
