@@ -6,6 +6,7 @@
 import { isRepoHostError, ConfigError } from '@repohost/core';
 import { adminUser, ADMIN_USER_HELP } from './commands/admin-user.js';
 import { adminAuth } from './commands/admin-auth.js';
+import { adminRepo } from './commands/admin-repo.js';
 import { web } from './commands/web.js';
 import { migrate } from './commands/migrate.js';
 import { keys } from './commands/keys.js';
@@ -25,6 +26,7 @@ Commands:
                           must-change-password, reset-2fa, enable-2fa)
   admin auth <command>    Manage login sources (list, delete, add-ldap, update-ldap, add-ldap-simple,
                           update-ldap-simple)
+  admin repo migrate      Migrate a repository from a git address, with a progress bar
   migrate                 Migrate the database
   keys                    Print the authorized_keys line for an SSH key (OpenSSH AuthorizedKeysCommand)
   serv key-<ID>           Serve git over OpenSSH for a key (run from authorized_keys)
@@ -64,6 +66,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await web(args, global, io);
       case 'admin':
         if (args[0] === 'auth') return await adminAuth(args.slice(1), global, io);
+        if (args[0] === 'repo') return await adminRepo(args.slice(1), global, io);
         if (args[0] !== 'user') {
           io.stdout(ADMIN_USER_HELP);
           return args[0] === undefined ? 1 : (io.stderr(`unknown command "admin ${args[0]}"\n`), 1);

@@ -73,6 +73,12 @@ import { ReleasesService } from './releases/service.js';
 import { ReleaseAssetsService } from './releases/assets.js';
 import { IssuePinsService } from './issues/pins.js';
 import { IssueTemplatesService } from './issues/templates.js';
+import { JobsService } from './jobs/service.js';
+import { JOB_HANDLERS } from './jobs/handlers.js';
+import { CronService } from './cron/service.js';
+import { PushMirrorsService } from './pushmirrors/service.js';
+import { MirrorsService } from './mirrors/service.js';
+import { MigrateService } from './migrate/service.js';
 
 export interface RepoHostOptions {
   /** Resolved settings; when absent they are loaded from `config`. */
@@ -103,7 +109,7 @@ export interface InMemoryHostOptions {
 export class RepoHost {
   private readonly ctx: CoreContext;
   /** What opening found and repaired of interrupted changes (empty lists when nothing was, or `reconcile: false`). */
-  reconciled: ReconcileReport = { abandonedCreates: [], finishedRemovals: [], resynced: [], undoneRenames: [], undoneOwnerRenames: [] };
+  reconciled: ReconcileReport = { abandonedCreates: [], finishedRemovals: [], resynced: [], undoneRenames: [], undoneOwnerRenames: [], abandonedMigrations: [] };
 
   private constructor(
     readonly settings: Settings,
@@ -158,6 +164,11 @@ export class RepoHost {
     this.releases.subscribe();
     // A deleted fork leaves its parent's fork count; a deleted parent leaves its forks standing alone.
     this.forks.subscribe();
+    // Durable background jobs: the handlers of every kind, and a wake-up after a commit that queued one.
+    this.jobs.register(JOB_HANDLERS);
+    this.jobs.subscribe();
+    // Push mirrors go with their repository; a push queues those that sync on commit.
+    this.pushMirrors.subscribe();
   }
 
   get users(): UsersService {
@@ -417,6 +428,31 @@ export class RepoHost {
     return this.ctx.service(TimesService);
   }
 
+  /** Durable background jobs (mirror syncs, migrations): queue, read, wait; the worker starts when the host serves. */
+  get jobs(): JobsService {
+    return this.ctx.service(JobsService);
+  }
+
+  /** Pull mirrors: their settings, syncs (`mirror-sync`, the `update_mirrors` task) and conversion to ordinary repositories. */
+  get mirrors(): MirrorsService {
+    return this.ctx.service(MirrorsService);
+  }
+
+  /** Migrations (`POST /repos/migrate`): from a git address, or a Gitea/Forgejo instance by its API. */
+  get migrations(): MigrateService {
+    return this.ctx.service(MigrateService);
+  }
+
+  /** A repository's push mirrors (`/repos/{owner}/{repo}/push_mirrors`) and their pushes. */
+  get pushMirrors(): PushMirrorsService {
+    return this.ctx.service(PushMirrorsService);
+  }
+
+  /** Recurring tasks (Forgejo's cron, `/admin/cron`): durable schedules; scheduling starts when the host serves. */
+  get cron(): CronService {
+    return this.ctx.service(CronService);
+  }
+
   /**
    * What happened, after it committed: `host.events.on('repo.pushed', (e) => …)`. See {@link DomainEvents} for
    * subscribers that must run inside the change's own transaction.
@@ -482,6 +518,17 @@ export class RepoHost {
 
   /** Waits for event handlers still running, then closes the database. The host must not be used afterwards. */
   async close(): Promise<void> {
+    // A second close (a test harness after a simulated restart) waits for the first instead of closing twice.
+    this.closing ??= this.closeOnce();
+    return this.closing;
+  }
+
+  private closing: Promise<void> | undefined;
+
+  private async closeOnce(): Promise<void> {
+    // Running jobs are aborted and given back if they do not return promptly; the next start resumes them.
+    // Recurring tasks stop too: their schedules are rows, kept for the next start.
+    await Promise.all([this.jobs.stop(), this.cron.stop()]);
     await this.ctx.events.idle();
     // Deliveries in flight finish (within DELIVER_TIMEOUT); what is still queued waits for the next start.
     await this.webhooks.delivery.stop();

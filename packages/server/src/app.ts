@@ -134,6 +134,10 @@ export async function startServer(host: RepoHost, options: ListenOptions = {}): 
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   // A serving host delivers webhooks (pending ones from earlier runs first); `host.close()` stops it.
   host.webhooks.delivery.start();
+  // Durable jobs queued earlier (or interrupted) resume; `host.close()` stops the worker.
+  host.jobs.start();
+  // Recurring tasks (`[cron.*]`) follow their stored schedules.
+  host.cron.start();
   return {
     server,
     routes,

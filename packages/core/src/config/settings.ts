@@ -18,6 +18,14 @@ const list = (d: string[]): Spec<'list', string[]> => ({ kind: 'list', default: 
 /** Bytes, written as Forgejo reads sizes: a number of bytes, `-1`, or a size with a unit (`1 GiB`, `500MB`). */
 const size = (d: number): Spec<'size', number> => ({ kind: 'size', default: d });
 
+/** The keys every `[cron.<name>]` section has. */
+const cronTask = (enabled: boolean, runAtStart: boolean, schedule: string) => ({
+  ENABLED: bool(enabled),
+  RUN_AT_START: bool(runAtStart),
+  SCHEDULE: str(schedule),
+  NOTICE_ON_SUCCESS: bool(false),
+});
+
 /** The version string `GET /version` reports; SDK feature gates compare it as semver. */
 export const DEFAULT_REPORTED_VERSION = '11.0.0+repohost-0.1.0';
 
@@ -178,6 +186,19 @@ const SPEC = {
     /** Seconds a mirror's fetch or push may take. */
     MIRROR: int(300),
   },
+  // Recurring tasks (Forgejo's `[cron.<name>]`): ENABLED, RUN_AT_START, SCHEDULE (`@every 10m`, `@midnight`, or a
+  // cron expression with optional seconds), NOTICE_ON_SUCCESS, and each task's own keys, with Forgejo's defaults.
+  'cron.update_mirrors': { ...cronTask(true, false, '@every 10m'), PULL_LIMIT: int(50), PUSH_LIMIT: int(50) },
+  'cron.repo_health_check': { ...cronTask(true, false, '@midnight'), TIMEOUT: str('60s'), ARGS: str('') },
+  'cron.check_repo_stats': cronTask(true, true, '@midnight'),
+  'cron.sync_external_users': { ...cronTask(true, false, '@midnight'), UPDATE_EXISTING: bool(true) },
+  'cron.cleanup_hook_task_table': { ...cronTask(true, false, '@midnight'), CLEANUP_TYPE: str('OlderThan'), OLDER_THAN: str('168h'), NUMBER_TO_KEEP: int(10) },
+  'cron.delete_inactive_accounts': { ...cronTask(false, false, '@annually'), OLDER_THAN: str('3h') },
+  'cron.git_gc_repos': { ...cronTask(false, false, '@every 72h'), TIMEOUT: str('60s'), ARGS: str('') },
+  'cron.resync_all_hooks': cronTask(false, false, '@every 72h'),
+  'cron.reinit_missing_repos': cronTask(false, false, '@every 72h'),
+  'cron.delete_missing_repos': cronTask(false, false, '@every 72h'),
+  'cron.delete_old_actions': { ...cronTask(false, false, '@every 168h'), OLDER_THAN: str('8760h') },
   admin: {
     /** Only site administrators may create organizations. */
     DISABLE_REGULAR_ORG_CREATION: bool(false),

@@ -1,5 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { CommitTreeOptions, RebaseOptions, RebaseResult } from './merge-types.js';
+import type { FetchRemoteOptions, RemoteGitAccess, RemoteHead } from './remote-types.js';
+import type { MirrorPushRequest } from './push-mirror-types.js';
 
 /** Identifies a repository to the backend: lower-cased owner and repository names. */
 export interface RepoKey {
@@ -554,6 +556,8 @@ export interface GitBackend {
    * files on disk; it outlives `from`'s deletion or move. Fails with RepositoryExistsError when `to` exists.
    */
   fork(from: RepoKey, to: RepoKey, options: { objectFormat: ObjectFormat; defaultBranch: string }): Promise<void>;
+  /** Pushes branches and tags to a push mirror's remote, forced (native only: remote git). */
+  pushMirror(key: RepoKey, request: MirrorPushRequest): Promise<void>;
   /** The best common ancestor of two commits; undefined when their histories are unrelated. */
   mergeBase(key: RepoKey, a: string, b: string): Promise<string | undefined>;
   /** Merges `theirs` into `ours` without a worktree: the resulting tree and the conflicting paths. */
@@ -577,4 +581,25 @@ export interface GitBackend {
    * variables are used, nothing else); empty, it reads the repository as it is.
    */
   incoming(key: RepoKey, quarantine: Record<string, string>): IncomingObjects;
+  /** What a remote repository's HEAD names and its object format (`git ls-remote`), within the remote's time. */
+  remoteHead(remote: RemoteGitAccess): Promise<RemoteHead>;
+  /** Fetches from a remote into the repository with the given refspecs (`git fetch`), within the remote's time. */
+  fetchRemote(key: RepoKey, remote: RemoteGitAccess, options: FetchRemoteOptions): Promise<void>;
+  /** Housekeeping (cron tasks): `fsck` checks a repository's objects, `gc` packs them; never throws for a failed run. */
+  maintain(key: RepoKey, command: 'fsck' | 'gc', options: MaintenanceOptions): Promise<MaintenanceResult>;
+  /** Writes the server hooks pushes run again (`resync_all_hooks`), restoring any that were removed or changed. */
+  syncHooks(): Promise<void>;
+}
+
+export interface MaintenanceOptions {
+  /** Extra options (`[cron.*] ARGS`); anything not starting with `-` is dropped. */
+  args: readonly string[];
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export interface MaintenanceResult {
+  ok: boolean;
+  /** What git said (shortened), or why it was stopped. */
+  output: string;
 }

@@ -44,10 +44,16 @@ import type { ChangedFileEntry, MergeTreeResult } from './backend.js';
 import type { AnnotatedTagOptions, RefDetail, RefKind } from './backend.js';
 import { changeFiles, lastCommitOf, readContents, statPaths } from './native-contents.js';
 import { forkRepository } from './native-forks.js';
+import { pushMirror } from './native-push-mirror.js';
+import { fetchFromRemote, readRemoteHead } from './native-remote.js';
+import type { FetchRemoteOptions, RemoteGitAccess, RemoteHead } from './remote-types.js';
+import type { MirrorPushRequest } from './push-mirror-types.js';
 import { commitTree, copyCommit, rebaseCommits } from './native-merge.js';
 import type { CommitTreeOptions, RebaseOptions, RebaseResult } from './merge-types.js';
 import { ObjectReaderPool, readTree, streamBlob, listRefs, type ObjectReaderOptions } from './native-objects.js';
 import type { GitObjectData, GitObjectInfo, GitRefEntry, IncomingObjects, ReadObjectOptions, ReadTreeOptions, ReadTreeResult } from './backend.js';
+import type { MaintenanceOptions, MaintenanceResult } from './backend.js';
+import { runMaintenance } from './native-maintenance.js';
 
 export interface NativeGitOptions {
   /** Folder holding `<owner>/<name>.git` bare repositories ([repository] ROOT). */
@@ -635,6 +641,23 @@ export class NativeGitBackend implements GitBackend {
     return incomingObjects(this, key, quarantine);
   }
 
+  remoteHead(remote: RemoteGitAccess): Promise<RemoteHead> {
+    return readRemoteHead(this, remote);
+  }
+
+  fetchRemote(key: RepoKey, remote: RemoteGitAccess, options: FetchRemoteOptions): Promise<void> {
+    return fetchFromRemote(this, key, remote, options);
+  }
+
+  maintain(key: RepoKey, command: 'fsck' | 'gc', options: MaintenanceOptions): Promise<MaintenanceResult> {
+    return runMaintenance(this, key, command, options);
+  }
+
+  async syncHooks(): Promise<void> {
+    this.hooksReady = undefined;
+    this.hooksFolder();
+  }
+
   mergeBase(key: RepoKey, a: string, b: string): Promise<string | undefined> {
     return mergeBase(this, key, a, b);
   }
@@ -810,6 +833,10 @@ export class NativeGitBackend implements GitBackend {
 
   fork(from: RepoKey, to: RepoKey, options: { objectFormat: ObjectFormat; defaultBranch: string }): Promise<void> {
     return forkRepository(this, from, to, options);
+  }
+
+  pushMirror(key: RepoKey, request: MirrorPushRequest): Promise<void> {
+    return pushMirror(this, key, request);
   }
 
 

@@ -15,6 +15,14 @@ export const MEMORY_UNSUPPORTED = [
   'fileDiffs',
   // Rebasing pull requests.
   'rebaseCommits',
+  // Remote git: pushing to push mirrors.
+  'pushMirror',
+  // Remote git: migrations and pull mirrors.
+  'remoteHead',
+  'fetchRemote',
+  // Housekeeping of repositories on disk: fsck and gc, and the hook files pushes run.
+  'maintain',
+  'syncHooks',
 ] as const satisfies readonly (keyof GitBackend)[];
 
 export type MemoryUnsupportedMethod = (typeof MEMORY_UNSUPPORTED)[number];

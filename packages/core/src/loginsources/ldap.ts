@@ -103,7 +103,7 @@ export async function isValidFilter(filter: string): Promise<boolean> {
   }
 }
 
-async function connect(config: LdapConfig): Promise<Client> {
+export async function connect(config: LdapConfig): Promise<Client> {
   const { Client } = await ldapts();
   const host = isIP(config.Host) === 6 ? `[${config.Host}]` : config.Host;
   const tlsOptions = { rejectUnauthorized: !config.SkipVerify, ...(isIP(config.Host) ? {} : { servername: config.Host }) };
@@ -127,7 +127,7 @@ async function connect(config: LdapConfig): Promise<Client> {
   return client;
 }
 
-function unavailable(config: LdapConfig, what: string, error: unknown): DirectoryUnavailableError {
+export function unavailable(config: LdapConfig, what: string, error: unknown): DirectoryUnavailableError {
   const reason = error instanceof Error ? error.message : String(error);
   return new DirectoryUnavailableError(`LDAP login source "${config.Name}" (${config.Host}:${config.Port}): ${what}: ${reason}`);
 }
@@ -221,7 +221,7 @@ export async function authenticateEntry(config: LdapConfig, bindPassword: string
 }
 
 /** Attribute names are case-insensitive; servers answer with their own spelling. */
-function allValues(entry: Entry, attribute: string): string[] {
+export function allValues(entry: Entry, attribute: string): string[] {
   if (!attribute) return [];
   const key = Object.keys(entry).find((name) => name.toLowerCase() === attribute.toLowerCase());
   const value = key === undefined || key === 'dn' ? undefined : entry[key];
@@ -230,6 +230,6 @@ function allValues(entry: Entry, attribute: string): string[] {
   return values.map((v) => (Buffer.isBuffer(v) ? v.toString('utf8') : v)).filter((v) => v !== '');
 }
 
-function firstValue(entry: Entry, attribute: string): string {
+export function firstValue(entry: Entry, attribute: string): string {
   return allValues(entry, attribute)[0]?.trim() ?? '';
 }

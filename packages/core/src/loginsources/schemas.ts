@@ -9,7 +9,7 @@ export const LdapSourceOptionSchema = Type.Object({
   name: Type.Optional(Type.String({ maxLength: 255 })),
   /** Sign-ins through an inactive source are refused. Default true. */
   active: Type.Optional(Type.Boolean()),
-  /** Recorded only: RepoHost does not synchronize directories periodically yet. */
+  /** The `sync_external_users` cron task synchronizes this source's accounts with the directory. */
   synchronize_users: Type.Optional(Type.Boolean()),
   /** `Unencrypted`, `LDAPS` or `StartTLS`, any case. */
   security_protocol: Type.Optional(Type.String()),

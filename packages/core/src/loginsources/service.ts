@@ -19,7 +19,7 @@ const TYPE_NAMES = new Map<number, string>([
   [LoginSourceType.DLDAP, 'LDAP (simple auth)'],
 ]);
 
-const BIND_PASSWORD_PURPOSE = 'login source bind password';
+export const BIND_PASSWORD_PURPOSE = 'login source bind password';
 /** How long a client is told to wait when the directory cannot be asked. */
 const DIRECTORY_RETRY_SECONDS = 30;
 
@@ -44,7 +44,7 @@ export interface DirectorySignIn {
   entry: DirectoryEntry;
 }
 
-function kindOf(type: number): LdapKind | undefined {
+export function kindOf(type: number): LdapKind | undefined {
   return type === LoginSourceType.LDAP ? 'bind_dn' : type === LoginSourceType.DLDAP ? 'simple' : undefined;
 }
 
@@ -81,7 +81,7 @@ function emptyConfig(): LdapConfig {
 }
 
 /** The stored settings over the defaults, so a row written before a field existed still reads whole. */
-function parseConfig(row: LoginSourceRow): LdapConfig {
+export function parseConfig(row: LoginSourceRow): LdapConfig {
   let stored: unknown;
   try {
     stored = JSON.parse(row.cfg);

@@ -13,7 +13,7 @@ export interface LoginSourceTable {
   name: string;
   /** 0: sign-ins through this source are refused. */
   is_active: Generated<number>;
-  /** Recorded for Gitea's flag; RepoHost runs no periodic directory synchronization yet. */
+  /** The `sync_external_users` cron task synchronizes this source's accounts. */
   is_sync_enabled: Generated<number>;
   /** The type's settings as JSON (`LdapConfig` for both LDAP types), the bind password encrypted. */
   cfg: string;

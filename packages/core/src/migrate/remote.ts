@@ -66,8 +66,15 @@ const REMOTE_PROTOCOLS = new Set(['http:', 'https:', 'git:']);
 /**
  * Parses and checks a remote address for `actor`. Throws RemoteAddressError (422) with Forgejo's message when the
  * address is malformed, of another protocol, a local path the actor may not import, or a host the settings refuse.
+ * `acceptUnresolved`: a host name that does not resolve now passes when its name does (no `pinned` then); for
+ * addresses stored to be used later, each use checking again (push mirrors).
  */
-export async function checkRemoteAddress(settings: RemoteSettings, actor: Actor, input: RemoteAddressInput): Promise<CheckedRemote> {
+export async function checkRemoteAddress(
+  settings: RemoteSettings,
+  actor: Actor,
+  input: RemoteAddressInput,
+  options: { acceptUnresolved?: boolean } = {},
+): Promise<CheckedRemote> {
   const raw = input.address.trim();
   if (raw === '' || /[\0\r\n]/.test(raw)) throw new RemoteAddressError('url');
   const credentialsFrom = (url: URL | undefined): RemoteCredentials | undefined => {
@@ -98,7 +105,7 @@ export async function checkRemoteAddress(settings: RemoteSettings, actor: Actor,
   const credentials = credentialsFrom(url);
   url.username = '';
   url.password = '';
-  const pinned = await checkHost(settings, url);
+  const pinned = await checkHost(settings, url, options.acceptUnresolved ?? false);
   const text = url.toString();
   return { url: text, sanitized: text, credentials, pinned, local: false };
 }
@@ -123,13 +130,15 @@ function safeFilePath(raw: string): string | undefined {
  * set) must match, and loopback, private and link-local addresses need ALLOW_LOCALNETWORKS. Returns the first
  * address that passed, which every later connection uses.
  */
-async function checkHost(settings: RemoteSettings, url: URL): Promise<CheckedRemote['pinned']> {
+async function checkHost(settings: RemoteSettings, url: URL, acceptUnresolved: boolean): Promise<CheckedRemote['pinned']> {
   const { ALLOWED_DOMAINS, BLOCKED_DOMAINS, ALLOW_LOCALNETWORKS } = settings.migrations;
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
   let addresses: { address: string; family: number }[];
   try {
     addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true });
   } catch {
+    // Stored for later use (a push mirror): the name must pass by itself now; every use resolves and checks it again.
+    if (acceptUnresolved && nameMayPass(settings, host)) return undefined;
     // A name that does not resolve cannot be connected to either; say so as Forgejo does for a bad address.
     throw new RemoteAddressError('blocked');
   }
@@ -152,6 +161,13 @@ async function checkHost(settings: RemoteSettings, url: URL): Promise<CheckedRem
   const chosen = passing[0]!;
   const port = Number(url.port) || (url.protocol === 'https:' ? 443 : url.protocol === 'git:' ? 9418 : 80);
   return { host, port, address: chosen.address, family: chosen.family === 6 ? 6 : 4 };
+}
+
+/** A name that did not resolve: not blocked by name, allowed by name when ALLOWED_DOMAINS is set. */
+function nameMayPass(settings: RemoteSettings, host: string): boolean {
+  const { ALLOWED_DOMAINS, BLOCKED_DOMAINS } = settings.migrations;
+  if (BLOCKED_DOMAINS.trim() !== '' && hostMatcher(BLOCKED_DOMAINS).allowsName(host)) return false;
+  return ALLOWED_DOMAINS.trim() === '' || hostMatcher(ALLOWED_DOMAINS).allowsName(host);
 }
 
 /**
@@ -294,12 +310,12 @@ export function gitRemoteOptions(remote: CheckedRemote, settings: RemoteSettings
   return { args, env };
 }
 
-/** `text` with the credentials, and any `user:password@` in URLs, replaced: for error messages and logs. */
+/** `text` with the password, and any `user:password@` in URLs, removed: for error messages and logs. */
 export function redactCredentials(text: string, credentials?: RemoteCredentials): string {
   let out = text.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/gi, '$1');
-  for (const secret of [credentials?.password, credentials?.username]) {
-    if (secret && secret.length >= 3) out = out.split(secret).join('<credentials>');
-  }
+  // The password wherever git or a server echoes it; a user name is no secret (and often also a path segment).
+  const secret = credentials?.password;
+  if (secret && secret.length >= 3) out = out.split(secret).join('<credentials>');
   return out;
 }
 

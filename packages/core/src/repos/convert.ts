@@ -10,6 +10,7 @@ import type { Repository } from './tables.js';
 import type { ApiRepository } from './schemas.js';
 import type { RepoAccess } from './access.js';
 import { defaultPullsUnit, parseTopics, viewUnits } from './units.js';
+import { formatGoDuration } from '../migrate/go-duration.js';
 
 export function repoWebPath(owner: User, repo: Repository): string {
   return `${encodeURIComponent(owner.name)}/${encodeURIComponent(repo.name)}`;
@@ -22,13 +23,23 @@ export interface PendingTransferView {
   recipient: User;
 }
 
+/** A pull mirror's schedule, as `MirrorsService.withMirrors` loads it for `mirror_interval` and `mirror_updated`. */
+export interface RepoMirrorView {
+  interval_seconds: number;
+  updated_unix: number;
+}
+
 /**
  * The API view of a repository, with the permissions of the actor it was loaded for. `repo_transfer` is filled
  * when the access carries its pending transfer (see `RepoTransferService.withPendingTransfers`), `parent` when it
- * carries its parent (see `RepoForksService.withParents`).
+ * carries its parent (see `RepoForksService.withParents`), `mirror_interval`/`mirror_updated` when it carries its
+ * mirror (see `MirrorsService.withMirrors`).
  */
-export function toApiRepository(access: RepoAccess & { pendingTransfer?: PendingTransferView; parent?: RepoAccess }, view: ApiView): ApiRepository {
-  const { repo, owner, mode, pendingTransfer } = access;
+export function toApiRepository(
+  access: RepoAccess & { pendingTransfer?: PendingTransferView; parent?: RepoAccess; mirror?: RepoMirrorView },
+  view: ApiView,
+): ApiRepository {
+  const { repo, owner, mode, pendingTransfer, mirror } = access;
   const code = unitMode(access, 'repo.code');
   const { settings } = view;
   const path = repoWebPath(owner, repo);
@@ -100,9 +111,9 @@ export function toApiRepository(access: RepoAccess & { pendingTransfer?: Pending
     default_allow_maintainer_edit: pulls.default_allow_maintainer_edit,
     avatar_url: '',
     internal: false,
-    mirror_interval: '',
+    mirror_interval: mirror ? formatGoDuration(mirror.interval_seconds) : '',
     object_format_name: isObjectFormat(repo.object_format_name) ? repo.object_format_name : DEFAULT_OBJECT_FORMAT,
-    mirror_updated: isoTime(0),
+    mirror_updated: isoTime(mirror?.updated_unix ?? 0),
     topics: parseTopics(repo.topics),
     repo_transfer: pendingTransfer ? toApiRepoTransfer(pendingTransfer, settings) : null,
   };

@@ -13,6 +13,7 @@ import { assertValidBranchName, assertValidRepoName } from './names.js';
 import { EditRepoOptionSchema, type EditRepoOption } from './schemas.js';
 import { ReposStore } from './store.js';
 import { RepoStorageService } from './storage.js';
+import { MirrorsService } from '../mirrors/service.js';
 import { repoKey, type RepoAccess } from './service.js';
 import { defaultPullsUnit, parseUnits, serializeUnits, type IssuesUnit, type PullsUnit, type RepoUnits } from './units.js';
 import type { RepositoryTable } from './tables.js';
@@ -98,8 +99,9 @@ export class RepoSettingsService {
         patch.archived_unix = opts.archived ? nowUnix() : 0;
       }
     }
-    // `mirror_interval` and `enable_prune` belong to a mirror's settings: Forgejo ignores them for other
-    // repositories, and no repository is a mirror yet.
+    // `mirror_interval` and `enable_prune` belong to a mirror's settings (ignored for other repositories).
+    const mirrors = this.ctx.service(MirrorsService);
+    mirrors.assertEditable(access, opts);
 
     patch.updated_unix = nowUnix();
     const move = target ? { from: repoKey(owner, repo), to: target } : undefined;
@@ -107,6 +109,7 @@ export class RepoSettingsService {
       const updated = await this.storage.changeWithStorage({ repoId: repo.id, move, head }, async (tx) => {
         const row = await tx.store(ReposStore).updateIfUnchanged(repo.id, repo, patch);
         if (!row) throw new ConflictError('the repository was changed meanwhile; try again');
+        await mirrors.applyEdit(tx, access, opts);
         tx.emit('repo.edited', { repo: row, previous: repo, owner, actor });
         if (row.name !== repo.name) tx.emit('repo.renamed', { repo: row, owner, actor, oldName: repo.name });
         return row;

@@ -9,6 +9,7 @@ import { isOrganization } from '../users/tables.js';
 import { GitIntentStore } from './intents.js';
 import { ReposService } from './service.js';
 import { PullMergeService } from '../pulls/merge.js';
+import { MigrateService } from '../migrate/service.js';
 import { ReposStore } from './store.js';
 import { assertValidRepoName } from './names.js';
 import type { RepoGitIntent, Repository } from './tables.js';
@@ -28,6 +29,8 @@ export interface ReconcileReport {
   undoneRenames: RepoKey[];
   /** Owners (lower-case names) whose folder went back to them after an account rename that never committed. */
   undoneOwnerRenames: string[];
+  /** Repositories (ids) of migrations whose job ended without completing them: removed. */
+  abandonedMigrations: number[];
 }
 
 /** Where the database and storage disagree, for administrators to act on. */
@@ -65,7 +68,7 @@ export class RepoStorageService {
    * process's changes in flight would look interrupted too, so a single process owns a storage for now).
    */
   async reconcile(): Promise<ReconcileReport> {
-    const report: ReconcileReport = { abandonedCreates: [], finishedRemovals: [], resynced: [], undoneRenames: [], undoneOwnerRenames: [] };
+    const report: ReconcileReport = { abandonedCreates: [], finishedRemovals: [], resynced: [], undoneRenames: [], undoneOwnerRenames: [], abandonedMigrations: [] };
     // Repair starts from a process where no change is in flight: a change that died holds no queue any more.
     this.storageLocks.clear();
     await this.ctx.git.collectGarbage();
@@ -108,6 +111,8 @@ export class RepoStorageService {
       }
       await intents.delete(intent.id);
     }
+    // Migrations that ended without completing leave no half-made repository; running ones resume with the jobs.
+    for (const repoId of await this.ctx.service(MigrateService).repairInterrupted()) report.abandonedMigrations.push(repoId);
     return report;
   }
 

@@ -5,7 +5,7 @@ import type { CoreContext } from '../context.js';
 import type { Actor } from '../access/actor.js';
 import { AccessMode, unitMode } from '../access/permissions.js';
 import { DEFAULT_OBJECT_FORMAT, isObjectFormat, type GitService, type ObjectFormat, type ServiceSession } from '../git/backend.js';
-import type { Repository } from './tables.js';
+import { RepoStatus, type Repository } from './tables.js';
 import { ConcurrencyLimit } from '../git/limit.js';
 import { ReposService, repoKey } from './service.js';
 import { GitIntentStore } from './intents.js';
@@ -75,6 +75,9 @@ export class GitTransferService {
     }
     if (unitMode(access, 'repo.code') < needed) throw new ForbiddenError('User permission denied');
     if (request.service === 'receive-pack' && access.repo.is_archived === 1) throw new ForbiddenError('This repository is archived: it can be cloned, but not pushed to.');
+    // As Forgejo: a pull mirror follows its remote only, and a repository being migrated is not there yet.
+    if (request.service === 'receive-pack' && access.repo.is_mirror === 1) throw new ForbiddenError('mirror repository is read-only');
+    if (access.repo.status === RepoStatus.BeingMigrated) throw new ForbiddenError('Repository is being created, you could retry after it finished');
     const key = repoKey(access.owner, access.repo);
     // A row whose storage is missing (lost, or not restored from a backup) is reported by the storage check.
     if (!(await this.ctx.git.exists(key))) throw new NotFoundError('Repository not found');

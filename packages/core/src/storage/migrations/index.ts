@@ -37,6 +37,9 @@ import { m0031_releases_create } from './0031_releases_create.js';
 import { m0032_pulls_auto_merge } from './0032_pulls_auto_merge.js';
 import { m0033_loginsources_create } from './0033_loginsources_create.js';
 import { m0034_tokens_repositories } from './0034_tokens_repositories.js';
+import { m0035_jobs_create } from './0035_jobs_create.js';
+import { m0036_mirrors_create } from './0036_mirrors_create.js';
+import { m0037_pushmirrors_create } from './0037_pushmirrors_create.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001_users_create,
@@ -73,4 +76,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m0032_pulls_auto_merge,
   m0033_loginsources_create,
   m0034_tokens_repositories,
+  m0035_jobs_create,
+  m0036_mirrors_create,
+  m0037_pushmirrors_create,
 ];

@@ -12,6 +12,7 @@ import { registerTokenRoutes } from './tokens.js';
 import { registerRepoRoutes } from './repos.js';
 import { registerAdminRoutes } from './admin.js';
 import { registerAdminUserRoutes } from './admin-users.js';
+import { registerAdminCronRoutes } from './admin-cron.js';
 import { registerRepoSearchRoutes } from './repo-search.js';
 import { registerTopicRoutes } from './topics.js';
 import { registerRepoArchiveRoutes } from './repo-archive.js';
@@ -55,6 +56,8 @@ import { registerIssueTemplateRoutes } from './issue-templates.js';
 import { registerForkRoutes } from './forks.js';
 import { registerBranchProtectionRoutes } from './branch-protections.js';
 import { registerTagProtectionRoutes } from './tag-protections.js';
+import { registerPushMirrorRoutes } from './push-mirrors.js';
+import { registerMigrateRoutes } from './migrate.js';
 
 const ROUTE_MODULES: readonly ((router: ApiRouter, groups: Groups) => void)[] = [
   registerMiscRoutes,
@@ -67,6 +70,7 @@ const ROUTE_MODULES: readonly ((router: ApiRouter, groups: Groups) => void)[] = 
   registerForkRoutes,
   registerAdminRoutes,
   registerAdminUserRoutes,
+  registerAdminCronRoutes,
   registerRepoSearchRoutes,
   registerTopicRoutes,
   registerRepoArchiveRoutes,
@@ -81,6 +85,8 @@ const ROUTE_MODULES: readonly ((router: ApiRouter, groups: Groups) => void)[] = 
   registerBranchRoutes,
   registerBranchProtectionRoutes,
   registerTagProtectionRoutes,
+  registerPushMirrorRoutes,
+  registerMigrateRoutes,
   registerTagRoutes,
   registerCommitRoutes,
   registerStatusRoutes,

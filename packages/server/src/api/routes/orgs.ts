@@ -176,7 +176,7 @@ export function registerOrgRoutes(router: ApiRouter, { me, user, org, admin }: G
     errors: ['not_found'],
     handler: async ({ host, actor, org, page, view }) => {
       const result = await host.repos.listOwnedBy(actor, org, page);
-      return { items: result.items.map((r) => toApiRepository(r, view)), total: result.total };
+      return { items: (await host.mirrors.withMirrors(result.items)).map((r) => toApiRepository(r, view)), total: result.total };
     },
   });
 

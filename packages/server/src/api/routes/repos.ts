@@ -34,7 +34,7 @@ export function registerRepoRoutes(router: ApiRouter, { me, repo }: Groups): voi
     errors: ['unauthorized', 'forbidden', 'validation'],
     handler: async ({ host, actor, query, page, view }) => {
       const result = await host.repos.listMine(actor, { ...page, orderBy: query.order_by });
-      const items = await host.forks.withParents(actor, await host.repoTransfers.withPendingTransfers(result.items));
+      const items = await host.mirrors.withMirrors(await host.forks.withParents(actor, await host.repoTransfers.withPendingTransfers(result.items)));
       return { items: items.map((r) => toApiRepository(r, view)), total: result.total };
     },
   });
@@ -62,7 +62,7 @@ export function registerRepoRoutes(router: ApiRouter, { me, repo }: Groups): voi
     reply: { status: 200, description: 'Repository', schema: RepositorySchema },
     errors: ['not_found'],
     handler: async ({ host, actor, repo, view }) => {
-      const [loaded] = await host.forks.withParents(actor, await host.repoTransfers.withPendingTransfers([repo]));
+      const [loaded] = await host.mirrors.withMirrors(await host.forks.withParents(actor, await host.repoTransfers.withPendingTransfers([repo])));
       return toApiRepository(loaded!, view);
     },
   });
@@ -90,7 +90,7 @@ export function registerRepoRoutes(router: ApiRouter, { me, repo }: Groups): voi
     reply: { status: 200, description: 'Repository', schema: RepositorySchema },
     errors: ['unauthorized', 'forbidden', 'not_found', 'conflict', 'validation'],
     handler: async ({ host, actor, repo, body, view }) => {
-      const [edited] = await host.repoTransfers.withPendingTransfers([await host.repoSettings.edit(actor, repo, body)]);
+      const [edited] = await host.mirrors.withMirrors(await host.repoTransfers.withPendingTransfers([await host.repoSettings.edit(actor, repo, body)]));
       return toApiRepository(edited!, view);
     },
   });
@@ -200,7 +200,7 @@ export function registerRepoRoutes(router: ApiRouter, { me, repo }: Groups): voi
     errors: ['unauthorized', 'not_found'],
     handler: async ({ host, actor, params, view }) => {
       const id = PATH_ID.test(params.id) ? Number(params.id) : 0;
-      const [found] = await host.forks.withParents(actor, await host.repoTransfers.withPendingTransfers([await host.repos.resolveById(actor, id)]));
+      const [found] = await host.mirrors.withMirrors(await host.forks.withParents(actor, await host.repoTransfers.withPendingTransfers([await host.repos.resolveById(actor, id)])));
       return toApiRepository(found!, view);
     },
   });

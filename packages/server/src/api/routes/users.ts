@@ -56,7 +56,7 @@ export function registerUserRoutes(router: ApiRouter, { me, user }: Groups): voi
     errors: ['not_found'],
     handler: async ({ host, actor, user, page, view }) => {
       const result = await host.repos.listOwnedBy(actor, user, page);
-      return { items: result.items.map((r) => toApiRepository(r, view)), total: result.total };
+      return { items: (await host.mirrors.withMirrors(result.items)).map((r) => toApiRepository(r, view)), total: result.total };
     },
   });
 }
