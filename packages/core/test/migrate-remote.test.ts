@@ -7,7 +7,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userActor, type Actor } from '../src/access/actor.js';
 import { loadSettings, type SettingsOverrides } from '../src/config/settings.js';
-import { formatGoDuration, parseGoDuration } from '../src/migrate/go-duration.js';
 import {
   checkRemoteAddress,
   decryptRemoteCredentials,
@@ -201,32 +200,5 @@ describe('git options, redaction and storage of credentials', () => {
     expect(decryptRemoteCredentials('key-2', stored)).toBeUndefined();
     expect(encryptRemoteCredentials('key-1', undefined)).toBe('');
     expect(decryptRemoteCredentials('key-1', '')).toBeUndefined();
-  });
-});
-
-describe('Go durations', () => {
-  it('reads what time.ParseDuration reads and writes what Duration.String writes', () => {
-    const cases: [string, number | undefined][] = [
-      ['8h', 28800],
-      ['8h0m0s', 28800],
-      ['1h30m', 5400],
-      ['1.5h', 5400],
-      ['10m', 600],
-      ['90s', 90],
-      ['0', 0],
-      ['0s', 0],
-      ['-5m', -300],
-      ['', undefined],
-      ['8', undefined],
-      ['h', undefined],
-      ['8d', undefined],
-      ['1h 30m', undefined],
-    ];
-    for (const [text, seconds] of cases) expect([text, parseGoDuration(text)]).toEqual([text, seconds]);
-    expect(formatGoDuration(28800)).toBe('8h0m0s');
-    expect(formatGoDuration(600)).toBe('10m0s');
-    expect(formatGoDuration(45)).toBe('45s');
-    expect(formatGoDuration(0)).toBe('0s');
-    expect(formatGoDuration(3661)).toBe('1h1m1s');
   });
 });

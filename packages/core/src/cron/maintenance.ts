@@ -12,7 +12,7 @@ import { RepoStorageService } from '../repos/storage.js';
 import { GitIntentStore } from '../repos/intents.js';
 import { UsersService } from '../users/service.js';
 import { LoginSourceSyncService } from '../loginsources/sync.js';
-import { parseGoDuration } from '../migrate/go-duration.js';
+import { parseGoDuration } from '../go-duration.js';
 import { MaintenanceStore, type RepoListing } from './maintenance-store.js';
 import type { RepoKey } from '../git/backend.js';
 

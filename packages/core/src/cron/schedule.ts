@@ -4,7 +4,7 @@
  * day-of-month month day-of-week) or six (seconds first), with lists, ranges, steps, `*`, `?` and month and day
  * names. Times are the server's local time, as Forgejo's scheduler keeps them.
  */
-import { parseGoDuration } from '../migrate/go-duration.js';
+import { parseGoDuration } from '../go-duration.js';
 
 export interface Schedule {
   /** The first run strictly after `afterMs` (epoch milliseconds), in epoch milliseconds. */

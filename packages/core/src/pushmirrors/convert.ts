@@ -1,4 +1,4 @@
-import { formatGoDuration } from '../migrate/go-duration.js';
+import { formatGoDuration } from '../go-duration.js';
 import type { Repository } from '../repos/tables.js';
 import { isoTime } from '../wire.js';
 import type { ApiPushMirror } from './schemas.js';

@@ -5,7 +5,7 @@ import { AccessMode } from '../access/permissions.js';
 import { BadRequestError, ForbiddenError, LockedError, NotFoundError, NotSupportedError, ValidationError } from '../errors.js';
 import { JobsService, type JobRun } from '../jobs/service.js';
 import '../jobs/kinds.js';
-import { parseGoDuration } from '../migrate/go-duration.js';
+import { GoDurationError, parseGoDuration, parseGoDurationNanos } from '../go-duration.js';
 import {
   checkRemoteAddress,
   decryptRemoteCredentials,
@@ -92,9 +92,7 @@ export function branchFilterMatcher(filter: string): ((branch: string) => boolea
 }
 
 /** Go's `time.ParseDuration` error text, as Forgejo answers it. */
-function invalidDuration(text: string): BadRequestError {
-  return new BadRequestError(`time: invalid duration ${JSON.stringify(text)}`);
-}
+
 
 /** git's words without its `exit status N - ` noise (as Forgejo strips it) and without the credentials. */
 function pushErrorText(error: unknown, credentials: RemoteCredentials | undefined): string {
@@ -194,8 +192,14 @@ export class PushMirrorsService {
     this.assertChanger(actor, access);
     if (this.ctx.settings.mirror.DISABLE_NEW_PUSH) throw new BadRequestError(NEW_PUSH_DISABLED);
     const intervalText = option.interval ?? '';
-    const interval = parseGoDuration(intervalText);
-    if (interval === undefined) throw invalidDuration(intervalText);
+    let interval: number;
+    try {
+      interval = Math.round(parseGoDurationNanos(intervalText) / 1e9);
+    } catch (error) {
+      // Forgejo answers Go's own words, with a 400.
+      if (error instanceof GoDurationError) throw new BadRequestError(error.message);
+      throw error;
+    }
     const minimum = parseGoDuration(this.ctx.settings.mirror.MIN_INTERVAL) ?? 600;
     if (interval !== 0 && interval < minimum) {
       throw new BadRequestError(`interval must be 0 (off) or at least ${this.ctx.settings.mirror.MIN_INTERVAL}`);

@@ -10,7 +10,7 @@ import type { Repository } from './tables.js';
 import type { ApiRepository } from './schemas.js';
 import type { RepoAccess } from './access.js';
 import { defaultPullsUnit, parseTopics, viewUnits } from './units.js';
-import { formatGoDuration } from '../migrate/go-duration.js';
+import { formatGoDuration } from '../go-duration.js';
 
 export function repoWebPath(owner: User, repo: Repository): string {
   return `${encodeURIComponent(owner.name)}/${encodeURIComponent(repo.name)}`;
