@@ -199,6 +199,12 @@ const SPEC = {
   'cron.reinit_missing_repos': cronTask(false, false, '@every 72h'),
   'cron.delete_missing_repos': cronTask(false, false, '@every 72h'),
   'cron.delete_old_actions': { ...cronTask(false, false, '@every 168h'), OLDER_THAN: str('8760h') },
+  // RepoHost's own housekeeping (Forgejo has no such tasks): what is otherwise only tidied at start-up or in passing.
+  'cron.cleanup_orphaned_attachments': cronTask(true, false, '@midnight'),
+  'cron.cleanup_expired_sessions': cronTask(true, false, '@every 24h'),
+  'cron.cleanup_sign_in_failures': cronTask(true, false, '@every 1h'),
+  'cron.check_pull_requests': cronTask(true, true, '@every 1h'),
+  'cron.update_repo_languages': cronTask(false, false, '@every 72h'),
   admin: {
     /** Only site administrators may create organizations. */
     DISABLE_REGULAR_ORG_CREATION: bool(false),

@@ -1,12 +1,13 @@
 /**
- * The one list of recurring tasks, under Forgejo's names and in Forgejo's order, each configured by its
- * `[cron.<name>]` section (ENABLED, RUN_AT_START, SCHEDULE and its own keys). Only tasks that do real work in
- * RepoHost are listed: Forgejo's tasks over things RepoHost does not keep (packages, actions, LFS, archives on
- * disk, an authorized_keys file, system notices, deleted branches) are not.
+ * The one list of recurring tasks, under Forgejo's names and in Forgejo's order, then RepoHost's own, each
+ * configured by its `[cron.<name>]` section (ENABLED, RUN_AT_START, SCHEDULE and its own keys). Only tasks that do
+ * real work in RepoHost are listed: Forgejo's tasks over things RepoHost does not keep (packages, actions, LFS,
+ * archives on disk, an authorized_keys file, system notices, deleted branches) are not.
  */
 import type { Settings } from '../config/settings.js';
 import type { CoreContext } from '../context.js';
 import { CronMaintenanceService } from './maintenance.js';
+import { CronHousekeepingService } from './housekeeping.js';
 import { MirrorsService } from '../mirrors/service.js';
 import { PushMirrorsService } from '../pushmirrors/service.js';
 
@@ -33,6 +34,7 @@ export interface CronTaskDefinition {
 }
 
 const maintenance = (ctx: CoreContext) => ctx.service(CronMaintenanceService);
+const housekeeping = (ctx: CoreContext) => ctx.service(CronHousekeepingService);
 
 export const CRON_TASKS: readonly CronTaskDefinition[] = [
   // Queues the syncs of pull and push mirrors whose interval passed (the jobs do the fetching and pushing).
@@ -56,6 +58,12 @@ export const CRON_TASKS: readonly CronTaskDefinition[] = [
   { name: 'reinit_missing_repos', timeoutSeconds: 3600, run: (ctx, signal) => maintenance(ctx).reinitMissingRepositories(signal) },
   { name: 'delete_missing_repos', timeoutSeconds: 3600, run: (ctx, signal) => maintenance(ctx).deleteMissingRepositories(signal) },
   { name: 'delete_old_actions', timeoutSeconds: 3600, run: (ctx, signal) => maintenance(ctx).deleteOldActions(signal) },
+  // RepoHost's own: tidying otherwise done only at start-up or in passing, and healing what a crash left.
+  { name: 'cleanup_orphaned_attachments', timeoutSeconds: 3600, run: (ctx) => housekeeping(ctx).cleanupOrphanedAttachments() },
+  { name: 'cleanup_expired_sessions', timeoutSeconds: 600, run: (ctx) => housekeeping(ctx).cleanupExpiredSessions() },
+  { name: 'cleanup_sign_in_failures', timeoutSeconds: 600, run: (ctx) => housekeeping(ctx).cleanupSignInFailures() },
+  { name: 'check_pull_requests', timeoutSeconds: 3600, run: (ctx, signal) => housekeeping(ctx).checkPullRequests(signal) },
+  { name: 'update_repo_languages', timeoutSeconds: 6 * 3600, run: (ctx, signal) => housekeeping(ctx).updateRepoLanguages(signal) },
 ];
 
 /** A task's section of the settings. */

@@ -60,8 +60,9 @@ export class OAuth2ProviderStore extends Store<OAuth2ProviderTables> {
   }
 
   /** Codes past their lifetime are worth nothing, not even for replay detection (their grant's tokens expire too). */
-  async deleteExpiredCodes(now: number): Promise<void> {
-    await this.db.deleteFrom('oauth2_authorization_code').where('expires_unix', '<', now).execute();
+  async deleteExpiredCodes(now: number): Promise<number> {
+    const result = await this.db.deleteFrom('oauth2_authorization_code').where('expires_unix', '<', now).executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   insertGrant(row: Insertable<OAuth2GrantTable>): Promise<OAuth2Grant> {
@@ -105,8 +106,15 @@ export class OAuth2ProviderStore extends Store<OAuth2ProviderTables> {
     return (await this.sessionByHashQuery({ hash }))[0];
   }
 
-  async deleteExpiredSessions(now: number): Promise<void> {
-    await this.db.deleteFrom('web_session').where('expires_unix', '<', now).execute();
+  async deleteExpiredSessions(now: number): Promise<number> {
+    const result = await this.db.deleteFrom('web_session').where('expires_unix', '<', now).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /** Every grant's tokens past their lifetime (a grant that never refreshes again keeps its old ones otherwise). */
+  async deleteExpiredTokens(now: number): Promise<number> {
+    const result = await this.db.deleteFrom('oauth2_token').where('expires_unix', '<', now).executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   /** Everything of an account: its grants, their tokens, its codes and sessions. */

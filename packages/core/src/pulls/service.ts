@@ -399,6 +399,30 @@ export class PullsService {
   }
 
   /**
+   * Checks again the open pull requests left "checking" or "error" (an interrupted check, a retarget whose check
+   * did not run, a merge base git could not find then), a batch at a time until done or `signal` aborts.
+   * Returns how many were checked. Forgejo re-checks such pull requests at start; here a recurring task does.
+   */
+  async recheckUnsettled(signal: AbortSignal): Promise<number> {
+    const unsettled = [PULL_STATUS.checking, PULL_STATUS.error];
+    let after = 0;
+    let checked = 0;
+    for (;;) {
+      if (signal.aborted) return checked;
+      const batch = await this.store.unmergedWithStatus(unsettled, after, 100);
+      if (batch.length === 0) return checked;
+      after = batch[batch.length - 1]!.id;
+      const open = new Map((await this.ctx.store(IssuesStore).byIds(batch.map((p) => p.issue_id))).filter((i) => !i.is_closed).map((i) => [i.id, i]));
+      for (const pull of batch) {
+        const issue = open.get(pull.issue_id);
+        if (!issue || signal.aborted) continue;
+        await this.refresh({ issue, pull });
+        checked++;
+      }
+    }
+  }
+
+  /**
    * A branch of `repo` moved to `newId` (all zeros: deleted). Pull requests with that head follow it (their head
    * ref moves, `pull.synchronized`); pull requests into it are checked again.
    */

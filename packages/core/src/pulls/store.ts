@@ -12,6 +12,19 @@ export class PullsStore extends Store<PullsTables> {
     return this.db.insertInto('pull_request').values(row).returningAll().executeTakeFirstOrThrow();
   }
 
+  /** Unmerged pull requests in one of `statuses`, by id after `afterId`, `limit` at most (open or closed). */
+  unmergedWithStatus(statuses: readonly number[], afterId: number, limit: number): Promise<PullRequest[]> {
+    return this.db
+      .selectFrom('pull_request')
+      .selectAll()
+      .where('has_merged', '=', 0)
+      .where('status', 'in', [...statuses])
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+
   async byIssueId(issueId: number): Promise<PullRequest | undefined> {
     return (await this.byIssueIdQuery({ issueId }))[0];
   }

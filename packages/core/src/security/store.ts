@@ -34,8 +34,9 @@ export class SecurityStore extends Store<SecurityTables> {
   }
 
   /** Deletes counters whose window began at or before `before` (they count for nothing any more). */
-  async deleteStarted(before: number): Promise<void> {
-    await this.db.deleteFrom('sign_in_failure').where('window_start_unix', '<=', before).execute();
+  async deleteStarted(before: number): Promise<number> {
+    const result = await this.db.deleteFrom('sign_in_failure').where('window_start_unix', '<=', before).executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   async delete(key: string): Promise<void> {

@@ -1,0 +1,83 @@
+/**
+ * RepoHost's own recurring tasks (Forgejo has none of these names): tidying that otherwise happens only at start-up
+ * or in passing, and checks that heal what an interrupted process left. Each returns a one-line summary.
+ */
+import type { CoreContext } from '../context.js';
+import { AttachmentsService } from '../attachments/service.js';
+import { OAuth2ProviderStore } from '../oauth2/provider-store.js';
+import { PullsService } from '../pulls/service.js';
+import { RepoLanguagesService } from '../repos/languages.js';
+import { ReposStore } from '../repos/store.js';
+import { SecurityStore } from '../security/store.js';
+import { nowUnix } from '../storage/database.js';
+import { UsersStore } from '../users/store.js';
+import { MaintenanceStore } from './maintenance-store.js';
+
+const REPO_BATCH = 100;
+
+export class CronHousekeepingService {
+  constructor(private readonly ctx: CoreContext) {}
+
+  /**
+   * [cleanup_orphaned_attachments] Files no attachment row names (an upload or deletion a crash cut short) and
+   * rows whose issue, comment or release is gone; start-up does the same, this keeps a long-running server tidy.
+   */
+  async cleanupOrphanedAttachments(): Promise<string> {
+    const removed = await this.ctx.service(AttachmentsService).reconcile();
+    return `removed ${removed} orphaned attachment files`;
+  }
+
+  /** [cleanup_expired_sessions] OAuth2 authorization codes and tokens, and sign-in sessions, past their lifetime. */
+  async cleanupExpiredSessions(): Promise<string> {
+    const store = this.ctx.store(OAuth2ProviderStore);
+    const now = nowUnix();
+    const codes = await store.deleteExpiredCodes(now);
+    const tokens = await store.deleteExpiredTokens(now);
+    const sessions = await store.deleteExpiredSessions(now);
+    return `removed ${codes} authorization codes, ${tokens} OAuth2 tokens and ${sessions} sessions past their lifetime`;
+  }
+
+  /** [cleanup_sign_in_failures] Counters of failed sign-ins whose `[security] LOGIN_FAILURE_WINDOW` has ended. */
+  async cleanupSignInFailures(): Promise<string> {
+    const window = this.ctx.settings.security.LOGIN_FAILURE_WINDOW;
+    const removed = await this.ctx.store(SecurityStore).deleteStarted(nowUnix() - Math.max(0, window));
+    return `removed ${removed} ended sign-in failure counters`;
+  }
+
+  /** [check_pull_requests] Open pull requests left "checking" or "error" are checked again. */
+  async checkPullRequests(signal: AbortSignal): Promise<string> {
+    const checked = await this.ctx.service(PullsService).recheckUnsettled(signal);
+    return `checked ${checked} pull requests again`;
+  }
+
+  /**
+   * [update_repo_languages] Each repository's language statistics and primary language measured again where the
+   * default branch moved since (a push whose after-commit measurement never ran).
+   */
+  async updateRepoLanguages(signal: AbortSignal): Promise<string> {
+    const languages = this.ctx.service(RepoLanguagesService);
+    let after = 0;
+    let count = 0;
+    const failures: string[] = [];
+    for (;;) {
+      if (signal.aborted) break;
+      const listed = await this.ctx.store(MaintenanceStore).repositoriesAfter(after, REPO_BATCH);
+      if (listed.length === 0) break;
+      after = listed[listed.length - 1]!.id;
+      const repos = await this.ctx.store(ReposStore).findByIds(listed.map((r) => r.id));
+      const owners = await this.ctx.store(UsersStore).findByIds([...new Set(repos.map((r) => r.owner_id))]);
+      for (const repo of repos) {
+        const owner = owners.get(repo.owner_id);
+        if (!owner || repo.is_empty === 1 || signal.aborted) continue;
+        try {
+          await languages.refresh(repo, owner);
+          count++;
+        } catch (error) {
+          failures.push(`${owner.lower_name}/${repo.lower_name}: ${(error as Error).message}`);
+        }
+      }
+    }
+    const summary = `measured ${count} repositories`;
+    return failures.length === 0 ? summary : `${summary}; ${failures.length} failed: ${failures.slice(0, 10).join('; ')}`;
+  }
+}
