@@ -78,45 +78,55 @@ export class CronMaintenanceService {
 
   /** [repo_health_check] `git fsck` of every repository, each within TIMEOUT; failures are named in the summary. */
   async checkRepositoryHealth(signal: AbortSignal): Promise<string> {
-    const config = this.ctx.settings['cron.repo_health_check'];
-    const timeoutMs = durationSetting('cron.repo_health_check', 'TIMEOUT', config.TIMEOUT) * 1000;
-    const args = splitArgs(config.ARGS);
-    const failures: string[] = [];
-    try {
-      const count = await this.eachRepository(signal, async (repo, key) => {
-        if (!(await this.ctx.git.exists(key))) return;
-        const result = await this.ctx.git.maintain(key, 'fsck', { args, timeoutMs, signal });
-        if (!result.ok) {
-          failures.push(`${key.owner}/${key.name}: ${result.output.split('\n')[0] ?? ''}`);
-          console.warn(`[repohost] repository health check failed for ${key.owner}/${key.name}: ${result.output}`);
-        }
-      });
-      return summarize(`checked ${count} repositories`, failures);
-    } catch (error) {
-      if (error instanceof NotSupportedError) return 'the git backend keeps no repositories on disk to check';
-      throw error;
-    }
+    return this.maintainEach('repo_health_check', 'fsck', signal, {
+      done: (count) => `checked ${count} repositories`,
+      nothingOnDisk: 'the git backend keeps no repositories on disk to check',
+      // A failed check is worth a warning in the log beside the summary's first line.
+      failed: (key, output) => console.warn(`[repohost] repository health check failed for ${key.owner}/${key.name}: ${output}`),
+    });
   }
 
   /** [git_gc_repos] `git gc` (with ARGS) of every repository, each within TIMEOUT, and its stored size updated. */
   async collectGarbage(signal: AbortSignal): Promise<string> {
-    const config = this.ctx.settings['cron.git_gc_repos'];
-    const timeoutMs = durationSetting('cron.git_gc_repos', 'TIMEOUT', config.TIMEOUT) * 1000;
+    return this.maintainEach('git_gc_repos', 'gc', signal, {
+      done: (count) => `collected garbage in ${count} repositories`,
+      nothingOnDisk: 'the git backend keeps no repositories on disk to collect',
+      succeeded: async (repo, key) => {
+        await this.ctx.store(ReposStore).update(repo.id, { size: await this.ctx.git.size(key) });
+      },
+    });
+  }
+
+  /** Runs `git <operation>` with the task's TIMEOUT and ARGS on every repository that has storage. */
+  private async maintainEach(
+    task: 'repo_health_check' | 'git_gc_repos',
+    operation: 'fsck' | 'gc',
+    signal: AbortSignal,
+    report: {
+      done: (count: number) => string;
+      nothingOnDisk: string;
+      failed?: (key: RepoKey, output: string) => void;
+      succeeded?: (repo: RepoListing, key: RepoKey) => Promise<void>;
+    },
+  ): Promise<string> {
+    const config = this.ctx.settings[`cron.${task}`];
+    const timeoutMs = durationSetting(`cron.${task}`, 'TIMEOUT', config.TIMEOUT) * 1000;
     const args = splitArgs(config.ARGS);
     const failures: string[] = [];
     try {
       const count = await this.eachRepository(signal, async (repo, key) => {
         if (!(await this.ctx.git.exists(key))) return;
-        const result = await this.ctx.git.maintain(key, 'gc', { args, timeoutMs, signal });
+        const result = await this.ctx.git.maintain(key, operation, { args, timeoutMs, signal });
         if (!result.ok) {
           failures.push(`${key.owner}/${key.name}: ${result.output.split('\n')[0] ?? ''}`);
+          report.failed?.(key, result.output);
           return;
         }
-        await this.ctx.store(ReposStore).update(repo.id, { size: await this.ctx.git.size(key) });
+        await report.succeeded?.(repo, key);
       });
-      return summarize(`collected garbage in ${count} repositories`, failures);
+      return summarize(report.done(count), failures);
     } catch (error) {
-      if (error instanceof NotSupportedError) return 'the git backend keeps no repositories on disk to collect';
+      if (error instanceof NotSupportedError) return report.nothingOnDisk;
       throw error;
     }
   }

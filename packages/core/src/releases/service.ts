@@ -1,4 +1,5 @@
 import type { CoreContext } from '../context.js';
+import { truncateBytes } from '../text.js';
 import { actorUser, type Actor } from '../access/actor.js';
 import { AccessMode, unitMode } from '../access/permissions.js';
 import { AttachmentsStore } from '../attachments/store.js';
@@ -384,16 +385,3 @@ export class ReleasesService {
   }
 }
 
-/** Go's util.SplitStringAtByteN: at most `n` UTF-8 bytes, never splitting a character. */
-function truncateBytes(text: string, n: number): string {
-  if (Buffer.byteLength(text) <= n) return text;
-  let out = '';
-  let bytes = 0;
-  for (const char of text) {
-    const size = Buffer.byteLength(char);
-    if (bytes + size > n) break;
-    out += char;
-    bytes += size;
-  }
-  return out;
-}

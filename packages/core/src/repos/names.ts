@@ -20,9 +20,14 @@ export function assertValidRepoName(name: unknown, field = 'name'): asserts name
  * Branch names git accepts (the rules of `git check-ref-format --branch`), at most 100 characters.
  */
 export function assertValidBranchName(name: string, field = 'default_branch'): void {
-  const bad =
+  if (!isValidRefName(name, 100)) throw new ValidationError(field, 'is not a valid branch name');
+}
+
+/** A name git accepts as a branch or tag (`git check-ref-format`), of at most `maxLength` characters. */
+export function isValidRefName(name: string, maxLength = 255): boolean {
+  return !(
     name === '' ||
-    name.length > 100 ||
+    name.length > maxLength ||
     name === '@' ||
     name.startsWith('-') ||
     name.startsWith('/') ||
@@ -34,6 +39,6 @@ export function assertValidBranchName(name: string, field = 'default_branch'): v
     name.includes('@{') ||
     name.split('/').some((part) => part.startsWith('.') || part.endsWith('.lock')) ||
     // eslint-disable-next-line no-control-regex
-    /[\x00-\x20\x7f~^:?*[\\]/.test(name);
-  if (bad) throw new ValidationError(field, 'is not a valid branch name');
+    /[\x00-\x20\x7f~^:?*[\\]/.test(name)
+  );
 }

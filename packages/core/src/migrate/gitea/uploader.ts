@@ -37,7 +37,9 @@ import { RepoCountersStore } from '../../repos/counters.js';
 import { ReviewImportStore } from '../../reviews/import-store.js';
 import { REVIEW_TYPES, type NewReview } from '../../reviews/tables.js';
 import { RepoReleaseCountStore } from '../../repos/release-count-store.js';
+import { isValidRefName } from '../../repos/names.js';
 import { repoKey } from '../../repos/service.js';
+import { truncateBytes } from '../../text.js';
 import type { Repository } from '../../repos/tables.js';
 import { nowUnix } from '../../storage/database.js';
 import { UsersStore } from '../../users/store.js';
@@ -545,36 +547,3 @@ function headBranchName(pull: RemotePull): string {
   return isValidRefName(name) ? name : '';
 }
 
-/** A name git accepts as a branch or tag (`git check-ref-format`), for what the remote says its refs are. */
-function isValidRefName(name: string): boolean {
-  return !(
-    name === '' ||
-    name.length > 255 ||
-    name === '@' ||
-    name.startsWith('-') ||
-    name.startsWith('/') ||
-    name.endsWith('/') ||
-    name.endsWith('.') ||
-    name.endsWith('.lock') ||
-    name.includes('..') ||
-    name.includes('//') ||
-    name.includes('@{') ||
-    name.split('/').some((part) => part.startsWith('.') || part.endsWith('.lock')) ||
-    // eslint-disable-next-line no-control-regex
-    /[\x00-\x20\x7f~^:?*[\\]/.test(name)
-  );
-}
-
-/** At most `n` UTF-8 bytes, never splitting a character. */
-function truncateBytes(text: string, n: number): string {
-  if (Buffer.byteLength(text) <= n) return text;
-  let out = '';
-  let bytes = 0;
-  for (const char of text) {
-    const size = Buffer.byteLength(char);
-    if (bytes + size > n) break;
-    out += char;
-    bytes += size;
-  }
-  return out;
-}
