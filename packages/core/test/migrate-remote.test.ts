@@ -45,6 +45,10 @@ describe('remote addresses', () => {
     for (const address of ['http://127.0.0.1:3000/a/b.git', 'http://[::1]/a.git', 'https://10.1.2.3/a.git', 'git://192.168.1.1/a.git', 'http://169.254.169.254/', 'http://0.0.0.0/']) {
       expect(await refusal(checkRemoteAddress(settings(), someone, { address }))).toBe(REMOTE_ADDRESS_MESSAGES.blocked);
     }
+    // A name that resolves to nothing: said so, unless its name alone is refused.
+    expect(await refusal(checkRemoteAddress(local, someone, { address: 'http://no-such-host.invalid/a.git' }))).toBe(REMOTE_ADDRESS_MESSAGES.unresolved);
+    const blockedName = settings({ migrations: { BLOCKED_DOMAINS: '*.invalid' } });
+    expect(await refusal(checkRemoteAddress(blockedName, someone, { address: 'http://no-such-host.invalid/a.git' }))).toBe(REMOTE_ADDRESS_MESSAGES.blocked);
     const allowed = await checkRemoteAddress(local, someone, { address: 'http://127.0.0.1:3000/a/b.git' });
     expect(allowed).toMatchObject({ url: 'http://127.0.0.1:3000/a/b.git', local: false, pinned: { host: '127.0.0.1', port: 3000, address: '127.0.0.1', family: 4 } });
   });

@@ -24,6 +24,8 @@ export const REMOTE_ADDRESS_MESSAGES = {
   localDenied: 'You are not allowed to import local repositories.',
   invalidPath: 'Invalid local path, it does not exist or not a directory.',
   blocked: 'You can not import from disallowed hosts.',
+  // Forgejo lets git find out (and answers "Migration failed: … Could not resolve host"); said at once here.
+  unresolved: 'Migration failed: could not resolve the host of the remote address.',
 } as const;
 
 /** A refused remote address: a 422 whose message is Forgejo's text (no field prefix, as Forgejo answers). */
@@ -139,8 +141,8 @@ async function checkHost(settings: RemoteSettings, url: URL, acceptUnresolved: b
   } catch {
     // Stored for later use (a push mirror): the name must pass by itself now; every use resolves and checks it again.
     if (acceptUnresolved && nameMayPass(settings, host)) return undefined;
-    // A name that does not resolve cannot be connected to either; say so as Forgejo does for a bad address.
-    throw new RemoteAddressError('blocked');
+    // A name that does not resolve cannot be connected to either; a blocked one is still refused as such.
+    throw new RemoteAddressError(nameMayPass(settings, host) ? 'unresolved' : 'blocked');
   }
   const blocked = BLOCKED_DOMAINS.trim() === '' ? undefined : hostMatcher(BLOCKED_DOMAINS);
   const allowed = ALLOWED_DOMAINS.trim() === '' ? undefined : hostMatcher(ALLOWED_DOMAINS);

@@ -30,12 +30,12 @@ import type { BranchRule } from '../protection/tables.js';
 
 const HEADS = 'refs/heads/';
 
-/** A branch name as it reaches git: a name `git check-ref-format --branch` accepts, or a 422. */
 /** Forgejo refuses branch changes through the API on a mirror: its branches follow the mirrored repository. */
 function assertNotMirror(access: RepoAccess): void {
   if (access.repo.is_mirror === 1) throw new ForbiddenError('Git Repository is a mirror.');
 }
 
+/** A branch name as it reaches git: a name `git check-ref-format --branch` accepts, or a 422. */
 function assertBranchName(name: string, field: string): void {
   assertValidBranchName(name, field);
   if (name === 'HEAD') throw new ValidationError(field, 'is not a valid branch name');
