@@ -8,7 +8,7 @@
 import { execFile } from 'node:child_process';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -464,6 +464,60 @@ describe.skipIf(TEST_GIT === 'memory')('migrating content from a Gitea/Forgejo/R
       for (const list of ['milestones', 'labels', 'releases', 'issues', 'pulls']) expect(seen.some((line) => line.includes(`/alice/src/${list}?`))).toBe(true);
       const h = tokenHeader(await createToken(local.host, 'mig'));
       expect(await ok<any[]>(await local.fetch('/api/v1/repos/mig/nounits/issues?state=all', { headers: h }), 200)).toEqual([]);
+    });
+
+    test('release assets stream into storage: a large one arrives whole, one cut short fails the import and leaves no file', async () => {
+      const attachmentsDir = path.join(local.host.settings.server.APP_DATA_PATH, 'attachments');
+      const filesIn = async (dir: string): Promise<number> => {
+        const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+        let n = 0;
+        for (const entry of entries) n += entry.isDirectory() ? await filesIn(path.join(dir, entry.name)) : 1;
+        return n;
+      };
+      const big = randomBytes(3 * 1024 * 1024 + 17);
+      const releaseWith = (assetPath: string) => [
+        {
+          tag_name: 'v1.0',
+          name: 'Big',
+          author: { id: 5, login: 'carol' },
+          created_at: '2026-01-02T03:04:05Z',
+          assets: [{ name: 'big.bin', size: big.length, download_count: 0, created_at: '2026-01-02T03:04:05Z', browser_download_url: `${fakeUrl}${assetPath}` }],
+        },
+      ];
+      const serve = (cut: boolean) =>
+        remoteWith((req, res) => {
+          const url = new URL(req.url ?? '/', fakeUrl);
+          if (url.pathname.endsWith('/releases') && url.searchParams.get('page') === '1') {
+            return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(releaseWith(cut ? 'files/cut.bin' : 'files/big.bin')));
+          }
+          if (url.pathname === '/files/big.bin') {
+            res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(big.length) });
+            // In pieces, as a large file arrives.
+            for (let at = 0; at < big.length; at += 256 * 1024) res.write(big.subarray(at, at + 256 * 1024));
+            return void res.end();
+          }
+          if (url.pathname === '/files/cut.bin') {
+            res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(big.length) });
+            res.write(big.subarray(0, 100_000));
+            return void setTimeout(() => req.socket.destroy(), 50);
+          }
+          res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+        });
+
+      handler = serve(false);
+      const doer = await userNamed(local.host, 'mig');
+      const { repo, owner } = await targetRepo(doer, 'bigasset');
+      await importRepositoryContent(contextOf(local), input({ repo, owner, doer, remote: await remoteOf(fakeUrl), items: { ...ALL, issues: false, pull_requests: false, labels: false, milestones: false } }));
+      const h = tokenHeader(await createToken(local.host, 'mig'));
+      const [release] = await ok<any[]>(await local.fetch('/api/v1/repos/mig/bigasset/releases', { headers: h }), 200);
+      expect(release.assets.map((a: { name: string; size: number }) => [a.name, a.size])).toEqual([['big.bin', big.length]]);
+      const download = await local.fetch(release.assets[0].browser_download_url.replace(local.url, '/'));
+      expect(Buffer.from(await download.arrayBuffer()).equals(big)).toBe(true);
+
+      handler = serve(true);
+      const before = await filesIn(attachmentsDir);
+      expect(await importFrom()).toMatch(/files\/cut\.bin: (aborted|the download was cut short)/);
+      expect(await filesIn(attachmentsDir)).toBe(before);
     });
 
     test('a missing remote repository, and a stopped job, fail at once', async () => {

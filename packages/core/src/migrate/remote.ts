@@ -10,6 +10,7 @@ import { stat } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
+import type { Readable } from 'node:stream';
 import path from 'node:path';
 import { isSiteAdmin, type Actor } from '../access/actor.js';
 import type { Settings } from '../config/settings.js';
@@ -211,17 +212,54 @@ export interface RemoteResponse {
   location?: string;
 }
 
+/** An answer whose body is still to be read: the caller reads `body` to its end or destroys it. */
+export interface RemoteStreamResponse extends Omit<RemoteResponse, 'body'> {
+  body: Readable;
+}
+
+export interface RemoteRequestOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  /** Bounds the whole exchange, body included: then the request and its body are destroyed with an error. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
 /**
  * One HTTP request to a checked remote, connecting to the pinned address only, within `timeoutMs`, keeping at most
  * `maxBodyBytes` of the answer. Redirects are returned, not followed: callers check the target with
  * `checkRemoteAddress` first (the Gitea/Forgejo API importer and `followRemoteRedirects` do).
  */
-export function remoteRequest(
+export async function remoteRequest(
   settings: RemoteSettings,
   remote: CheckedRemote,
   target: string,
-  options: { method?: string; headers?: Record<string, string>; timeoutMs: number; maxBodyBytes: number; signal?: AbortSignal },
+  options: RemoteRequestOptions & { maxBodyBytes: number },
 ): Promise<RemoteResponse> {
+  const answer = await openRemoteRequest(settings, remote, target, options);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    // Nothing beyond `maxBodyBytes` is wanted: stop reading (leaving the loop destroys the body).
+    if (options.maxBodyBytes <= 0) answer.body.destroy();
+    else {
+      for await (const chunk of answer.body as AsyncIterable<Buffer>) {
+        chunks.push(chunk.subarray(0, options.maxBodyBytes - size));
+        size += chunk.length;
+        if (size >= options.maxBodyBytes) break;
+      }
+    }
+  } catch (error) {
+    throw new Error(redactCredentials((error as Error).message, remote.credentials));
+  }
+  return { status: answer.status, headers: answer.headers, location: answer.location, body: Buffer.concat(chunks) };
+}
+
+/**
+ * As `remoteRequest`, answering once the status and headers arrive, with the body as a stream (release assets go
+ * to storage as they arrive, never whole in memory). The timeout and the signal still bound reading the body.
+ */
+export function openRemoteRequest(settings: RemoteSettings, remote: CheckedRemote, target: string, options: RemoteRequestOptions): Promise<RemoteStreamResponse> {
   const url = new URL(target);
   const pinned = remote.pinned;
   if (!pinned || url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase() !== pinned.host) {
@@ -233,15 +271,18 @@ export function remoteRequest(
     headers.Authorization = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
   }
   const client = url.protocol === 'https:' ? https : http;
-  return new Promise<RemoteResponse>((resolve, reject) => {
-    let settled = false;
-    const finish = (error: Error | undefined, value?: RemoteResponse) => {
-      if (settled) return;
-      settled = true;
+  return new Promise<RemoteStreamResponse>((resolve, reject) => {
+    let answered: http.IncomingMessage | undefined;
+    const stop = (error: Error) => {
+      request.destroy(error);
+      // Once answered, the body's reader sees why it ended.
+      answered?.destroy(error);
+    };
+    const onAbort = () => stop(new Error('aborted'));
+    const timer = setTimeout(() => stop(new Error(`timed out after ${Math.round(options.timeoutMs / 1000)} s`)), options.timeoutMs);
+    const cleanup = () => {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
-      if (error) reject(new Error(redactCredentials(error.message, remote.credentials)));
-      else resolve(value!);
     };
     const request = client.request(
       url,
@@ -257,32 +298,23 @@ export function remoteRequest(
         agent: false,
       },
       (response) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        response.on('data', (chunk: Buffer) => {
-          if (size < options.maxBodyBytes) chunks.push(chunk.subarray(0, options.maxBodyBytes - size));
-          size += chunk.length;
-          // Nothing more is wanted: stop reading rather than downloading what will be thrown away.
-          if (size >= options.maxBodyBytes && options.maxBodyBytes >= 0) response.destroy();
-        });
-        const done = () => {
-          const status = response.statusCode ?? 0;
-          const responseHeaders: Record<string, string> = {};
-          for (const [name, value] of Object.entries(response.headers)) {
-            if (value !== undefined) responseHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
-          }
-          const location = status >= 300 && status < 400 && responseHeaders.location ? new URL(responseHeaders.location, url).toString() : undefined;
-          finish(undefined, { status, headers: responseHeaders, body: Buffer.concat(chunks), location });
-        };
-        response.on('end', done);
-        response.on('close', done);
-        response.on('error', (error) => finish(error));
+        answered = response;
+        response.once('close', cleanup);
+        const status = response.statusCode ?? 0;
+        const responseHeaders: Record<string, string> = {};
+        for (const [name, value] of Object.entries(response.headers)) {
+          if (value !== undefined) responseHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
+        }
+        const location = status >= 300 && status < 400 && responseHeaders.location ? new URL(responseHeaders.location, url).toString() : undefined;
+        resolve({ status, headers: responseHeaders, location, body: response });
       },
     );
-    const onAbort = () => request.destroy(new Error('aborted'));
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    const timer = setTimeout(() => request.destroy(new Error(`timed out after ${Math.round(options.timeoutMs / 1000)} s`)), options.timeoutMs);
-    request.on('error', (error) => finish(error));
+    request.on('error', (error) => {
+      if (answered) return;
+      cleanup();
+      reject(new Error(redactCredentials(error.message, remote.credentials)));
+    });
     request.end();
   });
 }

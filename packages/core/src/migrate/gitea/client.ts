@@ -7,7 +7,17 @@
  */
 import type { Actor } from '../../access/actor.js';
 import type { Settings } from '../../config/settings.js';
-import { checkRemoteAddress, redactCredentials, remoteRequest, type CheckedRemote, type RemoteResponse } from '../remote.js';
+import type { Readable } from 'node:stream';
+import { BlobTooLargeError } from '../../blobs/storage.js';
+import {
+  checkRemoteAddress,
+  openRemoteRequest,
+  redactCredentials,
+  remoteRequest,
+  type CheckedRemote,
+  type RemoteResponse,
+  type RemoteStreamResponse,
+} from '../remote.js';
 
 /** A migration that cannot go on: the remote failed, answered what it should not, or the job was stopped. */
 export class MigrationError extends Error {
@@ -86,19 +96,30 @@ export class GiteaApiClient {
   }
 
   /**
-   * The bytes at `url` (a release asset), at most `maxBytes`: a longer file fails the migration rather than being
-   * cut. Only URLs under the remote's base are fetched (checked like the base, credentials included).
+   * Streams the file at `url` (a release asset) into `store`, which returns the bytes it kept: more than `maxBytes`
+   * fails the migration rather than being cut, and so does a file shorter than the remote announced. Only URLs
+   * under the remote's base are fetched (checked like the base, credentials included).
    */
-  async download(url: string, maxBytes: number): Promise<Buffer> {
+  async download(url: string, maxBytes: number, store: (body: Readable) => Promise<number>): Promise<number> {
     const target = new URL(url);
-    const answer = await this.request(target.toString(), { accept: '*/*', timeoutMs: this.downloadTimeoutMs, maxBodyBytes: maxBytes + 1 });
-    if (answer.status !== 200) throw new MigrationError(`${this.describe(target)} answered ${answer.status}`);
-    const declared = Number(answer.headers['content-length']);
-    if (answer.body.length > maxBytes || (Number.isFinite(declared) && declared > maxBytes)) {
-      throw new MigrationError(`${this.describe(target)}: the file is larger than ${maxBytes} bytes`);
+    const answer = await this.open(target.toString(), { accept: '*/*', timeoutMs: this.downloadTimeoutMs });
+    try {
+      if (answer.status !== 200) throw new MigrationError(`${this.describe(target)} answered ${answer.status}`);
+      const declared = Number(answer.headers['content-length']);
+      const tooLarge = () => new MigrationError(`${this.describe(target)}: the file is larger than ${maxBytes} bytes`);
+      if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
+      let size: number;
+      try {
+        size = await store(answer.body);
+      } catch (error) {
+        if (error instanceof BlobTooLargeError) throw tooLarge();
+        throw new MigrationError(`${this.describe(target)}: ${this.redact(error instanceof Error ? error.message : String(error))}`);
+      }
+      if (Number.isFinite(declared) && size !== declared) throw new MigrationError(`${this.describe(target)}: the download was cut short`);
+      return size;
+    } finally {
+      answer.body.destroy();
     }
-    if (Number.isFinite(declared) && answer.body.length !== declared) throw new MigrationError(`${this.describe(target)}: the download was cut short`);
-    return answer.body;
   }
 
   /** True when `url` lies under the remote's base URL (same origin, same path prefix). */
@@ -128,16 +149,31 @@ export class GiteaApiClient {
    * One logical request: retried on 5xx and on network failures (timeouts included) with doubling backoff,
    * following redirects that pass the address checks. 4xx answers come back as they are.
    */
-  private async request(target: string, options: { accept: string; timeoutMs: number; maxBodyBytes: number }): Promise<RemoteResponse> {
+  private request(target: string, options: { accept: string; timeoutMs: number; maxBodyBytes: number }): Promise<RemoteResponse> {
+    const send = (remote: CheckedRemote, url: string, headers: Record<string, string>) =>
+      remoteRequest(this.options.settings, remote, url, { headers, timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes, signal: this.options.signal });
+    return this.withRetries(target, () => this.follow(target, options.accept, send, () => undefined), () => undefined);
+  }
+
+  /** As `request`, the body left to read (or destroy) by the caller. */
+  private open(target: string, options: { accept: string; timeoutMs: number }): Promise<RemoteStreamResponse> {
+    const send = (remote: CheckedRemote, url: string, headers: Record<string, string>) =>
+      openRemoteRequest(this.options.settings, remote, url, { headers, timeoutMs: options.timeoutMs, signal: this.options.signal });
+    const discard = (answer: RemoteStreamResponse) => void answer.body.destroy();
+    return this.withRetries(target, () => this.follow(target, options.accept, send, discard), discard);
+  }
+
+  private async withRetries<T extends { status: number }>(target: string, attempt: () => Promise<T>, discard: (answer: T) => void): Promise<T> {
     const { migrations } = this.options.settings;
     const attempts = Math.max(1, migrations.MAX_ATTEMPTS);
     let lastError = '';
-    for (let attempt = 1; attempt <= attempts; attempt++) {
+    for (let n = 1; n <= attempts; n++) {
       this.checkAborted();
-      if (attempt > 1) await this.sleep(Math.max(0, migrations.RETRY_BACKOFF) * 1000 * 2 ** (attempt - 2));
+      if (n > 1) await this.sleep(Math.max(0, migrations.RETRY_BACKOFF) * 1000 * 2 ** (n - 2));
       try {
-        const answer = await this.follow(target, options);
+        const answer = await attempt();
         if (answer.status < 500) return answer;
+        discard(answer);
         lastError = `answered ${answer.status}`;
       } catch (error) {
         if (error instanceof MigrationError) throw error;
@@ -148,28 +184,31 @@ export class GiteaApiClient {
     throw new MigrationError(`${this.describe(new URL(target))} failed after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${lastError}`);
   }
 
-  private async follow(target: string, options: { accept: string; timeoutMs: number; maxBodyBytes: number }): Promise<RemoteResponse> {
+  /** Sends `target`, and again to each redirect's target that passes the address checks; `discard` drops a redirect's answer. */
+  private async follow<T extends { location?: string }>(
+    target: string,
+    accept: string,
+    send: (remote: CheckedRemote, url: string, headers: Record<string, string>) => Promise<T>,
+    discard: (answer: T) => void,
+  ): Promise<T> {
     let remote = this.options.remote;
     let url = target;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
       const sameOrigin = new URL(url).origin === this.base.origin;
-      const headers: Record<string, string> = { Accept: options.accept };
+      const headers: Record<string, string> = { Accept: accept };
       if (sameOrigin && this.options.token) headers.Authorization = `token ${this.options.token}`;
-      // Basic credentials (remoteRequest adds them from `remote`) go to the remote's own origin only.
-      const answer = await remoteRequest(this.options.settings, sameOrigin ? remote : { ...remote, credentials: undefined }, url, {
-        headers,
-        timeoutMs: options.timeoutMs,
-        maxBodyBytes: options.maxBodyBytes,
-        signal: this.options.signal,
-      });
-      if (!answer.location) return answer;
+      // Basic credentials (the request adds them from `remote`) go to the remote's own origin only.
+      const answer = await send(sameOrigin ? remote : { ...remote, credentials: undefined }, url, headers);
+      const location = answer.location;
+      if (!location) return answer;
+      discard(answer);
       try {
-        remote = await checkRemoteAddress(this.options.settings, this.options.actor, { address: answer.location });
+        remote = await checkRemoteAddress(this.options.settings, this.options.actor, { address: location });
       } catch {
         throw new MigrationError(`${this.describe(new URL(url))} redirected to a refused address`);
       }
-      if (new URL(answer.location).origin === this.base.origin) remote = { ...remote, credentials: this.options.remote.credentials };
-      url = answer.location;
+      if (new URL(location).origin === this.base.origin) remote = { ...remote, credentials: this.options.remote.credentials };
+      url = location;
     }
     throw new MigrationError(`${this.describe(new URL(target))}: too many redirects`);
   }

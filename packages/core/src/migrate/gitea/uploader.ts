@@ -48,9 +48,6 @@ import type { User } from '../../users/tables.js';
 import { MigrationError, type GiteaApiClient } from './client.js';
 import type { RemoteComment, RemoteIssue, RemoteLabel, RemoteMilestone, RemotePull, RemoteReaction, RemoteRelease, RemoteReview, RemoteUser } from './downloader.js';
 
-/** Release assets are held in memory on their way in (remoteRequest answers whole bodies): at most this much each. */
-const MAX_ASSET_BYTES = 256 * 1024 * 1024;
-
 /** Who an imported row names: a local account, or the remote author kept by name and id. */
 interface Authorship {
   userId: number;
@@ -154,7 +151,8 @@ export class GiteaUploader {
     const created = item.created || nowUnix();
     const blobs = this.ctx.service(BlobsService).storage('attachments');
     const maxMiB = this.ctx.settings.attachment.MAX_SIZE;
-    const maxBytes = maxMiB < 0 ? MAX_ASSET_BYTES : Math.min(maxMiB * 1024 * 1024, MAX_ASSET_BYTES);
+    // As for uploaded assets: `[attachment] MAX_SIZE` (negative: no limit).
+    const maxBytes = maxMiB < 0 ? Number.POSITIVE_INFINITY : maxMiB * 1024 * 1024;
     const assets: Omit<NewAttachment, 'release_id'>[] = [];
     const stored: string[] = [];
     try {
@@ -167,10 +165,10 @@ export class GiteaUploader {
           assets.push({ ...base, external_url: asset.url });
           continue;
         }
-        const bytes = await client.download(asset.url, maxBytes);
         const key = attachmentBlobKey(base.uuid);
         stored.push(key);
-        const { size } = await blobs.put(key, oneChunk(bytes), { maxBytes });
+        // Straight from the remote into storage, never whole in memory.
+        const size = await client.download(asset.url, maxBytes, async (body) => (await blobs.put(key, body, { maxBytes })).size);
         assets.push({ ...base, size });
       }
       await this.ctx.transaction(async (tx) => {
@@ -506,10 +504,6 @@ export class GiteaUploader {
     // Organizations are accounts too, but never authors.
     for (const user of found) if (user.type === 0) this.users.set(user.lower_name, user);
   }
-}
-
-async function* oneChunk(bytes: Buffer): AsyncIterable<Uint8Array> {
-  yield bytes;
 }
 
 /** Each key once, the first one kept. */
