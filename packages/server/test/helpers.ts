@@ -3,6 +3,8 @@
  */
 import { expect } from 'vitest';
 import { randomBytes } from 'node:crypto';
+import { matchesSchema, RepositorySchema, schemaErrors, type ApiRepository } from '@repohost/core';
+import { createToken, createUser, tokenHeader, type TestServer } from '@repohost/test-support';
 
 /** A name nobody else in the run uses: `prefix` + 6 hex characters (valid as user and repository name). */
 export function uniq(prefix = 'u'): string {
@@ -27,4 +29,25 @@ export async function expectApiError(res: Response, status: number, baseUrl: str
   expect(typeof body.message).toBe('string');
   expect(body.url).toBe(`${baseUrl}api/swagger`);
   return body.message as string;
+}
+
+/** A signed-up account of a test server with a token, and the headers that carry it. */
+export interface Account {
+  name: string;
+  token: string;
+  h: Record<string, string>;
+}
+
+/** A new account (`prefix` + random) on `server`, with an access token. */
+export async function account(server: TestServer, prefix: string, options: { admin?: boolean } = {}): Promise<Account> {
+  const name = uniq(prefix);
+  await createUser(server.host, name, options);
+  const token = await createToken(server.host, name);
+  return { name, token, h: tokenHeader(token) };
+}
+
+/** Asserts a Repository answer against the schema. */
+export function checkRepo(value: unknown): ApiRepository {
+  expect(matchesSchema(RepositorySchema, value), schemaErrors(RepositorySchema, value).join('\n')).toBe(true);
+  return value as ApiRepository;
 }

@@ -13,15 +13,9 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MigrationsStore, RepositorySchema, matchesSchema, schemaErrors, userActor, type ApiRepository } from '@repohost/core';
-import { TEST_GIT, createToken, createUser, jsonInit, startTestServer, tokenHeader, userNamed, type TestServer } from '@repohost/test-support';
-import { expectApiError, json, uniq } from './helpers';
-
-interface Account {
-  name: string;
-  token: string;
-  h: Record<string, string>;
-}
+import { MigrationsStore, userActor, type ApiRepository } from '@repohost/core';
+import { TEST_GIT, jsonInit, startTestServer, userNamed, type TestServer } from '@repohost/test-support';
+import { account, checkRepo, expectApiError, json, uniq, type Account } from './helpers';
 
 let source: TestServer;
 /** May reach local networks and import local paths; clones must finish within 3 seconds. */
@@ -41,18 +35,6 @@ function git(args: string[], cwd: string): Promise<string> {
       else resolve(String(stdout));
     });
   });
-}
-
-async function account(server: TestServer, prefix: string, options: { admin?: boolean } = {}): Promise<Account> {
-  const name = uniq(prefix);
-  await createUser(server.host, name, options);
-  const token = await createToken(server.host, name);
-  return { name, token, h: tokenHeader(token) };
-}
-
-function checkRepo(value: unknown): ApiRepository {
-  expect(matchesSchema(RepositorySchema, value), schemaErrors(RepositorySchema, value).join('\n')).toBe(true);
-  return value as ApiRepository;
 }
 
 function migrate(server: TestServer, who: Account | undefined, body: Record<string, unknown>): Promise<Response> {

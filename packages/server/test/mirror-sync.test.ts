@@ -11,15 +11,9 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { JobsService, MirrorsStore, RepositorySchema, matchesSchema, schemaErrors, type ApiRepository } from '@repohost/core';
-import { TEST_GIT, createToken, createUser, jsonInit, startTestServer, tokenHeader, type TestServer } from '@repohost/test-support';
-import { expectApiError, json, uniq } from './helpers';
-
-interface Account {
-  name: string;
-  token: string;
-  h: Record<string, string>;
-}
+import { JobsService, MirrorsStore, type ApiRepository } from '@repohost/core';
+import { TEST_GIT, jsonInit, startTestServer, type TestServer } from '@repohost/test-support';
+import { account, checkRepo, expectApiError, json, uniq, type Account } from './helpers';
 
 let source: TestServer;
 let target: TestServer;
@@ -33,18 +27,6 @@ function git(args: string[], cwd: string): Promise<{ stdout: string; stderr: str
       else resolve({ stdout: String(stdout), stderr: String(stderr) });
     });
   });
-}
-
-async function account(server: TestServer, prefix: string, options: { admin?: boolean } = {}): Promise<Account> {
-  const name = uniq(prefix);
-  await createUser(server.host, name, options);
-  const token = await createToken(server.host, name);
-  return { name, token, h: tokenHeader(token) };
-}
-
-function checkRepo(value: unknown): ApiRepository {
-  expect(matchesSchema(RepositorySchema, value), schemaErrors(RepositorySchema, value).join('\n')).toBe(true);
-  return value as ApiRepository;
 }
 
 function ctxOf(server: TestServer): { store<T>(c: new (...a: never[]) => T): T; service<T>(c: new (...a: never[]) => T): T } {

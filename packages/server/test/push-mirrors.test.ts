@@ -11,14 +11,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PushMirrorSchema, PushMirrorsStore, matchesSchema, schemaErrors, type ApiPushMirror } from '@repohost/core';
-import { TEST_GIT, createToken, createUser, jsonInit, startTestServer, tokenHeader, type TestServer } from '@repohost/test-support';
-import { expectApiError, json, uniq } from './helpers';
-
-interface Account {
-  name: string;
-  token: string;
-  h: Record<string, string>;
-}
+import { TEST_GIT, jsonInit, startTestServer, type TestServer } from '@repohost/test-support';
+import { account, expectApiError, json, uniq, type Account } from './helpers';
 
 let source: TestServer;
 let target: TestServer;
@@ -32,13 +26,6 @@ function git(args: string[], cwd: string): Promise<string> {
       else resolve(String(stdout));
     });
   });
-}
-
-async function account(server: TestServer, prefix: string, options: { admin?: boolean } = {}): Promise<Account> {
-  const name = uniq(prefix);
-  await createUser(server.host, name, options);
-  const token = await createToken(server.host, name);
-  return { name, token, h: tokenHeader(token) };
 }
 
 async function createRepo(server: TestServer, who: Account, body: Record<string, unknown> = {}): Promise<string> {
