@@ -4,27 +4,22 @@
  * pushes hears none of it.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createToken, createUser, jsonInit, startTestServer, tokenHeader, type TestServer } from '@repohost/test-support';
+import { jsonInit, type TestServer } from '@repohost/test-support';
 import { json, uniq } from './helpers';
-import { startReceiver, type ReceivedRequest, type Receiver } from './webhook-receiver';
+import { startHookedServer, type HookedServer, type ReceivedRequest, type Receiver } from './webhook-receiver';
 
 describe('issue webhooks', () => {
+  let hooked: HookedServer | undefined;
   let s: TestServer;
   let receiver: Receiver;
   let name: string;
   let h: Record<string, string>;
 
   beforeAll(async () => {
-    s = await startTestServer({ webhook: { ALLOWED_HOST_LIST: 'loopback' } });
-    receiver = await startReceiver();
-    name = uniq('ih');
-    await createUser(s.host, name);
-    h = tokenHeader(await createToken(s.host, name));
+    hooked = await startHookedServer('ih');
+    ({ s, receiver, name, h } = hooked);
   });
-  afterAll(async () => {
-    await s?.cleanup();
-    await receiver?.close();
-  });
+  afterAll(async () => hooked?.close());
 
   test('issue events reach a hook that chose them, in order, with the issue as it was', async () => {
     const repo = uniq('r');

@@ -4,29 +4,24 @@
  * `IssueCommentPayload` (`is_pull`) for comments; a hook that chose only issues hears none of it.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createToken, createUser, jsonInit, startTestServer, tokenHeader, type TestServer } from '@repohost/test-support';
+import { createToken, createUser, jsonInit, tokenHeader, type TestServer } from '@repohost/test-support';
 import { json, uniq } from './helpers';
-import { startReceiver, type ReceivedRequest, type Receiver } from './webhook-receiver';
+import { startHookedServer, type HookedServer, type ReceivedRequest, type Receiver } from './webhook-receiver';
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 
 describe('pull request webhooks', () => {
+  let hooked: HookedServer | undefined;
   let s: TestServer;
   let receiver: Receiver;
   let name: string;
   let h: Record<string, string>;
 
   beforeAll(async () => {
-    s = await startTestServer({ webhook: { ALLOWED_HOST_LIST: 'loopback' } });
-    receiver = await startReceiver();
-    name = uniq('ph');
-    await createUser(s.host, name);
-    h = tokenHeader(await createToken(s.host, name));
+    hooked = await startHookedServer('ph');
+    ({ s, receiver, name, h } = hooked);
   });
-  afterAll(async () => {
-    await s?.cleanup();
-    await receiver?.close();
-  });
+  afterAll(async () => hooked?.close());
 
   test('pull request events reach a hook that chose them', async () => {
     const repo = uniq('r');

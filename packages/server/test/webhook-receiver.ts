@@ -4,6 +4,8 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createToken, createUser, startTestServer, tokenHeader, type TestServer } from '@repohost/test-support';
+import { uniq } from './helpers';
 
 export interface ReceivedRequest {
   method: string;
@@ -69,4 +71,23 @@ export async function startReceiver(): Promise<Receiver> {
         server.closeAllConnections();
       }),
   };
+}
+
+/** What the event webhook tests start with: a server that may deliver to loopback, a receiver, one account. */
+export interface HookedServer {
+  s: TestServer;
+  receiver: Receiver;
+  /** The account's name (`prefix` + random) and its token headers. */
+  name: string;
+  h: Record<string, string>;
+  close(): Promise<void>;
+}
+
+export async function startHookedServer(prefix: string): Promise<HookedServer> {
+  const s = await startTestServer({ webhook: { ALLOWED_HOST_LIST: 'loopback' } });
+  const receiver = await startReceiver();
+  const name = uniq(prefix);
+  await createUser(s.host, name);
+  const h = tokenHeader(await createToken(s.host, name));
+  return { s, receiver, name, h, close: async () => void (await Promise.all([s.cleanup(), receiver.close()])) };
 }
