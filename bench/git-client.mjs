@@ -192,3 +192,29 @@ export async function cloneLoad({ url, clients, warmupMs, durationMs, maxClones,
     wallMs: performance.now() - begin,
   };
 }
+
+/**
+ * A repository at `dir` (branch `main`, not checked out) holding `commits` commits, each changing three of 400
+ * files in 20 folders, written with one `git fast-import`.
+ */
+export async function seedHistory(dir, env, commits) {
+  await mustGit(['init', '-q', '-b', 'main', dir], { env });
+  const lines = [];
+  for (let i = 1; i <= commits; i++) {
+    lines.push('commit refs/heads/main', `mark :${i}`, `committer Bench <bench@example.com> ${1700000000 + i} +0000`);
+    const message = `commit ${i}\n`;
+    lines.push(`data ${Buffer.byteLength(message)}`, message.trimEnd());
+    if (i > 1) lines.push(`from :${i - 1}`);
+    for (let f = 0; f < 3; f++) {
+      const body = `file ${(i * 7 + f) % 400} changed in commit ${i}\n${'x'.repeat(200 + ((i * 13 + f) % 800))}\n`;
+      lines.push(`M 100644 inline src/dir${(i + f) % 20}/file${(i * 7 + f) % 400}.txt`, `data ${Buffer.byteLength(body)}`, body.trimEnd());
+    }
+    lines.push('');
+  }
+  await new Promise((resolve, reject) => {
+    const child = spawn('git', ['fast-import', '--quiet'], { cwd: dir, env, stdio: ['pipe', 'ignore', 'inherit'] });
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`fast-import exited ${code}`))));
+    child.stdin.end(`${lines.join('\n')}\n`);
+  });
+}

@@ -27,6 +27,21 @@ export function measure(url, paths) {
   });
 }
 
+/**
+ * For each `[label, url, expected]`: checks one GET answers 200 (with `expected` items when given), then measures
+ * it; records req/s under the label in `results` and logs the numbers.
+ */
+export async function measureCases(cases, results, log) {
+  for (const [label, url, expected] of cases) {
+    const probe = await fetch(url);
+    const body = await probe.json();
+    if (probe.status !== 200 || (expected !== undefined && body.length !== expected)) throw new Error(`${label} answered ${probe.status} with ${JSON.stringify(body).slice(0, 200)}`);
+    const result = await measure(url);
+    results[label] = result.rps;
+    log(`${label}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms (${CONNECTIONS} connections, ${result.errors ?? 0} errors)`);
+  }
+}
+
 /** A new bare repository at `dir` holding what the fast-import stream `lines` describes. */
 async function fastImport(dir, env, lines) {
   await mustGit(['init', '-q', '--bare', dir], { env });

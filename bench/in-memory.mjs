@@ -18,11 +18,10 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { pathToFileURL } from 'node:url';
-import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { gitEnv, mustGit } from './git-client.mjs';
+import { gitEnv, mustGit, seedHistory } from './git-client.mjs';
 
 const RUNS = Number(process.env.RUNS ?? 20);
 const FORGES = Number(process.env.FORGES ?? 5);
@@ -145,7 +144,7 @@ try {
   await mkdir(home);
   const env = gitEnv(home);
   const source = path.join(work, 'source');
-  await seed(source, env);
+  await seedHistory(source, env, CLONE_COMMITS);
   const overrides = { server: { DOMAIN: '127.0.0.1', HTTP_PORT: 0 } };
   const servers = {
     memory: await RepoHost.inMemory({ overrides }),
@@ -179,27 +178,4 @@ try {
   console.log(`Clone of a ${CLONE_COMMITS}-commit repository: in-memory ${(medians.memory / medians.native).toFixed(2)}× the native server's time`);
 } finally {
   await rm(work, { recursive: true, force: true });
-}
-
-/** Writes CLONE_COMMITS commits (each changing three files) with one `git fast-import`, as bench/repos.mjs does. */
-async function seed(dir, env) {
-  await mustGit(['init', '-q', '-b', 'main', dir], { env });
-  const lines = [];
-  for (let i = 1; i <= CLONE_COMMITS; i++) {
-    lines.push('commit refs/heads/main', `mark :${i}`, `committer Bench <bench@example.com> ${1700000000 + i} +0000`);
-    const message = `commit ${i}\n`;
-    lines.push(`data ${Buffer.byteLength(message)}`, message.trimEnd());
-    if (i > 1) lines.push(`from :${i - 1}`);
-    for (let f = 0; f < 3; f++) {
-      const body = `file ${(i * 7 + f) % 400} changed in commit ${i}\n${'x'.repeat(200 + ((i * 13 + f) % 800))}\n`;
-      lines.push(`M 100644 inline src/dir${(i + f) % 20}/file${(i * 7 + f) % 400}.txt`, `data ${Buffer.byteLength(body)}`, body.trimEnd());
-    }
-    lines.push('');
-  }
-  await new Promise((resolve, reject) => {
-    const child = spawn('git', ['fast-import', '--quiet'], { cwd: dir, env, stdio: ['pipe', 'ignore', 'inherit'] });
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`fast-import exited ${code}`))));
-    child.stdin.end(`${lines.join('\n')}\n`);
-  });
 }

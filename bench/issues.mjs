@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RepoHost, SYSTEM, loadSettings, userActor } from '@repohost/core';
 import { startServer } from '@repohost/server';
-import { CONNECTIONS, measure } from './history.mjs';
+import { measureCases } from './history.mjs';
 
 const ISSUES = Number(process.env.BENCH_ISSUES ?? 2000);
 
@@ -48,14 +48,7 @@ export async function runIssuesBench(log = console.log) {
       ['GET /repos/{owner}/{repo}/issues/{index}', `${api}/repos/bench/issues/issues/7`, undefined],
       ['GET /repos/issues/search?q=part-NN&limit=10', `${api}/repos/issues/search?q=part-42&state=all&limit=10`, 10],
     ];
-    for (const [label, url, expected] of cases) {
-      const probe = await fetch(url);
-      const body = await probe.json();
-      if (probe.status !== 200 || (expected !== undefined && body.length !== expected)) throw new Error(`${label} answered ${probe.status} with ${JSON.stringify(body).slice(0, 200)}`);
-      const result = await measure(url);
-      results[label] = result.rps;
-      log(`${label}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms (${CONNECTIONS} connections, ${result.errors ?? 0} errors)`);
-    }
+    await measureCases(cases, results, log);
   } finally {
     await running.close();
     await host.close();

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RepoHost, SYSTEM, loadSettings, userActor } from '@repohost/core';
 import { startServer } from '@repohost/server';
-import { CONNECTIONS, measure } from './history.mjs';
+import { measureCases } from './history.mjs';
 
 const PULLS = Number(process.env.BENCH_PULLS ?? 1000);
 
@@ -42,14 +42,7 @@ export async function runPullsBench(log = console.log) {
       ['GET /repos/{owner}/{repo}/pulls?state=all&limit=100', `${api}/repos/bench/pulls/pulls?state=all&limit=100`, Math.min(100, PULLS)],
       ['GET /repos/{owner}/{repo}/pulls/{index}', `${api}/repos/bench/pulls/pulls/7`, undefined],
     ];
-    for (const [label, url, expected] of cases) {
-      const probe = await fetch(url);
-      const body = await probe.json();
-      if (probe.status !== 200 || (expected !== undefined && body.length !== expected)) throw new Error(`${label} answered ${probe.status} with ${JSON.stringify(body).slice(0, 200)}`);
-      const result = await measure(url);
-      results[label] = result.rps;
-      log(`${label}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms (${CONNECTIONS} connections, ${result.errors ?? 0} errors)`);
-    }
+    await measureCases(cases, results, log);
   } finally {
     await running.close();
     await host.close();

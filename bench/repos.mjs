@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { RepoHost, SYSTEM, loadSettings, userActor } from '@repohost/core';
 import { startServer } from '@repohost/server';
-import { gitEnv, mustGit } from './git-client.mjs';
+import { gitEnv, mustGit, seedHistory } from './git-client.mjs';
 
 const COMMITS = 2000;
 const CLONE_RUNS = 5;
@@ -33,30 +33,6 @@ function timed(command, args, options) {
     child.on('error', reject);
     child.on('close', (code) => (code === 0 ? resolve(performance.now() - started) : reject(new Error(`${command} ${args.join(' ')}: ${stderr}`))));
   });
-}
-
-/** Writes COMMITS commits (each changing a few files) with one `git fast-import`. */
-async function seed(dir, env) {
-  await mustGit(['init', '-q', '-b', 'main', dir], { env });
-  const lines = [];
-  for (let i = 1; i <= COMMITS; i++) {
-    lines.push('commit refs/heads/main', `mark :${i}`, `committer Bench <bench@example.com> ${1700000000 + i} +0000`);
-    const message = `commit ${i}\n`;
-    lines.push(`data ${Buffer.byteLength(message)}`, message.trimEnd());
-    if (i > 1) lines.push(`from :${i - 1}`);
-    for (let f = 0; f < 3; f++) {
-      const body = `file ${(i * 7 + f) % 400} changed in commit ${i}\n${'x'.repeat(200 + ((i * 13 + f) % 800))}\n`;
-      lines.push(`M 100644 inline src/dir${(i + f) % 20}/file${(i * 7 + f) % 400}.txt`, `data ${Buffer.byteLength(body)}`, body.trimEnd());
-    }
-    lines.push('');
-  }
-  await new Promise((resolve, reject) => {
-    const child = spawn('git', ['fast-import', '--quiet'], { cwd: dir, env, stdio: ['pipe', 'ignore', 'inherit'] });
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`fast-import exited ${code}`))));
-    child.stdin.end(`${lines.join('\n')}\n`);
-  });
-  await mustGit(['-C', dir, 'checkout', '-q', 'main'], { env });
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -78,7 +54,8 @@ export async function runRepoBench(log = console.log) {
     // ---- 1. clone of a 2,000-commit repository ------------------------------------------------------
     await host.repos.create(actor, { name: 'history' });
     const source = path.join(work, 'source');
-    await seed(source, env);
+    await seedHistory(source, env, COMMITS);
+    await mustGit(['-C', source, 'checkout', '-q', 'main'], { env });
     await mustGit(['-C', source, 'push', '-q', `${settings.server.ROOT_URL}bench/history.git`, 'main'], { env, timeoutMs: 120_000 });
     const bare = path.join(settings.repository.ROOT, 'bench', 'history.git');
     const viaHttp = [];
