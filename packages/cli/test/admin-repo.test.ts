@@ -3,40 +3,21 @@
  * the job's progress as a bar on stderr; refusals come back as errors.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '@repohost/cli';
-import { RepoHost, SYSTEM, loadSettings } from '@repohost/core';
-import { TEST_GIT, testDatabaseEnv } from '@repohost/test-support';
+import { describe, expect, it } from 'vitest';
+import { SYSTEM } from '@repohost/core';
+import { TEST_GIT } from '@repohost/test-support';
 import { progressLine } from '../src/commands/admin-repo.js';
+import { useCliWorkspace } from './cli-workspace';
 
 describe.skipIf(TEST_GIT === 'memory')('repohost admin repo migrate', () => {
-  let work: string;
-  let dbEnv: Awaited<ReturnType<typeof testDatabaseEnv>>;
-  let env: Record<string, string>;
-
-  beforeEach(async () => {
-    work = await mkdtemp(path.join(tmpdir(), 'repohost-cli-repo-'));
-    dbEnv = await testDatabaseEnv();
-    env = { ...dbEnv.env, FORGEJO__SECURITY__IMPORT_LOCAL_PATHS: 'true' };
-  });
-  afterEach(async () => {
-    await dbEnv.cleanup();
-    await rm(work, { recursive: true, force: true });
-  });
-
-  async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await runCli(args, { stdout: (t) => out.push(t), stderr: (t) => err.push(t), env, cwd: work });
-    return { code, out: out.join(''), err: err.join('') };
-  }
+  const ws = useCliWorkspace('repohost-cli-repo-', { FORGEJO__SECURITY__IMPORT_LOCAL_PATHS: 'true' });
+  const cli = ws.cli;
 
   it('migrates a local repository with a progress bar; a refused one is an error', async () => {
-    const source = path.join(work, 'src');
-    const gitEnv = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: work, GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@b', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@b' };
+    const source = path.join(ws.work, 'src');
+    const gitEnv = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: ws.work, GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@b', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@b' };
     execFileSync('git', ['init', '-q', '-b', 'main', source], { env: gitEnv });
     await writeFile(path.join(source, 'f.txt'), 'x\n');
     execFileSync('git', ['add', 'f.txt'], { cwd: source, env: gitEnv });
@@ -50,14 +31,11 @@ describe.skipIf(TEST_GIT === 'memory')('repohost admin repo migrate', () => {
     expect(run.code, run.err).toBe(0);
     expect(run.out).toBe('Migrated root/copy\n');
 
-    const host = await RepoHost.open({ settings: loadSettings({ workPath: work, env }) });
-    try {
+    await ws.withHost(async (host) => {
       const repo = await host.repos.resolve(SYSTEM, 'root', 'copy');
       expect(repo.repo).toMatchObject({ status: 0, is_empty: 0, default_branch: 'main', is_mirror: 0 });
       expect((await host.git.readRefs({ owner: 'root', name: 'copy' }, ['refs/heads/main'])).get('refs/heads/main')).toBe(head);
-    } finally {
-      await host.close();
-    }
+    });
 
     const taken = await cli(['admin', 'repo', 'migrate', '--clone-addr', source, '--owner', 'root', '--name', 'copy']);
     expect(taken.code).toBe(1);

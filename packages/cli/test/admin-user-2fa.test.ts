@@ -2,14 +2,10 @@
  * `repohost admin user enable-2fa` (enrol, then confirm with a code) and `reset-2fa` (removes it), and the 2FA
  * column of `list`. Codes come from a small RFC 6238 implementation here, not from the library core uses.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { runCli } from '@repohost/cli';
-import { RepoHost, SYSTEM, loadSettings } from '@repohost/core';
-import { testDatabaseEnv } from '@repohost/test-support';
+import { SYSTEM } from '@repohost/core';
+import { useCliWorkspace } from './cli-workspace';
 
 function totp(secret: string, counter = Math.floor(Date.now() / 30_000)): string {
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
@@ -32,32 +28,11 @@ function totp(secret: string, counter = Math.floor(Date.now() / 30_000)): string
 }
 
 describe('repohost admin user enable-2fa / reset-2fa', () => {
-  let work: string;
-  let dbEnv: Awaited<ReturnType<typeof testDatabaseEnv>>;
-
-  beforeEach(async () => {
-    work = await mkdtemp(path.join(tmpdir(), 'repohost-cli-2fa-'));
-    dbEnv = await testDatabaseEnv();
-  });
-  afterEach(async () => {
-    await dbEnv.cleanup();
-    await rm(work, { recursive: true, force: true });
-  });
-
-  async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await runCli(args, { stdout: (t) => out.push(t), stderr: (t) => err.push(t), env: { ...dbEnv.env }, cwd: work });
-    return { code, out: out.join(''), err: err.join('') };
-  }
+  const ws = useCliWorkspace('repohost-cli-2fa-');
+  const cli = ws.cli;
 
   async function enrolled(name: string): Promise<boolean> {
-    const host = await RepoHost.open({ settings: loadSettings({ workPath: work, env: dbEnv.env }) });
-    try {
-      return await host.twoFactor.isEnrolled(await host.users.resolve(SYSTEM, name));
-    } finally {
-      await host.close();
-    }
+    return ws.withHost(async (host) => host.twoFactor.isEnrolled(await host.users.resolve(SYSTEM, name)));
   }
 
   it('enrols, confirms with a code (printing the scratch code), lists it, and reset-2fa removes it', async () => {

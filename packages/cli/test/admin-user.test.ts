@@ -3,39 +3,14 @@
  * `--all`/`--exclude`/`--unset`, `reset-2fa`, and that the CLI goes through the same administration service as the
  * API (the last administrator stays; an owner of repositories needs `--purge`).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { runCli } from '@repohost/cli';
-import { RepoHost, loadSettings, userActor } from '@repohost/core';
-import { testDatabaseEnv } from '@repohost/test-support';
+import { describe, expect, it } from 'vitest';
+import { userActor } from '@repohost/core';
+import { useCliWorkspace } from './cli-workspace';
 
-interface Run {
-  code: number;
-  out: string;
-  err: string;
-}
 
 describe('repohost admin user', () => {
-  let work: string;
-  let dbEnv: Awaited<ReturnType<typeof testDatabaseEnv>>;
-
-  beforeEach(async () => {
-    work = await mkdtemp(path.join(tmpdir(), 'repohost-cli-admin-'));
-    dbEnv = await testDatabaseEnv();
-  });
-  afterEach(async () => {
-    await dbEnv.cleanup();
-    await rm(work, { recursive: true, force: true });
-  });
-
-  async function cli(args: string[]): Promise<Run> {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await runCli(args, { stdout: (t) => out.push(t), stderr: (t) => err.push(t), env: { ...dbEnv.env }, cwd: work });
-    return { code, out: out.join(''), err: err.join('') };
-  }
+  const ws = useCliWorkspace('repohost-cli-admin-');
+  const cli = ws.cli;
 
   async function create(name: string, extra: string[] = []): Promise<void> {
     const r = await cli(['admin', 'user', 'create', '--username', name, '--password', 'secret-pass-1', '--email', `${name}@example.com`, ...extra]);
@@ -43,15 +18,7 @@ describe('repohost admin user', () => {
     expect(r.code).toBe(0);
   }
 
-  /** The host the CLI uses (same work path and database), for looking at the state it left. */
-  async function withHost<T>(use: (host: RepoHost) => Promise<T>): Promise<T> {
-    const host = await RepoHost.open({ settings: loadSettings({ workPath: work, env: dbEnv.env }) });
-    try {
-      return await use(host);
-    } finally {
-      await host.close();
-    }
-  }
+  const withHost = ws.withHost;
 
   it('lists as Gitea prints: tab-aligned columns, --admin without IsAdmin and 2FA', async () => {
     await create('alice', ['--admin']);

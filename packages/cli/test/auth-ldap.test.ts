@@ -4,19 +4,11 @@
  * other type is refused), list (Gitea's columns), delete (refused while accounts use the source). Against a real
  * slapd: a simple-auth source signs accounts in through the library and creates them on first sign-in.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { runCli } from '@repohost/cli';
-import { RepoHost, SYSTEM, loadSettings } from '@repohost/core';
-import { SLAPD_MISSING, slapdPath, startSlapd, testDatabaseEnv, type TestDirectory } from '@repohost/test-support';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SYSTEM } from '@repohost/core';
+import { SLAPD_MISSING, slapdPath, startSlapd, type TestDirectory } from '@repohost/test-support';
+import { useCliWorkspace } from './cli-workspace';
 
-interface Run {
-  code: number;
-  out: string;
-  err: string;
-}
 
 const hasSlapd = slapdPath() !== undefined;
 if (!hasSlapd) console.warn(SLAPD_MISSING);
@@ -32,33 +24,10 @@ const BIND_DN_FLAGS = [
 ];
 
 describe('repohost admin auth', () => {
-  let work: string;
-  let dbEnv: Awaited<ReturnType<typeof testDatabaseEnv>>;
+  const ws = useCliWorkspace('repohost-cli-auth-');
+  const cli = ws.cli;
 
-  beforeEach(async () => {
-    work = await mkdtemp(path.join(tmpdir(), 'repohost-cli-auth-'));
-    dbEnv = await testDatabaseEnv();
-  });
-  afterEach(async () => {
-    await dbEnv.cleanup();
-    await rm(work, { recursive: true, force: true });
-  });
-
-  async function cli(args: string[]): Promise<Run> {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await runCli(args, { stdout: (t) => out.push(t), stderr: (t) => err.push(t), env: { ...dbEnv.env }, cwd: work });
-    return { code, out: out.join(''), err: err.join('') };
-  }
-
-  async function withHost<T>(run: (host: RepoHost) => Promise<T>): Promise<T> {
-    const host = await RepoHost.open({ settings: loadSettings({ workPath: work, env: dbEnv.env }) });
-    try {
-      return await run(host);
-    } finally {
-      await host.close();
-    }
-  }
+  const withHost = ws.withHost;
 
   it('prints its help; an unknown verb is an error', async () => {
     const help = await cli(['admin', 'auth']);
