@@ -65,6 +65,10 @@ export class GitTransferService {
     const name = request.name.replace(/\.git$/i, '');
     const needed = request.service === 'receive-pack' ? AccessMode.Write : AccessMode.Read;
     if (request.service === 'receive-pack' && actor.kind === 'anonymous') throw new UnauthorizedError();
+    // As Forgejo's askAuth under [service] REQUIRE_SIGNIN_VIEW: nothing is served anonymously. git then retries with
+    // the user's credentials, so a restricted account meets the same answer as in the API (a public repository it
+    // was given nothing on is not found) instead of cloning it as nobody.
+    if (actor.kind === 'anonymous' && this.ctx.settings.service.REQUIRE_SIGNIN_VIEW) throw new UnauthorizedError();
     let access;
     try {
       access = await this.repos.resolve(actor, request.owner, name);
