@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RepoHost, userActor, type SettingsOverrides, type User } from '@repohost/core';
 import { startServer } from '@repohost/server';
-import { createUser, startTestServer } from '@repohost/test-support';
+import { createToken, createUser, startTestServer } from '@repohost/test-support';
 
 interface GitResult {
   code: number;
@@ -198,6 +198,28 @@ describe.each(FORGES)('git over smart HTTP: $name backend', (forge) => {
     const missing = await post(Buffer.concat([pkt(`${before} ${'2'.repeat(40)} refs/heads/main\0report-status\n`), Buffer.from('0000')]));
     expect(Buffer.from(await missing.arrayBuffer()).toString('latin1')).toContain('ng refs/heads/main');
     expect(await head('demo')).toBe(before);
+  });
+
+  // The native backend's git dies on such a body without a word on stdout (as Forgejo's does), so only the memory
+  // backend, which reads the request itself, has an answer to give.
+  it.runIf(forge.name === 'memory')('answers a push whose pkt-line is longer than the body with git\'s ERR line, changing nothing', async () => {
+    const before = (await head('demo'))!;
+    const command = `${before} ${'3'.repeat(40)} refs/heads/main\0report-status\n`;
+    // The length says 0x00ff bytes; the body ends long before that.
+    const res = await fetch(`${f.url}alice/demo.git/git-receive-pack`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-git-receive-pack-request', authorization: `token ${await createToken(f.host, 'alice')}` },
+      body: Buffer.from(`00ff${command}`),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/x-git-receive-pack-result');
+    const text = Buffer.from(await res.arrayBuffer()).toString('latin1');
+    const line = 'ERR protocol error: bad line length\n';
+    expect(text).toBe(`${(line.length + 4).toString(16).padStart(4, '0')}${line}`);
+    expect(await head('demo')).toBe(before);
+    // The repository still takes the next request.
+    const clone = await git(['ls-remote', repoUrl('demo'), 'refs/heads/main']);
+    expect(clone.stdout).toContain(before);
   });
 
   it('asks branch protection about pushes', async () => {

@@ -346,7 +346,12 @@ export class MemoryGitBackend implements GitBackend {
       let answer: Buffer[];
       if (service === 'upload-pack') answer = isProtocolV2(options.protocol) ? await serveUploadPackV2(repo, request) : await serveUploadPackV0(repo, request);
       else {
-        const received = await serveReceivePack({ repo, moveRef: (update) => this.moveRef(key, repo, update) }, request, options);
+        const received = await serveReceivePack({ repo, moveRef: (update) => this.moveRef(key, repo, update) }, request, options).catch((error: unknown) => {
+          // A request that cannot be read (a pkt-line longer than the body) is refused before any ref moves: answered
+          // with git's `ERR` line as a finished push that changed nothing, so the response is not cut off.
+          if (error instanceof GitProtocolError) return { output: pktLine(`ERR ${error.message}\n`), applied: [] };
+          throw error;
+        });
         applied = received.applied;
         answer = [received.output];
       }
