@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BlockedUserSchema, matchesSchema, schemaErrors } from '@repohost/core';
-import { createToken, createUser, startTestServer, tokenHeader, type TestServer } from '@repohost/test-support';
-import { expectApiError, json, uniq } from './helpers';
+import { createToken, createUser, jsonInit, startTestServer, tokenHeader, type TestServer } from '@repohost/test-support';
+import { account, expectApiError, json, uniq, type Account } from './helpers';
 
 describe('blocks', () => {
   let s: TestServer;
@@ -112,6 +112,91 @@ describe('blocks', () => {
     expect((await call('PUT', `/user/block/${name.pal}`, 'boss')).status).toBe(204);
     expect((await call('GET', `/repos/${name.boss}/site/collaborators/${name.pal}`, 'boss')).status).toBe(404);
     expect((await call('PUT', `/user/unblock/${name.pal}`, 'boss')).status).toBe(204);
+  });
+
+  describe('what a blocked account may not do in its blocker\'s places', () => {
+    const BLOCKED = 'user is blocked by the poster or repository owner';
+    let owner: Account;
+    let poster: Account;
+    let nag: Account;
+    let other: Account;
+    let repoPath: string;
+    const as = (who: Account, method: string, path: string, body?: unknown) =>
+      s.fetch(`/api/v1${path}`, body === undefined ? { method, headers: who.h } : jsonInit(method, body, who.h));
+    const openIssue = (who: Account, path: string, title: string) => as(who, 'POST', `/repos/${path}/issues`, { title });
+    const openPull = (who: Account, path: string, title: string) => as(who, 'POST', `/repos/${path}/pulls`, { head: 'feature', base: 'main', title });
+    const count = async (path: string, kind: 'issues' | 'pulls') => {
+      const res = await as(owner, 'GET', kind === 'issues' ? `/repos/${path}/issues?type=issues&state=all` : `/repos/${path}/pulls?state=all`);
+      expect(res.status).toBe(200);
+      return Number(res.headers.get('x-total-count'));
+    };
+    /** A public repository of `who` (or of the organization `org`) with a branch `feature` one commit ahead of main. */
+    async function repoWithBranch(who: Account, org?: string): Promise<string> {
+      const name = uniq('desk');
+      const created = await as(who, 'POST', org ? `/orgs/${org}/repos` : '/user/repos', { name, auto_init: true });
+      expect(created.status).toBe(201);
+      const path = `${org ?? who.name}/${name}`;
+      const file = await as(who, 'POST', `/repos/${path}/contents/note.txt`, { content: Buffer.from('note\n').toString('base64'), new_branch: 'feature', message: 'Note' });
+      expect(file.status).toBe(201);
+      return path;
+    }
+
+    beforeAll(async () => {
+      owner = await account(s, 'own');
+      poster = await account(s, 'post');
+      nag = await account(s, 'nag');
+      other = await account(s, 'oth');
+      repoPath = await repoWithBranch(owner);
+    });
+
+    test('the owner\'s block refuses the blocked account\'s issues, pull requests, comments and reactions (403); others go on', async () => {
+      const issue = await json<{ number: number }>(await openIssue(poster, repoPath, 'by the poster'));
+      expect((await as(owner, 'PUT', `/user/block/${nag.name}`)).status).toBe(204);
+
+      const issuesBefore = await count(repoPath, 'issues');
+      expect(await expectApiError(await openIssue(nag, repoPath, 'from the blocked'), 403, s.url)).toBe(BLOCKED);
+      expect(await count(repoPath, 'issues')).toBe(issuesBefore);
+      expect(await expectApiError(await openPull(nag, repoPath, 'from the blocked'), 403, s.url)).toBe(BLOCKED);
+      expect(await count(repoPath, 'pulls')).toBe(0);
+      expect(await expectApiError(await as(nag, 'POST', `/repos/${repoPath}/issues/${issue.number}/comments`, { body: 'hi' }), 403, s.url)).toBe(BLOCKED);
+      expect(await expectApiError(await as(nag, 'POST', `/repos/${repoPath}/issues/${issue.number}/reactions`, { content: 'heart' }), 403, s.url)).toBe(BLOCKED);
+      const comments = await json<unknown[]>(await as(owner, 'GET', `/repos/${repoPath}/issues/${issue.number}/comments`));
+      expect(comments).toEqual([]);
+
+      // Nobody else is affected.
+      expect((await openIssue(other, repoPath, 'from another')).status).toBe(201);
+      expect((await as(other, 'POST', `/repos/${repoPath}/issues/${issue.number}/comments`, { body: 'hi' })).status).toBe(201);
+
+      // Lifted, the account opens both again.
+      expect((await as(owner, 'PUT', `/user/unblock/${nag.name}`)).status).toBe(204);
+      expect((await openIssue(nag, repoPath, 'after the block')).status).toBe(201);
+      expect((await openPull(nag, repoPath, 'after the block')).status).toBe(201);
+      expect(await count(repoPath, 'pulls')).toBe(1);
+    });
+
+    test('a poster\'s block refuses comments on their issues, not new issues beside them', async () => {
+      const issue = await json<{ number: number }>(await openIssue(poster, repoPath, 'the poster\'s own'));
+      const elsewhere = await json<{ number: number }>(await openIssue(other, repoPath, 'someone else\'s'));
+      expect((await as(poster, 'PUT', `/user/block/${nag.name}`)).status).toBe(204);
+      expect(await expectApiError(await as(nag, 'POST', `/repos/${repoPath}/issues/${issue.number}/comments`, { body: 'hi' }), 403, s.url)).toBe(BLOCKED);
+      expect(await expectApiError(await as(nag, 'POST', `/repos/${repoPath}/issues/${issue.number}/reactions`, { content: '+1' }), 403, s.url)).toBe(BLOCKED);
+      expect((await as(nag, 'POST', `/repos/${repoPath}/issues/${elsewhere.number}/comments`, { body: 'hi' })).status).toBe(201);
+      expect((await openIssue(nag, repoPath, 'the owner did not block')).status).toBe(201);
+      expect((await as(poster, 'PUT', `/user/unblock/${nag.name}`)).status).toBe(204);
+    });
+
+    test('an organization\'s block refuses issues and pull requests in its repositories', async () => {
+      const org = uniq('blockedin');
+      expect((await as(owner, 'POST', '/orgs', { username: org })).status).toBe(201);
+      const orgRepo = await repoWithBranch(owner, org);
+      expect((await as(owner, 'PUT', `/orgs/${org}/block/${nag.name}`)).status).toBe(204);
+      expect(await expectApiError(await openIssue(nag, orgRepo, 'into the organization'), 403, s.url)).toBe(BLOCKED);
+      expect(await expectApiError(await openPull(nag, orgRepo, 'into the organization'), 403, s.url)).toBe(BLOCKED);
+      expect(await count(orgRepo, 'pulls')).toBe(0);
+      // The organization's block reaches its own repositories only.
+      expect((await openIssue(nag, repoPath, 'the user did not block')).status).toBe(201);
+      expect((await openIssue(other, orgRepo, 'from another')).status).toBe(201);
+    });
   });
 
   test('an organization\'s owners block for it: listed, lifted, refused to members and others', async () => {

@@ -28,6 +28,7 @@ import { UsersStore } from '../users/store.js';
 import { GHOST_USER } from '../users/system.js';
 import type { User } from '../users/tables.js';
 import { acceptInput } from '../validation/validate.js';
+import { SocialService } from '../social/service.js';
 import './events.js';
 import {
   CreateIssueOptionSchema,
@@ -323,6 +324,9 @@ export class IssuesService {
       if (opts.due_date !== undefined) deadline = rfc3339Unix('due_date', opts.due_date) ?? 0;
     }
     const labelIds = writer ? (opts.labels ?? []) : [];
+    // As Forgejo's NewIssue, after the input is checked: the repository's owner (a user or an organization) blocked
+    // the poster. A pull request asked before its git work (PullsService.create).
+    if (!isPull) await this.ctx.service(SocialService).assertNotBlockedByAny([access.repo.owner_id], user.id);
 
     const issue = await this.ctx.transaction(async (tx) => {
       const issues = tx.store(IssuesStore);

@@ -25,6 +25,7 @@ import type { Team } from '../orgs/tables.js';
 import { ReviewsService } from '../reviews/service.js';
 import { ProtectionService, protectedFilesAmong } from '../protection/service.js';
 import { acceptInput } from '../validation/validate.js';
+import { SocialService } from '../social/service.js';
 import './events.js';
 import {
   CreatePullRequestOptionSchema,
@@ -284,6 +285,8 @@ export class PullsService {
       );
     }
 
+    // Forgejo's NewPullRequest refuses a poster the repository's owner blocked; asked before the head's objects come over.
+    await this.ctx.service(SocialService).assertNotBlockedByAny([access.repo.owner_id], user.id);
     // The head commit's objects come over before the measure, which runs in the base repository.
     if (head.repo.id !== access.repo.id) await this.ctx.git.copyCommit(headKey, baseKey, headCommit);
     const measured = await this.measure(baseKey, { repoId: access.repo.id, branch: baseName }, baseCommit, headCommit);

@@ -267,6 +267,14 @@ export class SocialService {
     return this.ctx.store(BlocksStore).isBlockedByAny(blockerIds, userId);
   }
 
+  /**
+   * Refuses `userId` with Forgejo's ErrBlockedByUser (403) when any of `blockerIds` blocked it: what a blocked account
+   * may not do in its blocker's places (open issues and pull requests in their repositories, comment, react).
+   */
+  async assertNotBlockedByAny(blockerIds: readonly number[], userId: number): Promise<void> {
+    if (await this.isBlockedByAny(blockerIds, userId)) throw new ForbiddenError(BLOCKED_MESSAGE);
+  }
+
   // ---- shared ----
 
   private blockedByOwner(blocks: BlocksStore, { owner }: RepoAccess, me: User): Promise<boolean> {
