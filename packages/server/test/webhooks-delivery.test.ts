@@ -8,7 +8,7 @@ import { createHmac } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { HookDeliveryItemSchema, HookDeliverySchema, HookSchema, matchesSchema, schemaErrors, type ApiHook, type ApiHookDelivery, type ApiHookDeliveryItem } from '@repohost/core';
 import { createToken, createUser, jsonInit, startTestServer, tokenHeader, type TestServer } from '@repohost/test-support';
 import { json, uniq } from './helpers';
@@ -316,5 +316,59 @@ describe('SourceHut builds', () => {
     expect(body.variables.manifest).toContain('image: alpine/edge');
     expect(body.variables.manifest).toContain('echo "<hi> & bye"');
     expect(body.variables.manifest).toContain(head);
+  });
+});
+
+describe('a receiver the allow-list refuses', () => {
+  test('under the default list a loopback receiver is never called: each refused delivery is listed with the reason and logged', async () => {
+    const warnings: string[] = [];
+    const warn = vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => void warnings.push(args.map(String).join(' ')));
+    // `[webhook] ALLOWED_HOST_LIST` left at its default, `external`.
+    const strict = await startTestServer({ security: { SECRET_KEY: 'webhook-test-key' } });
+    try {
+      const name = uniq('strict');
+      await createUser(strict.host, name);
+      const h = tokenHeader(await createToken(strict.host, name));
+      expect((await strict.fetch('/api/v1/user/repos', jsonInit('POST', { name: 'site', auto_init: true }, h))).status).toBe(201);
+      const hookPath = `/refused-${uniq('h')}`;
+      const target = receiver.url.replace('http://', 'http://hookuser:hookpass@') + hookPath;
+      const created = await strict.fetch(`/api/v1/repos/${name}/site/hooks`, jsonInit('POST', { type: 'gitea', config: { url: target, content_type: 'json' }, events: ['push'], active: true }, h));
+      // Accepted, as Forgejo accepts it: the list is applied when delivering.
+      expect(created.status).toBe(201);
+      const hook = await json<ApiHook>(created);
+      const hooksPath = `/api/v1/repos/${name}/site/hooks/${hook.id}`;
+      // Two tests, each answered as Forgejo answers it, each a delivery of its own.
+      for (let i = 0; i < 2; i++) expect((await strict.fetch(`${hooksPath}/tests`, { method: 'POST', headers: h })).status).toBe(204);
+
+      let items: ApiHookDeliveryItem[] = [];
+      for (let i = 0; i < 100 && items.length < 2; i++) {
+        const list = await strict.fetch(`${hooksPath}/deliveries`, { headers: h });
+        expect(list.status).toBe(200);
+        items = await json<ApiHookDeliveryItem[]>(list);
+        if (items.length < 2) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(items).toHaveLength(2);
+      for (const item of items) {
+        expect(matchesSchema(HookDeliveryItemSchema, item), schemaErrors(HookDeliveryItemSchema, item).join('\n')).toBe(true);
+        expect(item).toMatchObject({ event: 'push', status_code: 0 });
+        expect(item.status).toBe(`webhook can only call allowed HTTP servers (check your webhook.ALLOWED_HOST_LIST setting), deny '127.0.0.1(127.0.0.1)'`);
+      }
+      const one = await json<ApiHookDelivery>(await strict.fetch(`${hooksPath}/deliveries/${items[0]!.id}`, { headers: h }));
+      expect(matchesSchema(HookDeliverySchema, one), schemaErrors(HookDeliverySchema, one).join('\n')).toBe(true);
+      expect(receiver.requests.filter(at(hookPath))).toEqual([]);
+
+      // The operator's log names the hook, the delivery and the reason, without the URL's credentials.
+      const logged = warnings.filter((line) => line.includes(`webhook ${hook.id} `));
+      expect(logged).toHaveLength(2);
+      for (const item of items) expect(logged.filter((line) => line.includes(item.guid))).toHaveLength(1);
+      for (const line of logged) {
+        expect(line).toContain('ALLOWED_HOST_LIST');
+        expect(line).toContain(hookPath);
+        expect(line).not.toContain('hookpass');
+      }
+    } finally {
+      warn.mockRestore();
+      await strict.cleanup();
+    }
   });
 });

@@ -14,6 +14,7 @@ import { FULL_HEX_ID } from '../git/backend.js';
 import { ReposStore } from '../repos/store.js';
 import { repoKey } from '../repos/service.js';
 import { UsersStore } from '../users/store.js';
+import { redactCredentials } from '../migrate/remote.js';
 import { hostMatcher, type HostMatcher } from './allowed-hosts.js';
 import { contentTypeName, parseMeta } from './convert.js';
 import { formatterOf } from './formatter.js';
@@ -246,6 +247,8 @@ export class HookDeliverer {
       result = await this.send(url, method, headers, content.body);
     }
     const duration = Math.round(performance.now() - started);
+    // Never sent and never retried: the delivery record below and this line are all an operator will see of it.
+    if (result.refused) console.warn(redactCredentials(`[repohost] webhook ${hook.id} delivery ${task.uuid} (${task.event_type}) to ${url} refused: ${result.error}`));
     const succeeded = result.error === '' && result.status >= 200 && result.status < 300;
     const attempts = task.attempts + 1;
     const retry = !succeeded && !result.refused && attempts < Math.max(1, settings.webhook.MAX_ATTEMPTS);
