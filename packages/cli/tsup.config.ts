@@ -13,14 +13,16 @@ export default defineConfig([
   // modules dominated start-up time. Native (better-sqlite3), optional (pg) and lazily loaded, partly native (ssh2)
   // modules stay external.
   {
-    entry: { main: 'src/main.ts' },
+    // The markdown render worker beside main.js, where the bundled render pool looks for it.
+    entry: { main: 'src/main.ts', 'render-worker': '../core/src/markup/render-worker.ts' },
     format: ['esm'],
     target: 'node20',
     platform: 'node',
     sourcemap: true,
     minifySyntax: true,
-    noExternal: [/^(?!better-sqlite3|pg(?:\/|$)|ssh2(?:\/|$))/],
-    external: ['better-sqlite3', 'pg', 'ssh2'],
+    // piscina starts its threads from its own worker file, found beside its own module.
+    noExternal: [/^(?!better-sqlite3|pg(?:\/|$)|ssh2(?:\/|$)|piscina(?:\/|$))/],
+    external: ['better-sqlite3', 'pg', 'ssh2', 'piscina'],
     banner: { js: "import { createRequire as __repohostCreateRequire } from 'node:module'; const require = __repohostCreateRequire(import.meta.url);" },
   },
 ]);

@@ -532,6 +532,7 @@ export class RepoHost {
     await this.ctx.events.idle();
     // Deliveries in flight finish (within DELIVER_TIMEOUT); what is still queued waits for the next start.
     await this.webhooks.delivery.stop();
+    await this.markup.close();
     this.protection.closeEndpoint();
     // The backend's long-lived git processes (object readers) end with the host.
     this.git.close();

@@ -11,3 +11,20 @@ export function truncateBytes(text: string, n: number): string {
   }
   return out;
 }
+
+/**
+ * `text` without the run of `chars` at its end: what `/[…]+$/` replaces, in linear time (a `+$` pattern tries
+ * every start in a long run that does not reach the end, which is quadratic on request data).
+ */
+export function trimEnd(text: string, chars: string): string {
+  let end = text.length;
+  while (end > 0 && chars.includes(text[end - 1]!)) end--;
+  return end === text.length ? text : text.slice(0, end);
+}
+
+/** `text` without the run of `chars` at its start. */
+export function trimStart(text: string, chars: string): string {
+  let start = 0;
+  while (start < text.length && chars.includes(text[start]!)) start++;
+  return start === 0 ? text : text.slice(start);
+}

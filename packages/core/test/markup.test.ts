@@ -10,7 +10,7 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ANONYMOUS, SYSTEM, ValidationError, userActor, type MarkupMode, type RenderOptions } from '@repohost/core';
+import { ANONYMOUS, PayloadTooLargeError, SYSTEM, UnavailableError, ValidationError, userActor, type MarkupMode, type RenderOptions } from '@repohost/core';
 import { createUser, openTestHost, type TestHost } from '@repohost/test-support';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/markup');
@@ -204,10 +204,73 @@ describe('hostile input', () => {
         const html = await render({ text, mode: 'gfm' });
         expect(unsafe(html)).toBeUndefined();
       } catch (error) {
-        expect(error).toBeInstanceOf(ValidationError);
+        // Refused as too deep, too slow, or (the indented list) larger than [markdown] MAX_RENDER_SIZE.
+        expect(error instanceof ValidationError || error instanceof PayloadTooLargeError, String(error)).toBe(true);
       }
       expect(Date.now() - started).toBeLessThan(10000);
     }
+  });
+
+  describe('the render budget', () => {
+    let budgeted: TestHost;
+    // 12 KB that the parser takes seconds over: nested image brackets.
+    const slow = `${'!['.repeat(2000)}x${'](y)'.repeat(2000)}`;
+
+    beforeAll(async () => {
+      budgeted = await openTestHost({ server: { ROOT_URL }, markdown: { RENDER_TIMEOUT: 3, RENDER_WORKERS: 1, MAX_RENDER_SIZE: 65536 } });
+      await createUser(budgeted.host, 'r-lyeh');
+    });
+    afterAll(() => budgeted?.cleanup());
+
+    /** The longest the event loop went without a turn while `work` ran. */
+    async function loopStall<T>(work: () => Promise<T>): Promise<{ stall: number; result: PromiseSettledResult<T> }> {
+      let last = performance.now();
+      let stall = 0;
+      const ticker = setInterval(() => {
+        const now = performance.now();
+        stall = Math.max(stall, now - last);
+        last = now;
+      }, 5);
+      const [result] = await Promise.allSettled([work()]);
+      clearInterval(ticker);
+      return { stall, result: result! };
+    }
+
+    test('a render past RENDER_TIMEOUT (3 s here, to leave room for a cold worker loading from source) is stopped with a 422 reason, while the event loop keeps turning', async () => {
+      // A warm pool: loading piscina into this test process is not what is measured.
+      expect(await budgeted.host.markup.render(ANONYMOUS, { text: 'warm', mode: 'gfm' })).toBe('<p>warm</p>\n');
+      const started = Date.now();
+      const { stall, result } = await loopStall(() => budgeted.host.markup.render(ANONYMOUS, { text: slow, mode: 'gfm' }));
+      expect(result.status).toBe('rejected');
+      const error = (result as PromiseRejectedResult).reason;
+      expect(error).toBeInstanceOf(ValidationError);
+      expect(error.message).toBe('[Text]: the document took longer than 3 s to render');
+      expect(Date.now() - started).toBeLessThan(6000);
+      expect(stall).toBeLessThan(100);
+      // The stopped worker is replaced: the next render works, mentions still resolved before it.
+      expect(await budgeted.host.markup.render(ANONYMOUS, { text: '**@r-lyeh** and @nobody-here', mode: 'comment' })).toBe(
+        '<p><strong><a href="http://localhost:3000/r-lyeh" class="mention" rel="nofollow">@r-lyeh</a></strong> and @nobody-here</p>\n',
+      );
+    });
+
+    test('stored text that cannot be rendered shows escaped, never fails the page', async () => {
+      expect(await budgeted.host.markup.renderOrEscape(ANONYMOUS, { text: `<b>${slow}`, mode: 'gfm' })).toBe(`<pre>&lt;b&gt;${slow}</pre>`);
+      const large = `<i>${'x'.repeat(65536)}`;
+      await expect(budgeted.host.markup.render(ANONYMOUS, { text: large, mode: 'gfm' })).rejects.toThrow(PayloadTooLargeError);
+      expect(await budgeted.host.markup.renderOrEscape(ANONYMOUS, { text: large, mode: 'gfm' })).toBe(`<pre>&lt;i&gt;${'x'.repeat(65536)}</pre>`);
+      expect(await budgeted.host.markup.renderOrEscape(ANONYMOUS, { text: '*fine*', mode: 'gfm' })).toBe('<p><em>fine</em></p>\n');
+    });
+
+    test('a full render queue refuses more with 503 at once, and the queued ones end within their budget', async () => {
+      // One worker, 32 waiting: distinct texts, so the cache answers none of them.
+      const started = Date.now();
+      const results = await Promise.allSettled(Array.from({ length: 40 }, (_, i) => budgeted.host.markup.render(ANONYMOUS, { text: `${slow} ${i}`, mode: 'gfm' })));
+      const reasons = results.map((r) => (r.status === 'rejected' ? (r.reason as Error).constructor.name : 'rendered'));
+      expect(reasons.filter((r) => r === 'UnavailableError')).toHaveLength(7);
+      expect(reasons.filter((r) => r === 'ValidationError')).toHaveLength(33);
+      expect(Date.now() - started).toBeLessThan(6000);
+      expect(results.find((r) => r.status === 'rejected' && r.reason instanceof UnavailableError)).toBeDefined();
+    });
   });
 
   test('NUL and lone surrogates come out as U+FFFD, never raw', async () => {

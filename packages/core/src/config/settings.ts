@@ -105,6 +105,16 @@ const SPEC = {
     /** When a merged pull request's head branch is deleted, pull requests into it move to its base. */
     RETARGET_CHILDREN_ON_MERGE: bool(true),
   },
+  // RepoHost's own keys (Forgejo renders on the request's goroutine, unbounded): every render runs in a pool of
+  // worker threads, so one document can never hold up other requests.
+  markdown: {
+    /** Bytes of text one render takes at most: a larger `/markdown` body is a 413, larger stored text shows escaped. */
+    MAX_RENDER_SIZE: size(1048576),
+    /** Seconds one render may take (queue wait included) before its worker is stopped: the request gets a 422. */
+    RENDER_TIMEOUT: int(5),
+    /** Worker threads that render at once; 0 means one per CPU. */
+    RENDER_WORKERS: int(0),
+  },
   api: {
     ENABLE_SWAGGER: bool(true),
     MAX_RESPONSE_ITEMS: int(50),

@@ -2,11 +2,13 @@ import { createHash } from 'node:crypto';
 import type { CoreContext } from '../context.js';
 import type { Actor } from '../access/actor.js';
 import { canSeeUser } from '../access/permissions.js';
-import { ValidationError } from '../errors.js';
+import { PayloadTooLargeError, UnavailableError, ValidationError } from '../errors.js';
 import { RenderCache } from './cache.js';
 import { fileRenderer, renderDelimited, renderPlainText, type FileRenderer } from './files.js';
 import { joinUrl, type LinkBase } from './links.js';
-import type { ParsedMarkdown } from './render.js';
+import { mentionCandidates } from './mentions.js';
+import { trimEnd } from '../text.js';
+import { RenderPool } from './pool.js';
 import { MARKUP_MODES, type MarkdownOption, type MarkupMode, type MarkupOption } from './schemas.js';
 import { UsersStore } from '../users/store.js';
 import type { ForgeSyntaxOptions } from './forge-syntax.js';
@@ -31,6 +33,8 @@ export interface RenderOptions {
 /** Documents kept rendered, and the bytes they may hold. */
 const CACHE_ENTRIES = 2000;
 const CACHE_BYTES = 64 * 1024 * 1024;
+/** Distinct `@names` one render looks up at most; further ones stay text. */
+const MAX_MENTION_LOOKUPS = 256;
 
 /** How each kind of render reads markdown. */
 interface Flavor {
@@ -54,6 +58,7 @@ const FLAVORS: Record<'comment' | 'gfm' | 'markdown', Flavor> = {
  */
 export class MarkupService {
   private readonly cache = new RenderCache(CACHE_ENTRIES, CACHE_BYTES);
+  private pool: RenderPool | undefined;
 
   constructor(private readonly ctx: CoreContext) {}
 
@@ -72,16 +77,21 @@ export class MarkupService {
     return this.render(actor, { text, mode, context: option.Context, branchPath: option.BranchPath, wiki: option.Wiki, filePath: option.FilePath });
   }
 
-  /** Renders a text to sanitized HTML. */
+  /**
+   * Renders a text to sanitized HTML. Markdown renders in the worker pool within `[markdown] RENDER_TIMEOUT`;
+   * a text past `MAX_RENDER_SIZE`, too slow or too deep to render is a ValidationError, a full pool an
+   * UnavailableError.
+   */
   async render(actor: Actor, options: RenderOptions): Promise<string> {
     if (!MARKUP_MODES.includes(options.mode)) throw new ValidationError('Mode', `Unknown mode: ${String(options.mode)}`);
     const text = options.text;
     if (text === '') return '';
+    const limit = this.ctx.settings.markdown.MAX_RENDER_SIZE;
+    if (limit >= 0 && Buffer.byteLength(text) > limit) throw new PayloadTooLargeError(`the text is larger than the ${limit} bytes a render takes ([markdown] MAX_RENDER_SIZE)`);
     let renderer: FileRenderer = 'markdown';
     if (options.mode === 'file') renderer = fileRenderer(options.filePath ?? '');
     if (renderer !== 'markdown') return this.renderFile(renderer, text);
     const flavor = FLAVORS[options.mode === 'file' ? 'gfm' : options.mode];
-    const syntax = this.syntaxOptions(options, flavor);
     const key = cacheKey(options, text);
     const cached = this.cache.get(key);
     if (cached) {
@@ -89,13 +99,42 @@ export class MarkupService {
       const html = cached.variants.get(variantKey(variant));
       if (html !== undefined) return html;
     }
-    const pipeline = await loadPipeline();
-    const parsed = parse(pipeline, text, flavor.forgeExtensions);
-    const mentions = [...parsed.mentions];
-    const mentionable = await this.mentionable(actor, mentions);
-    const html = renderSafely(pipeline, parsed, { ...syntax, mentionable, source: text }, flavor.xhtml);
-    this.cache.put(key, mentions, variantKey(mentionable), html);
+    // Mentions are looked up before the render (the worker has no database): every name the text could mention,
+    // a superset of what the parser finds; the worker reports the real ones, which key the cached variant.
+    const candidates = flavor.forgeExtensions ? mentionCandidates(text, MAX_MENTION_LOOKUPS) : [];
+    const mentionable = await this.mentionable(actor, candidates);
+    const { html, mentions } = await this.renderPool.render({
+      text,
+      withMentions: flavor.forgeExtensions,
+      xhtml: flavor.xhtml,
+      options: { ...this.syntaxOptions(options, flavor), mentionable },
+    });
+    const linked = new Set(mentions.filter((name) => mentionable.has(name)));
+    this.cache.put(key, mentions, variantKey(linked), html);
     return html;
+  }
+
+  /**
+   * Renders stored text (a README, an issue body, a comment) for display: what cannot be rendered within the
+   * budget or the size limit shows as escaped text instead of failing the page.
+   */
+  async renderOrEscape(actor: Actor, options: RenderOptions): Promise<string> {
+    try {
+      return await this.render(actor, options);
+    } catch (error) {
+      if (error instanceof ValidationError || error instanceof PayloadTooLargeError || error instanceof UnavailableError) return renderPlainText(options.text);
+      throw error;
+    }
+  }
+
+  /** Stops the render workers (the host is closing). */
+  close(): Promise<void> {
+    return this.pool?.close() ?? Promise.resolve();
+  }
+
+  private get renderPool(): RenderPool {
+    const settings = this.ctx.settings.markdown;
+    return (this.pool ??= new RenderPool({ workers: settings.RENDER_WORKERS, budgetMs: Math.max(1, settings.RENDER_TIMEOUT) * 1000 }));
   }
 
   private renderFile(renderer: Exclude<FileRenderer, 'markdown'>, text: string): string {
@@ -107,7 +146,7 @@ export class MarkupService {
   /** Which of the mentioned names are accounts the actor may see: one query, none when nobody is mentioned. */
   private async mentionable(actor: Actor, names: readonly string[]): Promise<Set<string>> {
     if (names.length === 0) return new Set();
-    const users = await this.ctx.store(UsersStore).findByLowerNames(names);
+    const users = await this.ctx.store(UsersStore).findByLowerNames(names.slice(0, MAX_MENTION_LOOKUPS));
     return new Set(users.filter((u) => canSeeUser(actor, u)).map((u) => u.lower_name));
   }
 
@@ -128,41 +167,6 @@ export class MarkupService {
   }
 }
 
-type Pipeline = typeof import('./render.js');
-let pipeline: Promise<Pipeline> | undefined;
-
-/**
- * The unified pipeline and its plugins, loaded on the first markdown render rather than at start-up: they cost
- * ~100 ms and ~15 MiB to load, which a server that renders nothing should not pay.
- */
-function loadPipeline(): Promise<Pipeline> {
-  return (pipeline ??= import('./render.js'));
-}
-
-function parse(pipeline: Pipeline, text: string, withMentions: boolean): ParsedMarkdown {
-  try {
-    return pipeline.parseMarkdown(text, withMentions);
-  } catch (error) {
-    throw tooDeep(pipeline, error);
-  }
-}
-
-function renderSafely(pipeline: Pipeline, parsed: ParsedMarkdown, options: ForgeSyntaxOptions, xhtml: boolean): string {
-  try {
-    return pipeline.renderParsed(parsed, options, xhtml);
-  } catch (error) {
-    throw tooDeep(pipeline, error);
-  }
-}
-
-/** A document nested past what the tree walks' stack holds (thousands of `>` or list levels) is refused, not a 500. */
-function tooDeep(pipeline: Pipeline, error: unknown): unknown {
-  if (error instanceof RangeError) {
-    return new ValidationError('Text', `the document nests blocks too deeply to render (at most ${pipeline.MAX_BLOCK_NESTING} levels)`);
-  }
-  return error;
-}
-
 function variantKey(names: ReadonlySet<string>): string {
   return names.size === 0 ? '' : [...names].sort().join(',');
 }
@@ -177,7 +181,7 @@ function cacheKey(options: RenderOptions, text: string): string {
  * (except in raw markdown mode, which takes it as it is); nothing for an empty context (root-relative links).
  */
 function contextBase(appUrl: string, context: string, raw: boolean): string {
-  const trimmed = context.replace(/\/+$/, '');
+  const trimmed = trimEnd(context, '/');
   if (trimmed === '' || /^https?:\/\//i.test(trimmed) || raw) return trimmed;
   return joinUrl(appUrl, trimmed);
 }
