@@ -263,7 +263,8 @@ export type { BranchRule, TagRule, ProtectionTables } from './protection/tables.
 export { ProtectionService, firstMatchingRule, protectedFilesAmong, requiredStatusState, type MergeFacts } from './protection/service.js';
 export * from './protection/schemas.js';
 export { toApiBranchProtection, toApiTagProtection } from './protection/convert.js';
-export { Glob, branchRuleMatcher, tagRuleMatcher, filePatterns, isGlobPattern } from './protection/glob.js';
+export { Glob, GlobSyntaxError, isGlobPattern } from './glob.js';
+export { branchRuleMatcher, tagRuleMatcher, filePatterns } from './protection/glob.js';
 export { ReleasesStore, type ReleaseFilter } from './releases/store.js';
 export type { Release, NewRelease, ReleasesTables } from './releases/tables.js';
 export { ReleasesService, parseReleaseId } from './releases/service.js';

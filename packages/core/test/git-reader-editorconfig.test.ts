@@ -25,17 +25,24 @@ describe('editorconfig', () => {
     ['a?.c', 'a/.c', false],
     ['{single}.c', '{single}.c', true],
     ['*.{js,{ts,tsx}}', 'x.tsx', true],
-  ])('%s matches %s: %s', (glob, path, matches) => {
-    expect(globPattern(glob).test(path)).toBe(matches);
+  ])('%s matches %s: %s', async (glob, path, matches) => {
+    expect((await globPattern(glob)).test(path)).toBe(matches);
   });
 
-  test('later sections win; values of known properties lowered; tab defaults', () => {
-    const sections = parseEditorConfig('root = true\n# comment\n[*]\nindent_style = space\nindent_size = 2\nEnd_Of_Line = CRLF\n\n[*.go]\nindent_style = tab\nindent_size = tab\ntab_width = 8\n\n[*.py]\nindent_style = tab\nindent_size =\n');
+  test('later sections win; values of known properties lowered; tab defaults', async () => {
+    const sections = await parseEditorConfig('root = true\n# comment\n[*]\nindent_style = space\nindent_size = 2\nEnd_Of_Line = CRLF\n\n[*.go]\nindent_style = tab\nindent_size = tab\ntab_width = 8\n\n[*.py]\nindent_style = tab\nindent_size =\n');
     expect(editorConfigFor(sections, 'a.txt')).toEqual({ indent_style: 'space', indent_size: '2', end_of_line: 'crlf' });
     expect(editorConfigFor(sections, 'x/main.go')).toEqual({ indent_style: 'tab', indent_size: '8', end_of_line: 'crlf' });
-    expect(editorConfigFor(parseEditorConfig('[*]\nindent_style = tab\n'), 'a')).toEqual({ indent_style: 'tab', indent_size: 'tab' });
-    expect(editorConfigFor(parseEditorConfig('[*.md]\ncharset = UTF-8\n'), 'a.txt')).toEqual({});
+    expect(editorConfigFor(await parseEditorConfig('[*]\nindent_style = tab\n'), 'a')).toEqual({ indent_style: 'tab', indent_size: 'tab' });
+    expect(editorConfigFor(await parseEditorConfig('[*.md]\ncharset = UTF-8\n'), 'a.txt')).toEqual({});
     // Unreadable globs match nothing instead of failing.
-    expect(editorConfigFor(parseEditorConfig('[[\nindent_style = tab\n[{a,b\ncharset = utf-8\n'), 'a')).toEqual({});
+    expect(editorConfigFor(await parseEditorConfig('[[\nindent_style = tab\n[{a,b\ncharset = utf-8\n'), 'a')).toEqual({});
+  });
+
+  test('globs match in linear time: many stars against a long path', async () => {
+    const sections = await parseEditorConfig('[*a*a*a*a*a*a*a*a*a*a*a*a*c]\nindent_style = tab\n[{*a*,*b*}{*a*,*b*}{*a*,*b*}*c]\ncharset = utf-8\n');
+    const started = Date.now();
+    expect(editorConfigFor(sections, `${'a'.repeat(20000)}.txt`)).toEqual({});
+    expect(Date.now() - started).toBeLessThan(1000);
   });
 });

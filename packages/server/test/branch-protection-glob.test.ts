@@ -60,8 +60,11 @@ const TAG_CASES: [pattern: string, tag: string, matches: boolean][] = [
   ['/^v[0-9]+$/', 'v12', true],
   ['/^v[0-9]+$/', 'v12a', false],
   ['/rc/', 'v1-rc2', true],
-  // An expression that could backtrack without bound protects every tag rather than hang a push.
-  ['/^(a+)+$/', 'anything', true],
+  // Expressions run on RE2, as Forgejo's: one that backtracks exponentially in V8 answers as Go's regexp does.
+  ['/^(a+)+$/', 'aaaa', true],
+  ['/^(a+)+$/', 'anything', false],
+  // One that does not compile protects every tag rather than none.
+  ['/v[0-9/', 'anything', true],
 ];
 
 function rule(id: number, ruleName: string, createdUnix: number): BranchRule {
@@ -107,8 +110,8 @@ describe('protection globs', () => {
     expect(globs.some((g) => g.match(path.toLowerCase()))).toBe(matches);
   });
 
-  test.each(TAG_CASES)('tag pattern %j on %j: %s', (pattern, tag, matches) => {
-    expect(tagRuleMatcher(pattern)(tag)).toBe(matches);
+  test.each(TAG_CASES)('tag pattern %j on %j: %s', async (pattern, tag, matches) => {
+    expect((await tagRuleMatcher(pattern))(tag)).toBe(matches);
   });
 
   test('a rule name is a glob when it holds one of * ? [ ] { } \\', () => {
@@ -129,6 +132,13 @@ describe('protection globs', () => {
     const started = Date.now();
     const glob = branchRuleMatcher('*a*a*a*a*a*a*a*a*a*a*a*a*b');
     expect(glob('a'.repeat(5000))).toBe(false);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  test('tag expressions are linear: nested and repeated quantifiers do not hang on a long tag', async () => {
+    const tag = `${'a'.repeat(5000)}!`;
+    const started = Date.now();
+    for (const pattern of ['/^(a+)+$/', '/^(a|aa)*$/', '/(.*a){12}c/', '/^(?:a*)*b/']) expect((await tagRuleMatcher(pattern))(tag)).toBe(false);
     expect(Date.now() - started).toBeLessThan(2000);
   });
 });

@@ -98,9 +98,6 @@ function hasBinaryBytes(data: Uint8Array): boolean {
   return false;
 }
 
-/** An SVG document: `<svg` first, after any XML declaration, doctype and comments. */
-const SVG_PATTERN = /^\s*(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*(?:<!DOCTYPE\s+svg[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*<svg[\s>\/]/i;
-
 /** The media type (with its charset for text) of a file starting with `head`. */
 export function sniffContentType(head: Uint8Array): string {
   const data = head.subarray(0, SNIFF_LENGTH);
@@ -109,16 +106,6 @@ export function sniffContentType(head: Uint8Array): string {
   if (isMp4(data)) return 'video/mp4';
   if (hasBinaryBytes(data)) return OCTET_STREAM;
   return 'text/plain; charset=utf-8';
-}
-
-/** Forgejo's refinement: text that is an SVG document is `image/svg+xml`. */
-export function detectFileType(head: Uint8Array): string {
-  const sniffed = sniffContentType(head);
-  if (sniffed.startsWith('text/')) {
-    const text = Buffer.from(head.subarray(0, 1024)).toString('utf8');
-    if (SVG_PATTERN.test(text)) return 'image/svg+xml';
-  }
-  return sniffed;
 }
 
 /** The media type without parameters, lower-case. */

@@ -1,7 +1,9 @@
 /**
  * A small EditorConfig reader (https://spec.editorconfig.org): the sections of one `.editorconfig` file, and the
- * properties that apply to a path, later sections winning. Globs become regular expressions once per section.
+ * properties that apply to a path, later sections winning. Globs become regular expressions once per section,
+ * run on RE2: the file is anyone's, and `[*a*a*a*a*c]` on a backtracking engine is polynomial in the path.
  */
+import { compileLinearRegex, type LinearRegex } from '../linear-regex.js';
 
 /** Properties whose values are case-insensitive: they are lowered, as the specification says. */
 const LOWERED = new Set(['indent_style', 'indent_size', 'tab_width', 'end_of_line', 'charset', 'trim_trailing_whitespace', 'insert_final_newline']);
@@ -14,11 +16,11 @@ const MAX_RANGE = 1000;
 
 export interface EditorConfigSection {
   glob: string;
-  pattern: RegExp;
+  pattern: LinearRegex;
   properties: Map<string, string>;
 }
 
-export function parseEditorConfig(text: string): EditorConfigSection[] {
+export async function parseEditorConfig(text: string): Promise<EditorConfigSection[]> {
   const sections: EditorConfigSection[] = [];
   let current: EditorConfigSection | undefined;
   for (const raw of text.replace(/^\uFEFF/, '').split(/\r?\n/)) {
@@ -26,7 +28,7 @@ export function parseEditorConfig(text: string): EditorConfigSection[] {
     if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
     if (line.startsWith('[') && line.endsWith(']')) {
       const glob = line.slice(1, -1);
-      current = { glob, pattern: globPattern(glob), properties: new Map() };
+      current = { glob, pattern: await globPattern(glob), properties: new Map() };
       sections.push(current);
       continue;
     }
@@ -65,7 +67,7 @@ function escapeRegExp(text: string): string {
 }
 
 /** An EditorConfig glob as an anchored regular expression over a path from the file's folder. */
-export function globPattern(glob: string): RegExp {
+export async function globPattern(glob: string): Promise<LinearRegex> {
   let source = glob;
   // A glob without a slash matches a name in any folder; with one, it is anchored at the file's folder.
   if (!source.includes('/')) source = `**/${source}`;
@@ -127,10 +129,10 @@ export function globPattern(glob: string): RegExp {
     }
   }
   try {
-    return new RegExp(`^${out}$`, 'u');
+    return await compileLinearRegex(`^${out}$`);
   } catch {
     // An unreadable glob matches nothing rather than failing the request.
-    return /(?!)/;
+    return { test: () => false };
   }
 }
 

@@ -266,7 +266,7 @@ export class GitDataService {
     const file = await this.ctx.git.readObject(key, `${commit.id}:.editorconfig`, { maxBytes: 1024 * 1024 });
     if (!file || file.type !== 'blob') throw new NotFoundError('.editorconfig does not exist');
     const path = filepath.replace(/^\/+/, '');
-    return editorConfigFor(parseEditorConfig(file.content.toString('utf8')), path);
+    return editorConfigFor(await parseEditorConfig(file.content.toString('utf8')), path);
   }
 }
 

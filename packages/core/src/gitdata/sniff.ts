@@ -36,12 +36,54 @@ function looksBinary(head: Buffer): boolean {
   return false;
 }
 
-const SVG = /^\s*(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*(?:<!DOCTYPE\s+svg[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*<svg[\s>]/i;
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
+}
+
+function startsWithAt(text: string, at: number, prefix: string): boolean {
+  return text.slice(at, at + prefix.length).toLowerCase() === prefix;
+}
+
+/**
+ * Whether a text is an SVG document: `<svg` first, after whitespace, an XML declaration, comments and an SVG
+ * doctype. A scanner, not a pattern: the file is anyone's, and a pattern with repeated comment groups backtracks
+ * exponentially on `<!---->` repeated.
+ */
+export function isSvgDocument(text: string): boolean {
+  let at = 0;
+  const skipSpace = () => {
+    while (at < text.length && isSpace(text.charCodeAt(at))) at++;
+  };
+  skipSpace();
+  if (startsWithAt(text, at, '<?xml')) {
+    const end = text.indexOf('>', at);
+    if (end < 0) return false;
+    at = end + 1;
+  }
+  for (;;) {
+    skipSpace();
+    if (text.startsWith('<!--', at)) {
+      const end = text.indexOf('-->', at + 4);
+      if (end < 0) return false;
+      at = end + 3;
+    } else if (startsWithAt(text, at, '<!doctype') && isSpace(text.charCodeAt(at + 9))) {
+      let name = at + 9;
+      while (name < text.length && isSpace(text.charCodeAt(name))) name++;
+      if (!startsWithAt(text, name, 'svg')) return false;
+      const end = text.indexOf('>', name);
+      if (end < 0) return false;
+      at = end + 1;
+    } else break;
+  }
+  if (!startsWithAt(text, at, '<svg')) return false;
+  const next = text.charCodeAt(at + 4);
+  return isSpace(next) || next === 0x3e /* > */ || next === 0x2f /* / */;
+}
 
 export function sniffServedType(head: Buffer): ServedType {
   const sample = head.subarray(0, SNIFF_BYTES);
   for (const [type, test] of SIGNATURES) if (test(sample)) return type === 'application/pdf' ? { contentType: type, csp: "default-src 'none'; style-src 'unsafe-inline'; object-src 'self'" } : { contentType: type };
   if (looksBinary(sample)) return { contentType: 'application/octet-stream' };
-  if (SVG.test(sample.toString('utf8'))) return { contentType: 'image/svg+xml', csp: "default-src 'none'; style-src 'unsafe-inline'; sandbox" };
+  if (isSvgDocument(sample.toString('utf8'))) return { contentType: 'image/svg+xml', csp: "default-src 'none'; style-src 'unsafe-inline'; sandbox" };
   return { contentType: 'text/plain; charset=utf-8' };
 }

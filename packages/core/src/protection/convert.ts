@@ -1,5 +1,5 @@
 import { isoTime } from '../wire.js';
-import { isGlobPattern } from './glob.js';
+import { isGlobPattern } from '../glob.js';
 import type { ApiBranchProtection, ApiTagProtection } from './schemas.js';
 import type { BranchRule, TagRule } from './tables.js';
 

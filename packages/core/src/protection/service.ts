@@ -12,7 +12,8 @@ import { isOrganization, type User } from '../users/tables.js';
 import { acceptInput } from '../validation/validate.js';
 import { CommitVerifier } from '../commits/verification.js';
 import { toApiBranchProtection, toApiTagProtection, type ProtectionNames } from './convert.js';
-import { branchRuleMatcher, filePatterns, Glob, matchesAnyFile, tagRuleMatcher } from './glob.js';
+import { branchRuleMatcher, filePatterns, matchesAnyFile, tagRuleMatcher } from './glob.js';
+import { Glob } from '../glob.js';
 import {
   CreateBranchProtectionOptionSchema,
   CreateTagProtectionOptionSchema,
@@ -249,7 +250,7 @@ export class ProtectionService {
     // Not protected until a rule matches; then allowed as soon as one matching rule lets the user.
     let allowed = true;
     for (const rule of rules ?? (await this.store.tagRules(repoId))) {
-      if (!tagRuleMatcher(rule.namePattern)(tag)) continue;
+      if (!(await tagRuleMatcher(rule.namePattern))(tag)) continue;
       allowed = !!user && (rule.allowlistUserIds.includes(user.id) || (await this.teams.inAnyTeam(user.id, rule.allowlistTeamIds)));
       if (allowed) break;
     }

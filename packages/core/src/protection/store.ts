@@ -1,6 +1,6 @@
 import type { Updateable } from 'kysely';
 import { Store } from '../storage/store.js';
-import { isGlobPattern } from './glob.js';
+import { isGlobPattern } from '../glob.js';
 import type {
   BranchRule,
   NewProtectedBranchRow,

@@ -88,7 +88,7 @@ export function branchFilterMatcher(filter: string): ((branch: string) => boolea
   const trimmed = filter.trim();
   if (trimmed === '') return undefined;
   const glob = compileGlob(`{${trimmed.split(',').map((p) => p.trim()).join(',')}}`);
-  return glob ? (branch) => glob.test(branch) : null;
+  return glob ? (branch) => glob.match(branch) : null;
 }
 
 /** Go's `time.ParseDuration` error text, as Forgejo answers it. */

@@ -13,6 +13,7 @@ import { MigrateService } from '../migrate/service.js';
 import { ReposStore } from './store.js';
 import { assertValidRepoName } from './names.js';
 import type { RepoGitIntent, Repository } from './tables.js';
+import { Glob } from '../glob.js';
 
 /** What start-up found and repaired of changes a crash interrupted. */
 export interface ReconcileReport {
@@ -376,11 +377,9 @@ function patternMatcher(pattern: string): (k: RepoKey) => boolean {
   if (!text) return () => true;
   if (!text.includes('/')) return (k) => keyText(k).includes(text);
   const [ownerGlob, repoGlob] = text.split('/', 2) as [string, string];
-  const compile = (glob: string) => {
-    const source = [...glob].map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[\\^$.|+()[\]{}]/g, '\\$&'))).join('');
-    return new RegExp(`^${source}$`);
-  };
-  const ownerRe = compile(ownerGlob || '*');
-  const repoRe = compile(repoGlob || '*');
-  return (k) => ownerRe.test(k.owner) && repoRe.test(k.name);
+  // `*` and `?` only, everything else literal: the glob dialect without its sets, alternatives and escapes.
+  const compile = (glob: string) => Glob.compile([...glob].map((c) => (c === '*' || c === '?' ? c : `\\${c}`)).join(''));
+  const ownerMatch = compile(ownerGlob || '*');
+  const repoMatch = compile(repoGlob || '*');
+  return (k) => ownerMatch.match(k.owner) && repoMatch.match(k.name);
 }

@@ -3,6 +3,7 @@
  * branch filter glob. Stored as JSON with Forgejo's field names.
  */
 import type { HookEventName } from './formats/types.js';
+import { Glob } from '../glob.js';
 
 /** The chosen events, by Forgejo's `HookEvents` JSON names. */
 const EVENT_FLAGS = [
@@ -104,62 +105,24 @@ export function eventNames(settings: HookEventSettings): string[] {
   });
 }
 
-const compiledGlobs = new Map<string, RegExp | null>();
+const compiledGlobs = new Map<string, Glob | null>();
 
 /**
  * A branch filter as Forgejo compiles it (gobwas/glob without separators): `*` any run, `?` one character,
  * `[abc]`, `[!a-z]`, `{a,b}` alternatives, `\` escapes. `null` when the pattern does not compile.
  */
-export function compileGlob(pattern: string): RegExp | null {
+export function compileGlob(pattern: string): Glob | null {
   const cached = compiledGlobs.get(pattern);
   if (cached !== undefined) return cached;
-  let out = '';
-  let depth = 0;
-  let ok = true;
-  for (let i = 0; i < pattern.length && ok; i++) {
-    const c = pattern[i]!;
-    if (c === '\\') {
-      const next = pattern[++i];
-      if (next === undefined) ok = false;
-      else out += escapeRegExp(next);
-    } else if (c === '*') out += '[\\s\\S]*';
-    else if (c === '?') out += '[\\s\\S]';
-    else if (c === '[') {
-      const end = pattern.indexOf(']', i + 1);
-      if (end < 0 || end === i + 1) ok = false;
-      else {
-        let body = pattern.slice(i + 1, end);
-        const negate = body.startsWith('!');
-        if (negate) body = body.slice(1);
-        if (body === '') ok = false;
-        out += `[${negate ? '^' : ''}${body.replace(/[\\\]^]/g, '\\$&')}]`;
-        i = end;
-      }
-    } else if (c === '{') {
-      depth++;
-      out += '(?:';
-    } else if (c === '}') {
-      if (depth === 0) ok = false;
-      depth--;
-      out += ')';
-    } else if (c === ',' && depth > 0) out += '|';
-    else out += escapeRegExp(c);
-  }
-  let result: RegExp | null = null;
-  if (ok && depth === 0) {
-    try {
-      result = new RegExp(`^${out}$`);
-    } catch {
-      result = null;
-    }
+  let result: Glob | null;
+  try {
+    result = Glob.compile(pattern);
+  } catch {
+    result = null;
   }
   if (compiledGlobs.size > 1000) compiledGlobs.clear();
   compiledGlobs.set(pattern, result);
   return result;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
 /**
@@ -170,5 +133,5 @@ export function branchFilterMatches(filter: string, ref: string): boolean {
   if (filter === '' || filter === '*') return true;
   const glob = compileGlob(filter);
   if (!glob) return false;
-  return glob.test(ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : ref);
+  return glob.match(ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : ref);
 }
