@@ -210,6 +210,8 @@ export * from './templates/schemas.js';
 export { LabelsStore } from './labels/store.js';
 export type { Label, LabelsTables, NewLabel } from './labels/tables.js';
 export { SecurityService, type SignInAttempt } from './security/service.js';
+export { SecurityStore } from './security/store.js';
+export type { SignInFailure } from './security/tables.js';
 export * from './settings/schemas.js';
 export { LabelsService, normalizeLabelColor } from './labels/service.js';
 export { IssueLabelsService, parseLabelRefs, type IssueLabelsChange, type IssueLabelsMode, type IssueLabelsOptions } from './labels/issue-labels.js';

@@ -96,8 +96,8 @@ describe("RepoHost's housekeeping tasks", () => {
     expect(await left('web_session', 'session_hash')).toEqual(['f']);
   });
 
-  it('cleanup_sign_in_failures removes counters whose window ended, and keeps running ones', async () => {
-    const window = host.settings.security.LOGIN_FAILURE_WINDOW;
+  it('cleanup_sign_in_failures removes counters whose window ended and addresses known too long ago, and keeps the rest', async () => {
+    const { LOGIN_FAILURE_WINDOW: window, LOGIN_KNOWN_ADDRESS_DAYS: days } = host.settings.security;
     await raw.db
       .insertInto('sign_in_failure' as never)
       .values([
@@ -105,9 +105,21 @@ describe("RepoHost's housekeeping tasks", () => {
         { key: 'account:running', window_start_unix: nowUnix() - 5, failures: 3 },
       ] as never)
       .execute();
-    expect(await runTask('cleanup_sign_in_failures')).toEqual({ last_error: '', last_message: 'removed 1 ended sign-in failure counters' });
+    await raw.db
+      .insertInto('sign_in_known' as never)
+      .values([
+        { key: 'forgotten', signed_in_unix: nowUnix() - days * 86_400 - 10 },
+        { key: 'recent', signed_in_unix: nowUnix() - 86_400 },
+      ] as never)
+      .execute();
+    expect(await runTask('cleanup_sign_in_failures')).toEqual({
+      last_error: '',
+      last_message: 'removed 1 ended sign-in failure counters and 1 addresses known past LOGIN_KNOWN_ADDRESS_DAYS',
+    });
     const keys = (await raw.db.selectFrom('sign_in_failure' as never).select('key' as never).execute()).map((row) => (row as { key: string }).key);
     expect(keys).toEqual(['account:running']);
+    const known = (await raw.db.selectFrom('sign_in_known' as never).select('key' as never).execute()).map((row) => (row as { key: string }).key);
+    expect(known).toEqual(['recent']);
   });
 
   it('check_pull_requests checks again an open pull request a crash left "checking"', async () => {

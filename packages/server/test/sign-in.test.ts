@@ -134,6 +134,20 @@ describe('failures per account', () => {
     }
   });
 
+  test('40 parallel wrong passwords: 3 are checked (401), 37 refused unchecked (429 with Retry-After)', async () => {
+    const grace = await createUser(s.host, uniq('grace'));
+    const responses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => s.fetch('/api/v1/user', { headers: { Authorization: basic(i % 2 === 0 ? grace.name : grace.email, `wrong-${i}`) } })),
+    );
+    const statuses = responses.map((res) => res.status).sort();
+    expect(statuses).toEqual([...Array<number>(3).fill(401), ...Array<number>(37).fill(429)]);
+    for (const res of responses) {
+      if (res.status === 429) await expectLocked(s, res, WINDOW);
+      else await res.arrayBuffer();
+    }
+    expect(await signIn(s, grace.name, PASSWORD)).toBe(429);
+  });
+
   test('git over HTTP shares the counter: a locked account gets 429 with Retry-After and no challenge', async () => {
     const frank = await createUser(s.host, uniq('frank'));
     await s.host.repos.create(SYSTEM, { name: 'secret', private: true }, { owner: frank });

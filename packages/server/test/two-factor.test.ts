@@ -260,6 +260,15 @@ describe('two-factor codes in the sign-in throttle', () => {
     expect((await s.fetch('/api/v1/user', { headers: tokenHeader(token) })).status).toBe(200);
   });
 
+  test('40 parallel wrong codes with the right password: 3 are checked (401), 37 refused unchecked (429)', async () => {
+    const { user, secret, last } = await enrolled(s, 'flood');
+    const current = new Set([0, 1, 2].map((d) => hotp(secret, last + d)));
+    const wrong = ['000000', '111111', '222222', '333333'].find((code) => !current.has(code))!;
+    const responses = await Promise.all(Array.from({ length: 40 }, () => getUser(s, user.name, { 'X-Forgejo-OTP': wrong })));
+    expect(responses.map((res) => res.status).sort()).toEqual([...Array<number>(3).fill(401), ...Array<number>(37).fill(429)]);
+    for (const res of responses) await res.arrayBuffer();
+  });
+
   test('a right code clears the account counter as a right password does', async () => {
     const { user, secret, last } = await enrolled(s, 'clear');
     const wrong = hotp(secret, last + 1) === '000000' ? '111111' : '000000';

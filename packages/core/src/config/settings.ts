@@ -148,14 +148,20 @@ const SPEC = {
     MIN_PASSWORD_LENGTH: int(8),
     /** Site administrators may migrate from local paths and `file://` addresses. */
     IMPORT_LOCAL_PATHS: bool(false),
-    // Sign-in throttling: RepoHost's own keys (Forgejo and Gitea have none; they leave it to fail2ban). Failed
-    // password checks are counted per login name and per client address; at the limit that name or address is
-    // refused until its window ends, even with the right password.
-    /** Failures one login name may have per window; 0 disables. */
+    // Sign-in throttling: RepoHost's own keys (Forgejo and Gitea have none; they leave it to fail2ban). Each
+    // password check (with its two-factor code) takes a slot from its counters in the database before it runs, so
+    // concurrent guesses never exceed a limit; a full counter answers 429 until its window ends, even to the right
+    // password. An account is its name and its emails together (a name no account has counts as typed); an address
+    // is an IPv4 address or an IPv6 /64. Addresses an account signed in from are "known" to it.
+    /** Failures one account may have from one address per window (refuses that address for it only); 0 disables. */
     LOGIN_MAX_FAILURES_PER_ACCOUNT: int(10),
-    /** Failures one client address may have per window, whatever names it tries; 0 disables. */
+    /** Failures one client address may have per window, whatever accounts it tries (not counted or refused for accounts that know it); 0 disables. */
     LOGIN_MAX_FAILURES_PER_ADDRESS: int(50),
-    /** Seconds a window lasts, from its first failure; 0 disables both limits. */
+    /** Failures one account may have per window from all addresses it does not know; beyond, those are refused and known ones are not; 0 disables. */
+    LOGIN_MAX_FAILURES_PER_ACCOUNT_FROM_UNKNOWN_ADDRESSES: int(100),
+    /** Days a successful sign-in keeps its address known to the account; 0 makes no address known. */
+    LOGIN_KNOWN_ADDRESS_DAYS: int(90),
+    /** Seconds a window lasts, from its first failure; 0 disables every limit. */
     LOGIN_FAILURE_WINDOW: int(300),
   },
   service: {

@@ -37,11 +37,17 @@ export class CronHousekeepingService {
     return `removed ${codes} authorization codes, ${tokens} OAuth2 tokens and ${sessions} sessions past their lifetime`;
   }
 
-  /** [cleanup_sign_in_failures] Counters of failed sign-ins whose `[security] LOGIN_FAILURE_WINDOW` has ended. */
+  /**
+   * [cleanup_sign_in_failures] Counters of failed sign-ins whose `[security] LOGIN_FAILURE_WINDOW` has ended, and
+   * addresses known to accounts whose last sign-in is older than `LOGIN_KNOWN_ADDRESS_DAYS`.
+   */
   async cleanupSignInFailures(): Promise<string> {
-    const window = this.ctx.settings.security.LOGIN_FAILURE_WINDOW;
-    const removed = await this.ctx.store(SecurityStore).deleteStarted(nowUnix() - Math.max(0, window));
-    return `removed ${removed} ended sign-in failure counters`;
+    const { LOGIN_FAILURE_WINDOW: window, LOGIN_KNOWN_ADDRESS_DAYS: days } = this.ctx.settings.security;
+    const store = this.ctx.store(SecurityStore);
+    const now = nowUnix();
+    const removed = await store.deleteStarted(now - Math.max(0, window));
+    const forgotten = await store.forgetKnown(now - Math.max(0, days) * 86_400);
+    return `removed ${removed} ended sign-in failure counters and ${forgotten} addresses known past LOGIN_KNOWN_ADDRESS_DAYS`;
   }
 
   /** [check_pull_requests] Open pull requests left "checking" or "error" are checked again. */

@@ -204,16 +204,23 @@ export class UsersService {
 
   /**
    * Checks a sign-in by username or email and password. Returns the user, or null when the name is unknown,
-   * the password is wrong, or the account may not sign in. Throws TooManyRequestsError while the name or the
-   * client `address` has too many recent failures (`[security] LOGIN_*`); embedders without an address are
-   * limited per name only. `secondFactor` (a two-factor code check) runs after a right password inside the same
-   * throttled attempt, so its failure counts, and a right password alone does not clear the name's failures.
+   * the password is wrong, or the account may not sign in. Throws TooManyRequestsError while the account (its
+   * name and emails alike) or the client `address` has too many recent failures (`[security] LOGIN_*`);
+   * embedders without an address are limited per account only. `secondFactor` (a two-factor code check) runs
+   * after a right password inside the same throttled attempt, so it is never checked beyond the limits, its
+   * failure counts, and a right password alone does not clear the account's failures.
    */
-  authenticate(login: string, password: string, options: { address?: string; secondFactor?: (user: User) => Promise<boolean> } = {}): Promise<User | null> {
-    return this.security.throttleSignIn({ login, address: options.address }, async () => {
-      const user = await this.checkPassword(login, password);
+  async authenticate(login: string, password: string, options: { address?: string; secondFactor?: (user: User) => Promise<boolean> } = {}): Promise<User | null> {
+    // Looked up before the throttle, so a name and an email of one account share its counters.
+    const named = await this.findForSignIn(login);
+    return this.security.throttleSignIn({ login, userId: named?.id, address: options.address }, async () => {
+      const user = await this.checkPassword(login, password, named);
       return user && (!options.secondFactor || (await options.secondFactor(user))) ? user : null;
     });
+  }
+
+  private findForSignIn(login: string): Promise<User | undefined> {
+    return login.includes('@') ? this.store.findByEmail(login) : this.store.findByName(login);
   }
 
   private get security(): SecurityService {
@@ -226,8 +233,7 @@ export class UsersService {
    * name no account has is offered to the active directories, and the first that accepts it creates the account
    * (Forgejo's auto-registration).
    */
-  private async checkPassword(login: string, password: string): Promise<User | null> {
-    const user = login.includes('@') ? await this.store.findByEmail(login) : await this.store.findByName(login);
+  private async checkPassword(login: string, password: string, user: User | undefined): Promise<User | null> {
     if (user && user.login_source !== 0 && user.type === UserType.Individual && canSignIn(user)) {
       const checked = await this.checkDirectoryPassword(user, password);
       if (checked !== undefined) return checked;

@@ -40,6 +40,7 @@ import { m0034_tokens_repositories } from './0034_tokens_repositories.js';
 import { m0035_jobs_create } from './0035_jobs_create.js';
 import { m0036_mirrors_create } from './0036_mirrors_create.js';
 import { m0037_pushmirrors_create } from './0037_pushmirrors_create.js';
+import { m0038_security_known_sign_ins } from './0038_security_known_sign_ins.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001_users_create,
@@ -79,4 +80,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0035_jobs_create,
   m0036_mirrors_create,
   m0037_pushmirrors_create,
+  m0038_security_known_sign_ins,
 ];
