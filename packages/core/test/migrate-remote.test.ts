@@ -1,7 +1,7 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,7 @@ import {
   RemoteAddressError,
   remoteRequest,
   sanitizeRemoteUrl,
+  type CheckedRemote,
 } from '../src/migrate/remote.js';
 import type { User } from '../src/users/tables.js';
 
@@ -26,6 +27,25 @@ const someone = user(0);
 const admin = user(1);
 const settings = (overrides: SettingsOverrides = {}) => loadSettings({ workPath: '/tmp', overrides });
 const local = settings({ migrations: { ALLOW_LOCALNETWORKS: true } });
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+function connects(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
 
 async function refusal(promise: Promise<unknown>): Promise<string> {
   const error = await promise.then(
@@ -79,6 +99,31 @@ describe('remote addresses', () => {
     // Allowing a domain does not open local networks.
     const allowedButLocal = settings({ migrations: { ALLOWED_DOMAINS: 'localhost' } });
     expect(await refusal(checkRemoteAddress(allowedButLocal, someone, { address: 'http://localhost/a.git' }))).toBe(REMOTE_ADDRESS_MESSAGES.blocked);
+  });
+
+  it('judges IPv6 addresses that carry an IPv4 one by that address, and carrier-grade NAT as private', async () => {
+    const inside = [
+      'http://[::127.0.0.1]/a.git', // IPv4-compatible
+      'http://[::ffff:0:10.0.0.1]/a.git', // IPv4-translated
+      'http://[64:ff9b::7f00:1]/a.git', // NAT64 of 127.0.0.1
+      'http://[64:ff9b::192.168.1.1]/a.git',
+      'http://[64:ff9b:1::a00:1]/a.git', // local-use NAT64
+      'http://[2002:7f00:1::1]/a.git', // 6to4 of 127.0.0.1
+      'git://[2002:a9fe:a9fe::]/a.git', // 6to4 of 169.254.169.254
+      'http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/a.git', // Teredo, client 127.0.0.1 (stored inverted)
+      'http://100.64.0.1/a.git',
+      'http://100.127.255.254/a.git',
+      'http://[fec0::1]/a.git', // site-local
+    ];
+    for (const address of inside) expect(await refusal(checkRemoteAddress(settings(), someone, { address })), address).toBe(REMOTE_ADDRESS_MESSAGES.blocked);
+    // The same forms of public IPv4 addresses pass (nothing is contacted: the hosts are literals).
+    for (const address of ['http://[64:ff9b::8.8.8.8]/a.git', 'http://[2002:808:808::1]/a.git', 'http://100.128.0.1/a.git', 'http://[2001:db8::1]/a.git']) {
+      expect((await checkRemoteAddress(settings(), someone, { address })).pinned, address).toBeDefined();
+    }
+    // ALLOW_LOCALNETWORKS lets them all through, BLOCKED_DOMAINS sees the IPv4 address inside.
+    for (const address of inside) await expect(checkRemoteAddress(local, someone, { address })).resolves.toBeDefined();
+    const blockedNet = settings({ migrations: { ALLOW_LOCALNETWORKS: true, BLOCKED_DOMAINS: '127.0.0.0/8' } });
+    expect(await refusal(checkRemoteAddress(blockedNet, someone, { address: 'http://[64:ff9b::7f00:1]/a.git' }))).toBe(REMOTE_ADDRESS_MESSAGES.blocked);
   });
 
   it('local paths: only site administrators, only with IMPORT_LOCAL_PATHS, only existing folders', async () => {
@@ -171,6 +216,76 @@ describe('redirects and requests', () => {
       silent.closeAllConnections();
       silent.close();
     }
+  });
+});
+
+describe('git:// remotes', () => {
+  let daemon: ChildProcess;
+  let dir = '';
+  let port = 0;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'rh-gitd-'));
+    const git = (...args: string[]) => spawnSync('git', args, { cwd: dir, env: { PATH: process.env.PATH, HOME: dir, GIT_CONFIG_NOSYSTEM: '1' }, encoding: 'utf8' });
+    git('init', '-q', '--bare', '-b', 'main', 'r.git');
+    const tree = git('--git-dir', 'r.git', 'mktree').stdout.trim();
+    const commit = spawnSync('git', ['--git-dir', 'r.git', 'commit-tree', tree, '-m', 'first'], {
+      cwd: dir,
+      env: { PATH: process.env.PATH, HOME: dir, GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@x', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@x' },
+      encoding: 'utf8',
+    }).stdout.trim();
+    git('--git-dir', 'r.git', 'update-ref', 'refs/heads/main', commit);
+    port = await freePort();
+    daemon = spawn('git', ['daemon', '--reuseaddr', '--export-all', `--base-path=${dir}`, '--listen=127.0.0.1', `--port=${port}`, dir], { stdio: 'ignore' });
+    // Ready once it accepts connections.
+    for (let i = 0; i < 100; i++) {
+      if (await connects(port)) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  });
+  afterAll(async () => {
+    daemon?.kill();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const runGit = (remote: CheckedRemote, ...command: string[]) => {
+    const { args, env } = gitRemoteOptions(remote, local);
+    return spawnSync('git', [...args, ...command], { cwd: dir, env: { PATH: process.env.PATH, HOME: dir, GIT_CONFIG_NOSYSTEM: '1', ...env }, encoding: 'utf8', timeout: 20_000 });
+  };
+
+  it('connects to the checked address only, though the name would resolve elsewhere (or nowhere) by then', async () => {
+    const checked = await checkRemoteAddress(local, someone, { address: `git://127.0.0.1:${port}/r.git` });
+    expect(checked.pinned).toMatchObject({ address: '127.0.0.1', port });
+    // As if the name had resolved to 127.0.0.1 when checked and resolves to nothing when git runs.
+    const renamed: CheckedRemote = { ...checked, url: `git://rebound.invalid:${port}/r.git`, pinned: { ...checked.pinned!, host: 'rebound.invalid' } };
+    const listed = runGit(renamed, 'ls-remote', renamed.url);
+    expect(listed.status, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(/^[0-9a-f]{40}\trefs\/heads\/main$/m);
+    const cloned = runGit(renamed, 'clone', '-q', '--mirror', renamed.url, 'copy.git');
+    expect(cloned.status, cloned.stderr).toBe(0);
+    expect(spawnSync('git', ['--git-dir', path.join(dir, 'copy.git'), 'rev-parse', 'refs/heads/main'], { encoding: 'utf8' }).status).toBe(0);
+
+    // Pinned to where nothing listens: git fails there, and tries no other address.
+    const closed = await freePort();
+    const elsewhere: CheckedRemote = { ...renamed, pinned: { ...renamed.pinned!, port: closed } };
+    const failed = runGit(elsewhere, 'ls-remote', elsewhere.url);
+    expect(failed.status).not.toBe(0);
+    expect(failed.stderr).toContain(`unable to connect to 127.0.0.1:${closed}`);
+  });
+
+  it('refuses a git:// remote it cannot pin, with a 422 message', async () => {
+    const checked = await checkRemoteAddress(local, someone, { address: `git://127.0.0.1:${port}/r.git` });
+    const error = (() => {
+      try {
+        gitRemoteOptions({ ...checked, pinned: undefined }, local);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(RemoteAddressError);
+    expect((error as RemoteAddressError).message).toBe(REMOTE_ADDRESS_MESSAGES.unpinnable);
+    // http without a pinned address is left to the HTTP checks (followRemoteRedirects refuses it).
+    expect(() => gitRemoteOptions({ ...checked, url: 'http://127.0.0.1/r.git', pinned: undefined }, local)).not.toThrow();
   });
 });
 

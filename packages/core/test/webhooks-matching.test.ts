@@ -32,6 +32,25 @@ describe('ALLOWED_HOST_LIST', () => {
     expect(hostMatcher('external, loopback').allowsAddress('127.0.0.1')).toBe(true);
     expect(hostMatcher('').allowsAddress('8.8.8.8')).toBe(false);
   });
+
+  test('an IPv6 address carrying an IPv4 one counts as that address; carrier-grade NAT is private', () => {
+    const external = hostMatcher('external');
+    const loopback = hostMatcher('loopback');
+    const privateNets = hostMatcher('private');
+    // IPv4-compatible, NAT64, 6to4, Teredo (client stored inverted) forms of 127.0.0.1.
+    for (const ip of ['::127.0.0.1', '::7f00:1', '64:ff9b::7f00:1', '64:ff9b::127.0.0.1', '2002:7f00:1::', '2001:0:4136:e378:8000:63bf:80ff:fffe']) {
+      expect(external.allowsAddress(ip), ip).toBe(false);
+      expect(loopback.allowsAddress(ip), ip).toBe(true);
+    }
+    for (const ip of ['::10.0.0.1', '64:ff9b::c0a8:101', '2002:a9fe:a9fe::1', '::ffff:0:172.16.0.1', '100.64.0.1', '100.127.255.255', '64:ff9b:1::8.8.8.8', 'fec0::1']) {
+      expect(external.allowsAddress(ip), ip).toBe(false);
+      expect(privateNets.allowsAddress(ip), ip).toBe(true);
+    }
+    for (const ip of ['64:ff9b::8.8.8.8', '2002:808:808::', '::8.8.8.8', '100.63.255.255', '100.128.0.0']) expect(external.allowsAddress(ip), ip).toBe(true);
+    // A CIDR entry covers its addresses in these forms too.
+    expect(hostMatcher('10.0.0.0/8').allowsAddress('64:ff9b::a00:5')).toBe(true);
+    expect(hostMatcher('10.0.0.0/8').allowsAddress('64:ff9b::b00:5')).toBe(false);
+  });
 });
 
 describe('branch filters', () => {

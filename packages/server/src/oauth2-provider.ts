@@ -87,11 +87,30 @@ ${returnTo ? `<input type="hidden" name="return_to" value="${escapeHtml(returnTo
   return htmlPage(status, 'Sign in', body, headers);
 }
 
+/** Longest authorization query the sign-in form carries back (its page's own query, so a URL's length at most). */
+const MAX_AUTHORIZE_QUERY = 8192;
+
+/**
+ * The authorization request's query as the sign-in form posts it back: empty, or `?` and the characters a
+ * serialized URL's query holds (printable ASCII, no space, no `#`). Anything else did not come from our page.
+ */
+function isAuthorizeQuery(text: string): boolean {
+  if (text === '') return true;
+  if (text[0] !== '?' || text.length > MAX_AUTHORIZE_QUERY) return false;
+  for (let i = 1; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code <= 0x20 || code >= 0x7f || code === 0x23) return false;
+  }
+  return true;
+}
+
 async function signIn(host: RepoHost, event: H3Event): Promise<Response> {
   const form = await readForm(event);
   const cookie = cookieOf(event);
   const authorizeQuery = form.get('authorize_query') ?? '';
   const returnTo = SIGN_IN_RETURN_PATHS.has(form.get('return_to') ?? '') ? form.get('return_to')! : '';
+  // Checked before the password (and so before any session exists): the answer's Location is built from it.
+  if (!isAuthorizeQuery(authorizeQuery)) return signInPage(host, cookie, '', 400, 'The sign-in request is malformed; start again from the application.', returnTo);
   // A cross-site form cannot know the token: it is keyed by the cookie only this browser holds (no login CSRF).
   if (!cookie || !csrfMatches(cookie, 'signin', form.get('_csrf') ?? '')) return signInPage(host, undefined, authorizeQuery, 400, 'The form has expired; please sign in again.', returnTo);
   const login = form.get('user_name') ?? '';

@@ -75,7 +75,20 @@ export function csrfMatches(key: string, purpose: string, given: string): boolea
 }
 
 export function redirect(location: string, headers: Record<string, string> = {}): Response {
-  return new FastResponse(null, { status: 303, headers: { ...headers, location, 'cache-control': 'no-store' } });
+  return new FastResponse(null, { status: 303, headers: { ...headers, location: headerSafeUrl(location), 'cache-control': 'no-store' } });
+}
+
+/**
+ * A URL with every byte outside printable ASCII percent-encoded (UTF-8): callers pass checked URLs, and should one
+ * still carry a control character, it can neither split the header nor make Node refuse the whole answer.
+ */
+export function headerSafeUrl(url: string): string {
+  let safe = true;
+  for (let i = 0; i < url.length && safe; i++) safe = url.charCodeAt(i) > 0x20 && url.charCodeAt(i) < 0x7f;
+  if (safe) return url;
+  let out = '';
+  for (const byte of Buffer.from(url, 'utf8')) out += byte > 0x20 && byte < 0x7f ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  return out;
 }
 
 /** A page that runs no script, cannot be framed (no clickjacking of the consent) and is never cached. */

@@ -3,6 +3,8 @@
  * deleting files one at a time and several in one commit; who may write; and the bad input Forgejo refuses
  * (paths, base64, stale or missing `sha`, unknown branches, archived repositories), in sha1 and sha256 repositories.
  */
+import { existsSync, readdirSync } from 'node:fs';
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   ContentsResponseSchema,
@@ -351,5 +353,55 @@ describe('empty repositories and concurrent writers', () => {
     expect(statuses).toContain(201);
     const names = new Set((await json(await contents(full))).map((e: { name: string }) => e.name));
     statuses.forEach((status, i) => expect(names.has(`race-${i}.txt`), `race-${i}`).toBe(status === 201));
+  });
+});
+
+describe('size of one change', () => {
+  const openDescriptors = () => readdirSync('/proc/self/fd').length;
+
+  test('[api] MAX_CHANGE_FILES files at most (422 naming `files`, the branch unmoved); the body is bounded too', async () => {
+    const full = await repoOf(alice, { auto_init: true });
+    const before = await json(await contents(full));
+    const files = Array.from({ length: 1001 }, (_, i) => ({ operation: 'create', path: `many/f${i}.txt`, content: b64(`${i}\n`) }));
+    const message = await expectApiError(await s.fetch(`/api/v1/repos/${full}/contents`, jsonInit('POST', { files }, alice.h)), 422, s.url);
+    expect(message).toBe('[files]: a change may name at most 1000 files [given: 1001]');
+    expect(await json(await contents(full))).toEqual(before);
+    await expectApiError(await contents(full, 'many'), 404, s.url);
+
+    // A body declared larger than the route takes is refused before it is read.
+    const { port } = new URL(s.url);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, method: 'POST', path: `/api/v1/repos/${full}/contents`, headers: { ...alice.h, 'content-type': 'application/json', 'content-length': String(64 * 1024 * 1024 + 1) } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.write('{"files":[');
+    });
+    expect(status).toBe(413);
+  });
+
+  test.skipIf(!existsSync('/proc/self/fd'))('a change of many files holds only a few files open at once (no EMFILE)', async () => {
+    const full = await repoOf(alice, { auto_init: true });
+    const files = Array.from({ length: 1000 }, (_, i) => ({ operation: 'create', path: `bulk/f${i}.txt`, content: b64(`${i}\n`) }));
+    const baseline = openDescriptors();
+    let peak = baseline;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, openDescriptors());
+    }, 1);
+    let res: Response;
+    try {
+      res = await s.fetch(`/api/v1/repos/${full}/contents`, jsonInit('POST', { files, message: 'bulk' }, alice.h));
+    } finally {
+      clearInterval(sampler);
+    }
+    expect(res.status, await res.clone().text()).toBe(201);
+    const body = await json(res);
+    expect(body.files).toHaveLength(1000);
+    // One scratch file per blob at once would be ~1000 descriptors; a few writers, git's pipes and sockets stay far below.
+    expect(peak - baseline).toBeLessThan(200);
+    const listed = await json(await contents(full, 'bulk'));
+    expect(listed).toHaveLength(1000);
+    expect(Buffer.from((await json(await contents(full, 'bulk/f999.txt'))).content, 'base64').toString()).toBe('999\n');
   });
 });

@@ -6,7 +6,7 @@
  * fail while the job runs (a closed port, one that never answers, within `[git.timeout] MIGRATE`) leave no
  * repository. The job's progress, and the start-up repair of a migration whose job is gone.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
@@ -215,6 +215,31 @@ describe.skipIf(TEST_GIT === 'memory')('migrating git data', () => {
     }
   });
 
+  test('from a git:// remote: git connects through the address that was checked, branches and tags come along', async () => {
+    const port = await closedPort();
+    const daemon = spawn('git', ['daemon', '--reuseaddr', '--export-all', `--base-path=${scratch}`, '--listen=127.0.0.1', `--port=${port}`, scratch], { stdio: 'ignore' });
+    servers.push({ close: () => daemon.kill() });
+    for (let i = 0; i < 100; i++) {
+      const up = await new Promise<boolean>((resolve) => {
+        const socket = net.connect({ host: '127.0.0.1', port }, () => {
+          socket.destroy();
+          resolve(true);
+        });
+        socket.once('error', () => resolve(false));
+      });
+      if (up) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const res = await migrate(open, owner, { clone_addr: `git://127.0.0.1:${port}/bare.git`, repo_name: uniq('gitd') });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const repo = checkRepo(await json(res));
+    expect(repo).toMatchObject({ empty: false, default_branch: 'trunk', original_url: `git://127.0.0.1:${port}/bare.git` });
+    const refs = await refsOf(open, repo.full_name, owner);
+    expect(refs['refs/heads/trunk']).toBe(src.trunk);
+    expect(refs['refs/heads/dev']).toBe(src.dev);
+    expect(Object.keys(refs).sort()).toEqual(['refs/heads/dev', 'refs/heads/trunk', 'refs/tags/v1', 'refs/tags/v2']);
+  });
+
   test('Forgejo\'s refusals before anything is made', async () => {
     const other = await account(open, 'oth');
     const base = { clone_addr: src.url };
@@ -270,6 +295,12 @@ describe.skipIf(TEST_GIT === 'memory')('remote addresses the settings refuse', (
     expect(await refused(strict, user, { clone_addr: src.url, repo_name: uniq('x') }, 422)).toBe('You can not import from disallowed hosts.');
     expect(await refused(strict, user, { clone_addr: 'http://localhost/a/b.git', repo_name: uniq('x') }, 422)).toBe('You can not import from disallowed hosts.');
     expect(await refused(strict, user, { clone_addr: 'http://10.1.2.3/a/b.git', repo_name: uniq('x') }, 422)).toBe('You can not import from disallowed hosts.');
+    // The source's own address in IPv6 forms that carry it (NAT64, 6to4, IPv4-compatible), and carrier-grade NAT.
+    const sourcePort = new URL(source.url).port;
+    for (const host of ['[64:ff9b::7f00:1]', '[2002:7f00:1::]', '[::127.0.0.1]', '100.64.0.1']) {
+      const clone_addr = `http://${host}:${sourcePort}/${src.full}.git`;
+      expect(await refused(strict, user, { clone_addr, repo_name: uniq('x') }, 422), clone_addr).toBe('You can not import from disallowed hosts.');
+    }
     expect(await refused(strict, user, { clone_addr: bare, repo_name: uniq('x') }, 422)).toBe('You are not allowed to import local repositories.');
     expect(await refused(strict, admin, { clone_addr: `file://${bare}`, repo_name: uniq('x') }, 422)).toBe('You are not allowed to import local repositories.');
   });

@@ -12,8 +12,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import * as oauth from 'oauth4webapi';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
-import { userActor, type User } from '@repohost/core';
+import { userActor, type Storage, type User } from '@repohost/core';
 import { PASSWORD, createToken, createUser, startTestServer, tokenHeader, type TestServer } from '@repohost/test-support';
+import { headerSafeUrl } from '../src/web-pages.js';
 import { json, uniq } from './helpers';
 
 const run = promisify(execFile);
@@ -352,6 +353,43 @@ describe('the authorization endpoint refuses', () => {
     const crossSite = await new Browser().submit(form, { user_name: user.name, password: PASSWORD });
     expect(crossSite.status).toBe(400);
     expect(crossSite.headers.get('location')).toBeNull();
+  });
+});
+
+describe('the sign-in form refuses an authorization query it did not write', () => {
+  /** The account's web sessions, as stored. */
+  const sessionsOf = async (uid: number): Promise<number> => {
+    const { db } = (s.host as unknown as { storage: Storage }).storage;
+    const rows = await db.selectFrom('web_session').select('uid').where('uid', '=', uid).execute();
+    return rows.length;
+  };
+
+  test('with control characters or bytes beyond ASCII: 400 before the password is checked, and no session', async () => {
+    const user = await createUser(s.host, uniq('query'));
+    const owner = await createUser(s.host, uniq('owner'));
+    const app = await registerApp(owner);
+    const browser = new Browser();
+    const form = await (await browser.request(authorizeUrl({ clientId: app.clientId, challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()), method: 'S256' }))).text();
+    const cookie = browser.cookie;
+    for (const authorize_query of ['?client_id=x\r\nSet-Cookie: planted=1', '?state=\u00e9', '?a=b c', '?a#b', 'https://elsewhere.example/', `?${'a'.repeat(9000)}`]) {
+      const res = await browser.submit(form, { user_name: user.name, password: PASSWORD, authorize_query });
+      expect(res.status, JSON.stringify(authorize_query)).toBe(400);
+      expect(res.headers.get('location')).toBeNull();
+      expect(await res.text()).toContain('The sign-in request is malformed');
+      // The sign-in cookie is the one the form was made for, not a new session's.
+      expect(browser.cookie).toBe(cookie);
+    }
+    expect(await sessionsOf(user.id)).toBe(0);
+    // The form as the page wrote it still signs in, to the authorization page.
+    const ok = await browser.submit(form, { user_name: user.name, password: PASSWORD });
+    expect(ok.status).toBe(303);
+    expect(ok.headers.get('location')).toMatch(new RegExp(`^${s.url}login/oauth/authorize\\?response_type=code&client_id=`));
+    expect(await sessionsOf(user.id)).toBe(1);
+  });
+
+  test('a redirect never carries a control character into its Location header', () => {
+    expect(headerSafeUrl('https://x.example/a?b=1')).toBe('https://x.example/a?b=1');
+    expect(headerSafeUrl('https://x.example/?a=\r\nSet-Cookie: x é')).toBe('https://x.example/?a=%0D%0ASet-Cookie:%20x%20%C3%A9');
   });
 });
 

@@ -121,6 +121,8 @@ const SPEC = {
     DEFAULT_PAGING_NUM: int(30),
     DEFAULT_GIT_TREES_PER_PAGE: int(1000),
     DEFAULT_MAX_BLOB_SIZE: int(10485760),
+    /** RepoHost's own (Forgejo sets none): files one `POST /contents` change may name (more: 422); 0 or less, no limit. */
+    MAX_CHANGE_FILES: int(1000),
   },
   ui: {
     EXPLORE_PAGING_NUM: int(20),

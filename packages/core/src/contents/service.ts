@@ -233,6 +233,9 @@ export class ContentsService {
   /** Checks each operation's input and decodes its content; nothing here reads git. */
   private plan(files: ChangeFilesOptions['files']): PlannedChange[] {
     if (files.length === 0) throw new ValidationError('files', 'Required');
+    // Each file costs a blob, a tree entry and an entry in the answer: one request must not make that unbounded.
+    const max = this.ctx.settings.api.MAX_CHANGE_FILES;
+    if (max > 0 && files.length > max) throw new ValidationError('files', `a change may name at most ${max} files [given: ${files.length}]`);
     const seen = new Set<string>();
     return files.map((file, i) => {
       const clean = cleanTreePath(file.path);

@@ -22,6 +22,7 @@ import {
 import type { NativeGitRunner } from './native-runner.js';
 import type { ObjectReaderPool } from './native-objects.js';
 import { BoundedMap } from '../bounded-map.js';
+import { ConcurrencyLimit } from './limit.js';
 
 /** What this module uses of the native backend: git itself and its long-lived object readers. */
 type NativeGitBackend = NativeGitRunner & { readonly objects: ObjectReaderPool };
@@ -292,6 +293,37 @@ function signatureEnv(kind: 'AUTHOR' | 'COMMITTER', sig: DatedSignature): Record
   return env;
 }
 
+/** Scratch files one change writes at once: each write holds a descriptor while it runs. */
+const SCRATCH_WRITERS_PER_CHANGE = 8;
+/** And all changes together, so that many concurrent changes cannot run the process out of descriptors either. */
+const SCRATCH_WRITES = new ConcurrencyLimit(32, 120_000);
+
+/** Writes the files a few at a time (not all at once: thousands of open files end in EMFILE). */
+async function writeScratchFiles(items: readonly { file: string; content: Uint8Array }[]): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const writer = async () => {
+    while (next < items.length && !failed) {
+      const item = items[next++]!;
+      try {
+        const release = await SCRATCH_WRITES.acquire();
+        try {
+          await writeFile(item.file, item.content, { mode: 0o600 });
+        } finally {
+          release();
+        }
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  // Every writer has stopped before this returns, so the caller's clean-up of the folder races no write.
+  const settled = await Promise.allSettled(Array.from({ length: Math.min(SCRATCH_WRITERS_PER_CHANGE, items.length) }, writer));
+  const rejected = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (rejected) throw rejected.reason;
+}
+
 export async function changeFiles(git: NativeGitBackend, key: RepoKey, options: ChangeFilesCommit): Promise<{ commit: string; tree: string; blobs: Map<string, string> }> {
   const dir = git.pathOf(key);
   const scratch = path.join(path.dirname(path.dirname(dir)), '.trash', `contents-${randomBytes(6).toString('hex')}`);
@@ -307,7 +339,7 @@ export async function changeFiles(git: NativeGitBackend, key: RepoKey, options: 
     const blobs = new Map<string, string>();
     if (writes.length > 0) {
       const files = writes.map((_, i) => path.join(scratch, `blob-${i}`));
-      await Promise.all(writes.map((c, i) => writeFile(files[i]!, c.content!, { mode: 0o600 })));
+      await writeScratchFiles(writes.map((c, i) => ({ file: files[i]!, content: c.content! })));
       const ids = (await run(['hash-object', '-w', '--no-filters', '--stdin-paths'], files.join('\n') + '\n')).trim().split('\n');
       writes.forEach((c, i) => blobs.set(c.path, ids[i]!));
     }

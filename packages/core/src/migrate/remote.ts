@@ -25,6 +25,8 @@ export const REMOTE_ADDRESS_MESSAGES = {
   localDenied: 'You are not allowed to import local repositories.',
   invalidPath: 'Invalid local path, it does not exist or not a directory.',
   blocked: 'You can not import from disallowed hosts.',
+  // git:// goes through a proxy bound to the checked address; without one (no Node.js to run it) it is refused.
+  unpinnable: 'You can not import from git:// addresses on this server: use an http or https address.',
   // Forgejo lets git find out (and answers "Migration failed: … Could not resolve host"); said at once here.
   unresolved: 'Migration failed: could not resolve the host of the remote address.',
 } as const;
@@ -130,8 +132,8 @@ function safeFilePath(raw: string): string | undefined {
 
 /**
  * Resolves the URL's host and checks the name and every address: BLOCKED_DOMAINS refuses, ALLOWED_DOMAINS (when
- * set) must match, and loopback, private and link-local addresses need ALLOW_LOCALNETWORKS. Returns the first
- * address that passed, which every later connection uses.
+ * set) must match, and any address but a global unicast one (`net/address-class.ts`) needs ALLOW_LOCALNETWORKS.
+ * Returns the first address that passed, which every later connection uses.
  */
 async function checkHost(settings: RemoteSettings, url: URL, acceptUnresolved: boolean): Promise<CheckedRemote['pinned']> {
   const { ALLOWED_DOMAINS, BLOCKED_DOMAINS, ALLOW_LOCALNETWORKS } = settings.migrations;
@@ -147,16 +149,12 @@ async function checkHost(settings: RemoteSettings, url: URL, acceptUnresolved: b
   }
   const blocked = BLOCKED_DOMAINS.trim() === '' ? undefined : hostMatcher(BLOCKED_DOMAINS);
   const allowed = ALLOWED_DOMAINS.trim() === '' ? undefined : hostMatcher(ALLOWED_DOMAINS);
-  // Local networks are blocked unless allowed, as if `loopback,private` were in BLOCKED_DOMAINS.
-  const local = ALLOW_LOCALNETWORKS ? undefined : hostMatcher('loopback,private');
-  const unspecified = (address: string) => address === '0.0.0.0' || address === '::' || address.startsWith('0.');
+  // Local networks are blocked unless allowed: only global unicast addresses pass then (judged by the IPv4 address
+  // an IPv6 one carries, so NAT64 or 6to4 cannot reach inside either).
+  const mayConnect = (address: string) => ALLOW_LOCALNETWORKS || classifyAddress(address) === 'external';
   if (blocked?.allowsName(host)) throw new RemoteAddressError('blocked');
   const passing = addresses.filter(
-    (a) =>
-      !blocked?.allowsAddress(a.address) &&
-      !local?.allowsAddress(a.address) &&
-      !(local && unspecified(a.address)) &&
-      (!allowed || allowed.allowsName(host) || allowed.allowsAddress(a.address)),
+    (a) => !blocked?.allowsAddress(a.address) && mayConnect(a.address) && (!allowed || allowed.allowsName(host) || allowed.allowsAddress(a.address)),
   );
   // Every address must pass: a name with one public and one private address is refused (the resolver may hand
   // git either).
@@ -334,6 +332,7 @@ export function gitRemoteOptions(remote: CheckedRemote, settings: RemoteSettings
     args.push('-c', `http.curloptResolve=${host}:${port}:${family === 6 ? `[${address}]` : address}`);
   }
   const env: Record<string, string> = { GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '', SSH_ASKPASS: '' };
+  if (remote.url.startsWith('git:')) Object.assign(env, gitProtocolPin(remote));
   // Any helper from the server's configuration is dropped (the empty value resets the list), then ours answers.
   args.push('-c', 'credential.helper=');
   if (remote.credentials) {
@@ -343,6 +342,47 @@ export function gitRemoteOptions(remote: CheckedRemote, settings: RemoteSettings
   }
   return { args, env };
 }
+
+/**
+ * git's own protocol (`git://`) resolves the host itself, with no option to name the address. Through
+ * `GIT_PROXY_COMMAND` (the environment wins over any `core.gitProxy`), git hands the connection to a program
+ * instead: this Node.js, made to run `GIT_PROTOCOL_PROXY` (`--import` of a data: URL, since git passes only host
+ * and port), which connects to the pinned address and nowhere else. The host name still goes to the daemon in
+ * the request, so virtual hosting works as before.
+ */
+function gitProtocolPin(remote: CheckedRemote): Record<string, string> {
+  const runsNode = process.release.name === 'node' && process.versions.electron === undefined;
+  if (!remote.pinned || !runsNode) throw new RemoteAddressError('unpinnable');
+  return {
+    GIT_PROXY_COMMAND: process.execPath,
+    NODE_OPTIONS: `--import=data:text/javascript,${encodeURIComponent(GIT_PROTOCOL_PROXY)}`,
+    REPOHOST_GIT_ADDRESS: remote.pinned.address,
+    REPOHOST_GIT_PORT: String(remote.pinned.port),
+  };
+}
+
+/**
+ * The proxy git runs as `node <host> <port>`: it copies stdin to the pinned address and the answer to stdout, and
+ * exits before Node.js would look for `<host>` as a script. It ends when git goes (a timeout kills git, not it).
+ */
+const GIT_PROTOCOL_PROXY = `
+import net from 'node:net';
+const address = process.env.REPOHOST_GIT_ADDRESS;
+const port = Number(process.env.REPOHOST_GIT_PORT);
+const parent = process.ppid;
+const socket = net.connect({ host: address, port });
+socket.on('error', (error) => {
+  process.stderr.write('fatal: unable to connect to ' + address + ':' + port + ': ' + error.message + '\\n');
+  process.exit(128);
+});
+process.stdin.pipe(socket);
+socket.pipe(process.stdout, { end: false });
+process.stdout.on('error', () => process.exit(0));
+setInterval(() => { if (process.ppid !== parent) process.exit(0); }, 1000).unref();
+await new Promise((resolve) => socket.on('close', resolve));
+await new Promise((resolve) => process.stdout.write('', resolve));
+process.exit(0);
+`;
 
 /** `text` with the password, and any `user:password@` in URLs, removed: for error messages and logs. */
 export function redactCredentials(text: string, credentials?: RemoteCredentials): string {

@@ -1,10 +1,14 @@
 /**
  * `[webhook] ALLOWED_HOST_LIST` with Forgejo's hostmatcher semantics: `external` (global unicast, not private),
- * `loopback`, `private` (RFC 1918/4193, link-local), `*`, CIDRs, and host name globs. Addresses are checked after
- * DNS resolution, and the request then connects to the checked address, so a name cannot resolve elsewhere later.
+ * `loopback`, `private` (RFC 1918/4193, link-local, carrier-grade NAT), `*`, CIDRs, and host name globs. Addresses are
+ * checked after DNS resolution, and the request then connects to the checked address, so a name cannot resolve
+ * elsewhere later. The classes come from `net/address-class.ts`, shared with the migration checks; an IPv6 address
+ * that carries an IPv4 one (NAT64, 6to4, IPv4-mapped, …) is judged as that IPv4 address.
  */
 import { BlockList, isIP } from 'node:net';
+import { classifyAddress, embeddedIPv4 } from '../net/address-class.js';
 import { compileGlob } from './hook-events.js';
+import type { Glob } from '../glob.js';
 
 export interface HostMatcher {
   /** Does the host name itself match a glob entry (then any address is allowed)? */
@@ -12,43 +16,8 @@ export interface HostMatcher {
   allowsAddress(address: string): boolean;
 }
 
-const LOOPBACK = new BlockList();
-LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
-LOOPBACK.addAddress('::1', 'ipv6');
-
-const PRIVATE = new BlockList();
-for (const [net, bits] of [
-  ['10.0.0.0', 8],
-  ['172.16.0.0', 12],
-  ['192.168.0.0', 16],
-  ['169.254.0.0', 16],
-] as const) {
-  PRIVATE.addSubnet(net, bits, 'ipv4');
-}
-PRIVATE.addSubnet('fc00::', 7, 'ipv6');
-PRIVATE.addSubnet('fe80::', 10, 'ipv6');
-PRIVATE.addSubnet('ff02::', 16, 'ipv6');
-PRIVATE.addSubnet('224.0.0.0', 24, 'ipv4');
-
-/** Not a global unicast address at all: unspecified, loopback, multicast, broadcast, link-local. */
-const NOT_GLOBAL = new BlockList();
-NOT_GLOBAL.addSubnet('0.0.0.0', 8, 'ipv4');
-NOT_GLOBAL.addSubnet('127.0.0.0', 8, 'ipv4');
-NOT_GLOBAL.addSubnet('224.0.0.0', 3, 'ipv4');
-NOT_GLOBAL.addSubnet('169.254.0.0', 16, 'ipv4');
-NOT_GLOBAL.addAddress('::', 'ipv6');
-NOT_GLOBAL.addAddress('::1', 'ipv6');
-NOT_GLOBAL.addSubnet('ff00::', 8, 'ipv6');
-NOT_GLOBAL.addSubnet('fe80::', 10, 'ipv6');
-
 function family(address: string): 'ipv4' | 'ipv6' {
   return isIP(address) === 6 ? 'ipv6' : 'ipv4';
-}
-
-/** `::ffff:a.b.c.d` is checked as the IPv4 address it maps. */
-function normalize(address: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  return mapped ? mapped[1]! : address;
 }
 
 export function hostMatcher(list: string): HostMatcher {
@@ -61,7 +30,7 @@ export function hostMatcher(list: string): HostMatcher {
   let loopback = false;
   let privateNets = false;
   const cidrs = new BlockList();
-  const globs: RegExp[] = [];
+  const globs: Glob[] = [];
   for (const entry of entries) {
     if (entry === '*') any = true;
     else if (entry === 'external') external = true;
@@ -80,18 +49,15 @@ export function hostMatcher(list: string): HostMatcher {
     }
   }
   return {
-    allowsName: (host) => any || globs.some((g) => g.test(host.toLowerCase())),
+    allowsName: (host) => any || globs.some((g) => g.match(host.toLowerCase())),
     allowsAddress: (raw) => {
       if (any) return true;
-      const address = normalize(raw);
-      const fam = family(address);
-      if (globs.some((g) => g.test(address))) return true;
-      if (cidrs.check(address, fam)) return true;
-      if (loopback && LOOPBACK.check(address, fam)) return true;
-      const isPrivate = PRIVATE.check(address, fam);
-      if (privateNets && isPrivate) return true;
-      if (external && !isPrivate && !NOT_GLOBAL.check(address, fam)) return true;
-      return false;
+      // Globs and CIDRs see the address as given and the IPv4 address it reaches.
+      const inner = embeddedIPv4(raw);
+      const forms = inner && inner !== raw ? [raw, inner] : [raw];
+      if (forms.some((a) => globs.some((g) => g.match(a)) || cidrs.check(a, family(a)))) return true;
+      const kind = classifyAddress(raw);
+      return (loopback && kind === 'loopback') || (privateNets && kind === 'private') || (external && kind === 'external');
     },
   };
 }
