@@ -9,7 +9,10 @@ function htmlResponse(html: string, headers: Record<string, string>): Response {
   return new FastResponse(html, { status: 200, headers: out });
 }
 
-/** `/markdown`, `/markdown/raw` and `/markup`: render what users write. Anonymous callers may render too. */
+/**
+ * `/markdown`, `/markdown/raw` and `/markup`: render what users write. Anonymous callers may render too; every
+ * render runs in core's worker pool within its time budget, so none holds up other requests.
+ */
 export function registerMarkupRoutes(router: ApiRouter): void {
   router.add({
     method: 'POST',
@@ -19,7 +22,8 @@ export function registerMarkupRoutes(router: ApiRouter): void {
     tag: 'miscellaneous',
     body: MarkdownOptionSchema,
     reply: { status: 200, description: 'MarkdownRender', produces: ['text/html'] },
-    errors: ['validation'],
+    // Too slow or too deep to render (422), past [markdown] MAX_RENDER_SIZE (413), every render worker busy (503).
+    errors: ['validation', 'payload_too_large', 'unavailable'],
     handler: async ({ host, actor, body, responseHeaders }) => htmlResponse(await host.markup.renderMarkdownOption(actor, body), responseHeaders),
   });
   router.add({
@@ -31,7 +35,7 @@ export function registerMarkupRoutes(router: ApiRouter): void {
     body: Type.String({ description: 'Request body to render' }),
     bodyType: 'text/plain',
     reply: { status: 200, description: 'MarkdownRender', produces: ['text/html'] },
-    errors: ['validation'],
+    errors: ['validation', 'payload_too_large', 'unavailable'],
     handler: async ({ host, actor, body, responseHeaders }) => htmlResponse(await host.markup.render(actor, { text: body, mode: 'markdown' }), responseHeaders),
   });
   router.add({
@@ -42,7 +46,7 @@ export function registerMarkupRoutes(router: ApiRouter): void {
     tag: 'miscellaneous',
     body: MarkupOptionSchema,
     reply: { status: 200, description: 'MarkupRender', produces: ['text/html'] },
-    errors: ['validation'],
+    errors: ['validation', 'payload_too_large', 'unavailable'],
     handler: async ({ host, actor, body, responseHeaders }) => htmlResponse(await host.markup.renderMarkupOption(actor, body), responseHeaders),
   });
 }
