@@ -11,7 +11,8 @@ import { RepoHost, SYSTEM, toApiRepository, userActor } from '@repohost/core';
 import { startServer } from '@repohost/server';
 
 const workPath = await mkdtemp(path.join(tmpdir(), 'repohost-embedded-'));
-const host = await RepoHost.open({ config: { workPath, overrides: { server: { HTTP_PORT: 0 } } } });
+// A new installation: its [security] SECRET_KEY is generated into the data folder, as `repohost web` does.
+const host = await RepoHost.open({ config: { workPath, overrides: { server: { HTTP_PORT: 0 } } }, noSecretKey: 'generate' });
 
 const alice = await host.users.create(SYSTEM, { username: 'alice', email: 'alice@example.com', password: 'a-good-password', admin: true });
 const { value: token } = await host.tokens.create(SYSTEM, alice, { name: 'embedded', scopes: ['all'] });

@@ -20,7 +20,8 @@ export interface ForgeForTests {
 
 export async function startForgeForTests(): Promise<ForgeForTests> {
   const workPath = await mkdtemp(path.join(tmpdir(), 'repohost-tests-'));
-  const host = await RepoHost.open({ config: { workPath, overrides: { database: { PATH: ':memory:' } } } });
+  // The database lives as long as the instance, so may its SECRET_KEY: a random one of its own.
+  const host = await RepoHost.open({ config: { workPath, overrides: { database: { PATH: ':memory:' } } }, noSecretKey: 'ephemeral' });
   // Not 'admin': Forgejo reserves that name (it is a web route), and so does RepoHost.
   const admin = await host.users.create(SYSTEM, { username: 'site-admin', email: 'admin@example.com', password: 'admin-password', admin: true });
   const { value: adminToken } = await host.tokens.create(SYSTEM, admin, { name: 'tests', scopes: ['all'] });

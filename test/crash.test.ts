@@ -156,7 +156,8 @@ describe('crash consistency of the built server', () => {
     const db = await testDatabaseEnv();
     cleanupDb = db.cleanup;
     env = { PATH: process.env.PATH, HOME: workPath, ...db.env, FORGEJO__SERVER__HTTP_ADDR: '127.0.0.1' };
-    const host = await RepoHost.open({ settings: loadSettings({ workPath, env }) });
+    // A new installation, as `repohost` would start it: the key file it makes is what the binary reads.
+    const host = await RepoHost.open({ settings: loadSettings({ workPath, env }), noSecretKey: 'generate' });
     const alice = await host.users.create(SYSTEM, { username: 'alice', email: 'alice@example.com', password: 'a-good-password', admin: true });
     token = (await host.tokens.create(SYSTEM, alice, { name: 'crash', scopes: ['all'] })).value;
     await host.close();

@@ -464,7 +464,8 @@ describe('git over OpenSSH: repohost keys and repohost serv', () => {
     cleanupDb = db.cleanup;
     env = { PATH: process.env.PATH ?? '', HOME: gitEnv.HOME, LANG: 'C', LC_ALL: 'C', GIT_CONFIG_NOSYSTEM: '1', ...db.env };
     [aliceKey, bobKey] = await Promise.all([keygen('serv-alice'), keygen('serv-bob')]);
-    const host = await RepoHost.open({ settings: loadSettings({ workPath, env }) });
+    // A new installation, as `repohost` would start it: the key file it makes is what `repohost serv` reads.
+    const host = await RepoHost.open({ settings: loadSettings({ workPath, env }), noSecretKey: 'generate' });
     try {
       const make = (name: string) => host.users.create(SYSTEM, { username: name, email: `${name}@example.com`, password: 'a-good-password' });
       const alice: User = await make('alice');

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { RepoHost, SYSTEM, loadSettings, type SettingsOverrides, type User } from '@repohost/core';
+import { RepoHost, SYSTEM, loadSettings, type RepoHostOptions, type SettingsOverrides, type User } from '@repohost/core';
 import { startServer, type RegisteredRoute } from '@repohost/server';
 
 export const TEST_DB = (process.env.REPOHOST_TEST_DB ?? 'sqlite') as 'sqlite' | 'postgres';
@@ -20,8 +20,11 @@ export interface TestHost {
   cleanup(): Promise<void>;
 }
 
-/** A fresh RepoHost over the database under test, in its own temporary work folder. */
-export async function openTestHost(overrides: SettingsOverrides = {}): Promise<TestHost> {
+/**
+ * A fresh RepoHost over the database under test, in its own temporary work folder, with a random SECRET_KEY of its
+ * own (in its settings, so a restart with `host.settings` keeps it) unless `overrides` set one.
+ */
+export async function openTestHost(overrides: SettingsOverrides = {}, options: Pick<RepoHostOptions, 'noSecretKey'> = {}): Promise<TestHost> {
   const workPath = await mkdtemp(path.join(tmpdir(), 'repohost-test-'));
   let dropSchema: (() => Promise<void>) | undefined;
   const database: NonNullable<SettingsOverrides['database']> = { PATH: ':memory:', ...overrides.database };
@@ -31,8 +34,9 @@ export async function openTestHost(overrides: SettingsOverrides = {}): Promise<T
     dropSchema = await createPgSchema(schema);
   }
   const repository = TEST_GIT === 'memory' ? { ...overrides.repository, BACKEND: 'memory' } : overrides.repository;
-  const settings = loadSettings({ workPath, overrides: { ...overrides, database, ...(repository ? { repository } : {}) } });
-  const host = await RepoHost.open({ settings });
+  const security = { SECRET_KEY: randomBytes(32).toString('hex'), ...overrides.security };
+  const settings = loadSettings({ workPath, overrides: { ...overrides, database, security, ...(repository ? { repository } : {}) } });
+  const host = await RepoHost.open({ settings, ...options });
   return {
     host,
     workPath,

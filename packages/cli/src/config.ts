@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { loadSettings, RepoHost, type Settings, type SettingsOverrides } from '@repohost/core';
+import { loadSettings, RepoHost, type RepoHostOptions, type Settings, type SettingsOverrides } from '@repohost/core';
 import type { CliIo } from './io.js';
 
 export interface GlobalOptions {
@@ -20,8 +20,21 @@ export function cliSettings(options: GlobalOptions, io: CliIo, overrides?: Setti
   return loadSettings({ configFile, requireConfigFile: Boolean(options.config), env: io.env, workPath, overrides });
 }
 
+/**
+ * Opens the installation the settings name. The first command run on a new installation (`web`, or `admin user
+ * create` before it) generates its SECRET_KEY in the data folder; an existing installation without a key is refused
+ * with what to run (`keys` and `serv` run beside the server and open with the default: refuse). `web` says where
+ * the key went (`announce`); the admin commands keep stderr for errors, as scripts expect.
+ */
+export async function openHost(settings: Settings, io: CliIo, options: Omit<RepoHostOptions, 'settings' | 'config'> & { announce?: boolean } = {}): Promise<RepoHost> {
+  const { announce, ...open } = options;
+  const host = await RepoHost.open({ settings, noSecretKey: 'generate', ...open });
+  if (announce && host.generatedSecretKeyFile) io.stderr(`Generated [security] SECRET_KEY in ${host.generatedSecretKeyFile} (keep it, and back it up apart from the database)\n`);
+  return host;
+}
+
 export async function withHost<T>(options: GlobalOptions, io: CliIo, run: (host: RepoHost) => Promise<T>): Promise<T> {
-  const host = await RepoHost.open({ settings: cliSettings(options, io) });
+  const host = await openHost(cliSettings(options, io), io);
   try {
     return await run(host);
   } finally {

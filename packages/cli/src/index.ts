@@ -7,6 +7,8 @@ import { isRepoHostError, ConfigError } from '@repohost/core';
 import { adminUser, ADMIN_USER_HELP } from './commands/admin-user.js';
 import { adminAuth } from './commands/admin-auth.js';
 import { adminRepo } from './commands/admin-repo.js';
+import { adminRegenerate } from './commands/admin-regenerate.js';
+import { generate } from './commands/generate.js';
 import { web } from './commands/web.js';
 import { migrate } from './commands/migrate.js';
 import { keys } from './commands/keys.js';
@@ -27,6 +29,10 @@ Commands:
   admin auth <command>    Manage login sources (list, delete, add-ldap, update-ldap, add-ldap-simple,
                           update-ldap-simple)
   admin repo migrate      Migrate a repository from a git address, with a progress bar
+  admin regenerate secrets
+                          Re-encrypt the stored secrets under the current [security] SECRET_KEY (--old-key)
+  generate secret SECRET_KEY
+                          Print a new random secret key
   migrate                 Migrate the database
   keys                    Print the authorized_keys line for an SSH key (OpenSSH AuthorizedKeysCommand)
   serv key-<ID>           Serve git over OpenSSH for a key (run from authorized_keys)
@@ -67,6 +73,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       case 'admin':
         if (args[0] === 'auth') return await adminAuth(args.slice(1), global, io);
         if (args[0] === 'repo') return await adminRepo(args.slice(1), global, io);
+        if (args[0] === 'regenerate') return await adminRegenerate(args.slice(1), global, io);
         if (args[0] !== 'user') {
           io.stdout(ADMIN_USER_HELP);
           return args[0] === undefined ? 1 : (io.stderr(`unknown command "admin ${args[0]}"\n`), 1);
@@ -76,6 +83,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         return await migrate(args, global, io);
       case 'keys':
         return await keys(args, global, io);
+      case 'generate':
+        return generate(args, io);
       case 'serv':
         return await serv(args, global, io);
       case undefined:

@@ -123,8 +123,8 @@ describe('deploy keys through OpenSSH: repohost keys and repohost serv', () => {
     env = { PATH: process.env.PATH ?? '', HOME: home, LANG: 'C', LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', ...db.env };
     [keys.readOnly, keys.readWrite, keys.shared, keys.user] = await Promise.all([keygen('ro'), keygen('rw'), keygen('shared'), keygen('user')]);
 
-    // The first open migrates; later ones (and the CLI) do not.
-    const host = await RepoHost.open({ settings: loadSettings({ workPath, env }) });
+    // The first open migrates and makes the key file, as `repohost` would; later ones (and the CLI) read it.
+    const host = await RepoHost.open({ settings: loadSettings({ workPath, env }), noSecretKey: 'generate' });
     try {
       const make = (name: string) => host.users.create(SYSTEM, { username: name, email: `${name}@example.com`, password: 'a-good-password' });
       const alice: User = await make('alice');

@@ -1,9 +1,10 @@
-import { loadSettings, type LoadSettingsOptions, type Settings, type SettingsOverrides } from './config/settings.js';
+import { ConfigError, loadSettings, secretKeyFile, type LoadSettingsOptions, type Settings, type SettingsOverrides } from './config/settings.js';
+import { createSecretKeyFile, generateSecretKey } from './config/secret-key.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { openStorage, type DialectName, type Storage } from './storage/database.js';
-import { migrateToLatest } from './storage/migrator.js';
+import { hasMigrated, migrateToLatest } from './storage/migrator.js';
 import type { GitBackend } from './git/backend.js';
 import { NativeGitBackend } from './git/native.js';
 import { MemoryGitBackend } from './git/memory/backend.js';
@@ -79,6 +80,7 @@ import { CronService } from './cron/service.js';
 import { PushMirrorsService } from './pushmirrors/service.js';
 import { MirrorsService } from './mirrors/service.js';
 import { MigrateService } from './migrate/service.js';
+import { SecretsAtRestService } from './secretsatrest/service.js';
 
 export interface RepoHostOptions {
   /** Resolved settings; when absent they are loaded from `config`. */
@@ -94,7 +96,19 @@ export interface RepoHostOptions {
    * may do this for a given database and storage: leave it off in a second process sharing them.
    */
   reconcile?: boolean;
+  /**
+   * What to do when no `[security] SECRET_KEY` is configured (no SECRET_KEY, no SECRET_KEY_URI, no key file in
+   * APP_DATA_PATH). `'refuse'` (the default): fail with a ConfigError. `'generate'`: on a new installation (a
+   * database no migration ran on yet), create the key file (what every `repohost` command does); an existing
+   * installation is refused, its secrets are under the empty key (`repohost admin regenerate secrets` moves them).
+   * `'ephemeral'`: a random key for this instance, gone with it (in-memory forges). `'allow-empty'`: the empty
+   * key, for tests of old installations only; a warning is logged. The key chosen is set in `settings`.
+   */
+  noSecretKey?: NoSecretKey;
 }
+
+/** See {@link RepoHostOptions.noSecretKey}. */
+export type NoSecretKey = 'refuse' | 'generate' | 'ephemeral' | 'allow-empty';
 
 /** What `RepoHost.inMemory` takes: settings on top of its own (`[database] PATH = :memory:`, `[repository] BACKEND = memory`). */
 export interface InMemoryHostOptions {
@@ -110,6 +124,8 @@ export class RepoHost {
   private readonly ctx: CoreContext;
   /** What opening found and repaired of interrupted changes (empty lists when nothing was, or `reconcile: false`). */
   reconciled: ReconcileReport = { abandonedCreates: [], finishedRemovals: [], resynced: [], undoneRenames: [], undoneOwnerRenames: [], abandonedMigrations: [] };
+  /** The key file this open created (`noSecretKey: 'generate'` on a new installation), for the CLI to announce. */
+  generatedSecretKeyFile: string | undefined;
 
   private constructor(
     readonly settings: Settings,
@@ -448,6 +464,11 @@ export class RepoHost {
     return this.ctx.service(PushMirrorsService);
   }
 
+  /** Secrets stored in the database: re-encrypting them when `[security] SECRET_KEY` is set or changed. */
+  get secretsAtRest(): SecretsAtRestService {
+    return this.ctx.service(SecretsAtRestService);
+  }
+
   /** Recurring tasks (Forgejo's cron, `/admin/cron`): durable schedules; scheduling starts when the host serves. */
   get cron(): CronService {
     return this.ctx.service(CronService);
@@ -466,6 +487,7 @@ export class RepoHost {
     const settings = options.settings ?? loadSettings(options.config);
     const storage = await openStorage(settings.database);
     try {
+      const generatedSecretKeyFile = await settleSecretKey(settings, storage, options.noSecretKey ?? 'refuse');
       if (options.migrate !== false) await migrateToLatest(storage.db, storage.dialect);
       const git =
         options.git ??
@@ -473,6 +495,7 @@ export class RepoHost {
           ? new MemoryGitBackend()
           : new NativeGitBackend({ root: settings.repository.ROOT, gitPath: settings.repohost.GIT_PATH }));
       const host = new RepoHost(settings, storage, git);
+      host.generatedSecretKeyFile = generatedSecretKeyFile;
       // Without migrations the schema may predate the intents table: reconcile only when asked then.
       if (options.reconcile ?? options.migrate !== false) {
         host.reconciled = await host.repoStorage.reconcile();
@@ -502,8 +525,8 @@ export class RepoHost {
         repository: { ...overrides.repository, BACKEND: 'memory' },
       },
     });
-    // A fresh database and storage: there is nothing interrupted to repair.
-    return RepoHost.open({ settings, reconcile: false });
+    // A fresh database and storage: there is nothing interrupted to repair. Nothing persists, so neither does the key.
+    return RepoHost.open({ settings, reconcile: false, noSecretKey: 'ephemeral' });
   }
 
   /** Runs pending migrations; returns the names applied. */
@@ -537,5 +560,34 @@ export class RepoHost {
     // The backend's long-lived git processes (object readers) end with the host.
     this.git.close();
     await this.storage.close();
+  }
+}
+
+/**
+ * Makes sure `settings` has a SECRET_KEY before anything is served (see {@link RepoHostOptions.noSecretKey}); runs
+ * before migrating, so that a new installation can be told from an existing one. Returns the key file it created.
+ */
+async function settleSecretKey(settings: Settings, storage: Storage, whenNone: NoSecretKey): Promise<string | undefined> {
+  if (settings.security.SECRET_KEY !== '') return undefined;
+  const file = secretKeyFile(settings);
+  switch (whenNone) {
+    case 'ephemeral':
+      settings.security.SECRET_KEY = generateSecretKey();
+      return undefined;
+    case 'allow-empty':
+      console.warn('[repohost] warning: [security] SECRET_KEY is empty: secrets stored in the database (TOTP secrets, credentials, webhook headers) are readable by anyone with a copy of it');
+      return undefined;
+    case 'generate':
+      // An installation that ran without a key has secrets under the empty one: a new key would lose them.
+      if (await hasMigrated(storage.db)) {
+        throw new ConfigError(
+          `[security] SECRET_KEY is empty on an existing installation, whose stored secrets are encrypted under the empty key: run \`repohost admin regenerate secrets\` (it generates ${file} and re-encrypts them), or set SECRET_KEY or SECRET_KEY_URI = file:… and run it then`,
+        );
+      }
+      return createSecretKeyFile(settings);
+    case 'refuse':
+      throw new ConfigError(
+        `[security] SECRET_KEY is empty: set it or SECRET_KEY_URI = file:…; \`repohost web\` generates ${file} on a new installation (RepoHost.open: the noSecretKey option)`,
+      );
   }
 }

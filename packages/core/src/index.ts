@@ -2,9 +2,11 @@
  * RepoHost core: a git forge as a library. Open a {@link RepoHost} and call its services.
  * @packageDocumentation
  */
-export { RepoHost, type RepoHostOptions, type InMemoryHostOptions } from './host.js';
+export { RepoHost, type RepoHostOptions, type InMemoryHostOptions, type NoSecretKey } from './host.js';
 export * from './errors.js';
-export { loadSettings, derivedRootUrl, ConfigError, DEFAULT_REPORTED_VERSION, type Settings, type SettingsOverrides, type LoadSettingsOptions } from './config/settings.js';
+export { loadSettings, derivedRootUrl, ConfigError, DEFAULT_REPORTED_VERSION, secretKeyFile, type Settings, type SettingsOverrides, type LoadSettingsOptions } from './config/settings.js';
+export { createSecretKeyFile, generateSecretKey } from './config/secret-key.js';
+export { SecretsAtRestService, type ReencryptOptions, type ReencryptReport, type SecretKindReport } from './secretsatrest/service.js';
 export { parseIni, iniFromEnv } from './config/ini.js';
 export { ANONYMOUS, SYSTEM, userActor, actorUser, isSiteAdmin, isSelf, type Actor } from './access/actor.js';
 export {

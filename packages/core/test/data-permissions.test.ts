@@ -23,7 +23,8 @@ describe.runIf(TEST_DB === 'sqlite')('data files', () => {
     // A permissive umask, as a careless service manager might set: the modes must not depend on it.
     const umask = process.umask(0o022);
     try {
-      const host = await RepoHost.open({ settings: loadSettings({ workPath }) });
+      // A new installation that generates its key file: that file too must be the owner's alone.
+      const host = await RepoHost.open({ settings: loadSettings({ workPath }), noSecretKey: 'generate' });
       const alice = await createUser(host, 'alice');
       await host.repos.create(userActor(alice), { name: 'demo', auto_init: true });
       await host.git.commitFiles({ owner: 'alice', name: 'demo' }, { branch: 'more', message: 'm', author: { name: 'a', email: 'a@b.c' }, files: [{ path: 'x', content: 'y' }] });
@@ -31,6 +32,7 @@ describe.runIf(TEST_DB === 'sqlite')('data files', () => {
       const data = host.settings.server.APP_DATA_PATH;
       const entries = await walk(data);
       expect(entries.some((e) => e.endsWith('forgejo.db'))).toBe(true);
+      expect(entries.some((e) => e === path.join(data, 'secret_key'))).toBe(true);
       expect(entries.some((e) => e.includes(path.join('alice', 'demo.git', 'objects')))).toBe(true);
       for (const entry of entries) {
         const mode = (await stat(entry)).mode & 0o777;

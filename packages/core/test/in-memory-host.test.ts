@@ -105,7 +105,7 @@ describe('[repository] BACKEND', () => {
   it('is native by default and memory when configured; other values are refused', async () => {
     expect(loadSettings({ configText: '' }).repository.BACKEND).toBe('native');
     const settings = loadSettings({ configText: '[repository]\nBACKEND = memory\n[database]\nPATH = :memory:\n' });
-    const host = await RepoHost.open({ settings });
+    const host = await RepoHost.open({ settings, noSecretKey: 'ephemeral' });
     try {
       expect(host.git).toBeInstanceOf(MemoryGitBackend);
     } finally {

@@ -21,7 +21,7 @@ describe.skipIf(TEST_GIT === 'memory')('migrations across a restart', () => {
   beforeEach(async () => {
     work = await mkdtemp(path.join(tmpdir(), 'repohost-migrate-restart-'));
     dbEnv = await testDatabaseEnv();
-    settings = loadSettings({ workPath: work, env: dbEnv.env, overrides: { security: { IMPORT_LOCAL_PATHS: true } } });
+    settings = loadSettings({ workPath: work, env: dbEnv.env, overrides: { security: { IMPORT_LOCAL_PATHS: true, SECRET_KEY: 'migrate-restart-key' } } });
     source = path.join(work, 'source');
     const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: work, GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@b', GIT_COMMITTER_NAME: 'a', GIT_COMMITTER_EMAIL: 'a@b' };
     execFileSync('git', ['init', '-q', '-b', 'main', source], { env });

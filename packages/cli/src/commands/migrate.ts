@@ -1,10 +1,9 @@
-import { RepoHost } from '@repohost/core';
-import { cliSettings, type GlobalOptions } from '../config.js';
+import { cliSettings, openHost, type GlobalOptions } from '../config.js';
 import type { CliIo } from '../io.js';
 
 /** `repohost migrate`: brings the database schema up to date and says what ran. */
 export async function migrate(_args: string[], global: GlobalOptions, io: CliIo): Promise<number> {
-  const host = await RepoHost.open({ settings: cliSettings(global, io), migrate: false });
+  const host = await openHost(cliSettings(global, io), io, { migrate: false });
   try {
     const applied = await host.migrate();
     io.stdout(applied.length === 0 ? 'Database is up to date.\n' : `Applied migrations:\n${applied.map((m) => `  ${m}\n`).join('')}`);

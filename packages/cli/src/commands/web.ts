@@ -1,8 +1,8 @@
 import { writeFile, rm } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { RepoHost } from '@repohost/core';
+import type { RepoHost } from '@repohost/core';
 import { startServer } from '@repohost/server';
-import { cliSettings, type GlobalOptions } from '../config.js';
+import { cliSettings, openHost, type GlobalOptions } from '../config.js';
 import { UsageError, type CliIo } from '../io.js';
 
 export const WEB_HELP = `Usage: repohost web [--port PORT] [--pid FILE] [--quiet]
@@ -57,7 +57,7 @@ export async function web(args: string[], global: GlobalOptions, io: CliIo): Pro
   }
   // Given before loading, so a ROOT_URL derived from the port follows it.
   const settings = cliSettings(global, io, port === undefined ? undefined : { server: { HTTP_PORT: port } });
-  const host = await RepoHost.open({ settings });
+  const host = await openHost(settings, io, { announce: true });
   const server = await startServer(host, { port: settings.server.HTTP_PORT });
   if (v.pid) await writeFile(v.pid, `${process.pid}\n`);
   if (!v.quiet) io.stdout(`RepoHost listening on ${server.url} (ROOT_URL ${settings.server.ROOT_URL}, database ${settings.database.DB_TYPE})\n`);

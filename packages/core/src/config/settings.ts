@@ -1,5 +1,6 @@
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { iniFromEnv, mergeIni, parseIni, type IniData } from './ini.js';
 
 /**
@@ -143,7 +144,14 @@ const SPEC = {
     MAX_FILES: int(5),
   },
   security: {
+    /**
+     * Encrypts secrets at rest (TOTP secrets, LDAP bind passwords, mirror and migration credentials, webhook
+     * `Authorization` headers). When neither this nor SECRET_KEY_URI is set, the key file `secret_key` in APP_DATA_PATH
+     * is read; `repohost` creates that file on a new installation. Never empty: see `RepoHost.open`.
+     */
     SECRET_KEY: str(''),
+    /** `file:/path`: the key is that file's content, whitespace trimmed (Forgejo's). Setting both is an error. */
+    SECRET_KEY_URI: str(''),
     DISABLE_QUERY_AUTH_TOKEN: bool(false),
     REVERSE_PROXY_AUTHENTICATION_USER: str('X-WEBAUTH-USER'),
     REVERSE_PROXY_TRUSTED_PROXIES: list(['127.0.0.0/8', '::1/128']),
@@ -411,6 +419,54 @@ export function derivedRootUrl(settings: Pick<Settings, 'server'>): string {
   return `${PROTOCOL}://${DOMAIN}:${HTTP_PORT}/`;
 }
 
+/** The key file RepoHost keeps in the data folder when no key is configured (`createSecretKeyFile` writes it). */
+export const SECRET_KEY_FILE_NAME = 'secret_key';
+
+/** Where the data folder's key file is. */
+export function secretKeyFile(settings: Pick<Settings, 'server'>): string {
+  return path.join(settings.server.APP_DATA_PATH, SECRET_KEY_FILE_NAME);
+}
+
+/** A key file's content, trimmed; an unreadable or empty file is a start-up error, never an empty key. */
+function readKeyFile(file: string, where: string): string {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`${where}: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  const key = text.trim();
+  // As Forgejo: an empty file would be indistinguishable from no key at all.
+  if (key === '') throw new ConfigError(`${where}: ${file} is empty`);
+  return key;
+}
+
+/**
+ * `[security] SECRET_KEY` as Forgejo's `loadSecret` resolves it: the value, or the file SECRET_KEY_URI names (only
+ * `file:`), never both. With neither, the data folder's key file when it exists; else it stays empty and
+ * `RepoHost.open` decides (refuse, generate, …).
+ */
+function resolveSecretKey(s: Settings): void {
+  const security = s.security;
+  const uri = security.SECRET_KEY_URI.trim();
+  if (uri !== '' && security.SECRET_KEY !== '') throw new ConfigError('[security] SECRET_KEY and SECRET_KEY_URI: set one, not both');
+  if (uri !== '') {
+    if (!/^file:/i.test(uri)) throw new ConfigError(`[security] SECRET_KEY_URI: "${uri}" is not supported (only file:)`);
+    let file: string;
+    try {
+      // `file:///abs` and `file:/abs` as URLs; `file:relative` (no slash) from the work path, as other paths are.
+      file = uri.slice(5).startsWith('/') ? fileURLToPath(new URL(uri)) : path.resolve(s.workPath, uri.slice(5));
+    } catch {
+      throw new ConfigError(`[security] SECRET_KEY_URI: "${uri}" is not a file URI`);
+    }
+    security.SECRET_KEY = readKeyFile(file, '[security] SECRET_KEY_URI');
+    return;
+  }
+  if (security.SECRET_KEY !== '') return;
+  const file = secretKeyFile(s);
+  if (existsSync(file)) security.SECRET_KEY = readKeyFile(file, '[security] SECRET_KEY (key file)');
+}
+
 /** Fills the settings Forgejo derives from others, and checks the ones that must hold. */
 function deriveSettings(s: Settings): void {
   const server = s.server;
@@ -427,6 +483,7 @@ function deriveSettings(s: Settings): void {
   if (server.SSH_LISTEN_PORT === -1) server.SSH_LISTEN_PORT = server.SSH_PORT;
   if (server.SSH_LISTEN_PORT < 0 || server.SSH_LISTEN_PORT > 65535) throw new ConfigError('[server] SSH_LISTEN_PORT: out of range');
   server.SSH_SERVER_HOST_KEYS = server.SSH_SERVER_HOST_KEYS.map((file) => path.resolve(server.APP_DATA_PATH, file));
+  resolveSecretKey(s);
 
   const db = s.database;
   db.DB_TYPE = db.DB_TYPE.toLowerCase();

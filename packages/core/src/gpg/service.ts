@@ -1,5 +1,5 @@
 import './events.js';
-import { createHmac } from 'node:crypto';
+import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import type { CoreContext } from '../context.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
@@ -40,6 +40,7 @@ const FINGERPRINT = /^[0-9A-F]{40}$|^[0-9A-F]{64}$/;
  */
 export class GpgKeysService {
   private readonly store: GpgKeysStore;
+  private tokenKeyBytes: Buffer | undefined;
 
   constructor(private readonly ctx: CoreContext) {
     this.store = ctx.store(GpgKeysStore);
@@ -67,14 +68,25 @@ export class GpgKeysService {
 
   /**
    * The token an account signs to prove it holds a key: the same for a minute, then the next (`minutesAhead` 1 is
-   * the current token, 0 the one before it, still accepted). Keyed by `[security] SECRET_KEY`, so only this server
-   * can foresee it.
+   * the current token, 0 the one before it, still accepted). Keyed by a key derived from `[security] SECRET_KEY`,
+   * so only this server can foresee it.
    */
   verificationToken(user: User, minutesAhead = 1): string {
     const minute = Math.floor(Date.now() / 60_000) + minutesAhead;
-    return createHmac('sha256', this.ctx.settings.security.SECRET_KEY)
+    return createHmac('sha256', this.tokenKey())
       .update(`${minute}:${user.created_unix}:${user.name}:${user.email}:${user.id}`)
       .digest('hex');
+  }
+
+  /**
+   * The HMAC key of verification tokens: derived from SECRET_KEY (its own purpose, so a token says nothing of the
+   * key used elsewhere). A host allowed to run with the empty key gets a random one instead: anyone could compute
+   * tokens from the empty key; a random one only changes tokens at a restart, within which they are short-lived anyway.
+   */
+  private tokenKey(): Buffer {
+    const secretKey = this.ctx.settings.security.SECRET_KEY;
+    this.tokenKeyBytes ??= secretKey === '' ? randomBytes(32) : Buffer.from(hkdfSync('sha256', secretKey, 'repohost', 'gpg verification token', 32));
+    return this.tokenKeyBytes;
   }
 
   /** `user`'s primary keys with their subkeys, oldest first. Public, as in Forgejo: whoever may see the user. */

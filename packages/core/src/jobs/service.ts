@@ -8,6 +8,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { CoreContext, CoreTransaction } from '../context.js';
+import { forEachRowInBatches } from '../security/secrets.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { nowUnix } from '../storage/database.js';
 import type { JobKind, JobPayloads } from './kinds.js';
@@ -190,6 +191,22 @@ export class JobsService {
     };
     const row = options.tx ? await write(options.tx) : await this.ctx.transaction(write);
     return toJob(row);
+  }
+
+  /**
+   * Rewrites the stored payloads of one kind's jobs, done and failed ones too, inside the caller's transaction:
+   * for the domain that owns the payload to change what it keeps there (re-encrypted credentials). `rewrite` returns
+   * the new payload, or undefined to leave the job as it is.
+   */
+  async rewritePayloads<K extends JobKind>(tx: CoreTransaction, kind: K, rewrite: (payload: JobPayloads[K], jobId: number) => JobPayloads[K] | undefined): Promise<void> {
+    const store = tx.store(JobsStore);
+    await forEachRowInBatches(
+      (after, limit) => store.payloadsAfter(kind, after, limit),
+      async (row) => {
+        const next = rewrite(JSON.parse(row.payload) as JobPayloads[K], row.id);
+        if (next !== undefined) await store.setPayload(row.id, JSON.stringify(next));
+      },
+    );
   }
 
   async get(id: number): Promise<Job | undefined> {

@@ -44,6 +44,15 @@ export class JobsStore extends Store<JobsTables> {
     await sql`SELECT pg_advisory_xact_lock(${0x6a6f626b}, hashtext(${`${kind}\n${key}`}))`.execute(this.db);
   }
 
+  /** Payloads of one kind's jobs after `afterId`, by id, whatever their status (`JobsService.rewritePayloads`). */
+  payloadsAfter(kind: string, afterId: number, limit: number): Promise<Pick<JobRow, 'id' | 'payload'>[]> {
+    return this.db.selectFrom('job').select(['id', 'payload']).where('kind', '=', kind).where('id', '>', afterId).orderBy('id').limit(limit).execute();
+  }
+
+  async setPayload(id: number, payload: string): Promise<void> {
+    await this.db.updateTable('job').set({ payload }).where('id', '=', id).execute();
+  }
+
   insert(row: Insertable<JobTable>): Promise<JobRow> {
     return this.db.insertInto('job').values(row).returningAll().executeTakeFirstOrThrow();
   }

@@ -1,7 +1,7 @@
-import type { CoreContext } from '../context.js';
+import type { CoreContext, CoreTransaction } from '../context.js';
 import { isSiteAdmin, type Actor } from '../access/actor.js';
 import { ConflictError, ForbiddenError, NotFoundError, UnavailableError, ValidationError } from '../errors.js';
-import { decryptSecret, encryptSecret } from '../security/secrets.js';
+import { countRekey, decryptSecret, emptyRekeyCounts, encryptSecret, rekeySecret, type RekeyCounts, type SecretRekey } from '../security/secrets.js';
 import { isStorableText, isUniqueViolation, nowUnix } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
 import { UserAdminStore } from '../users/admin-store.js';
@@ -101,6 +101,19 @@ export class LoginSourcesService {
 
   constructor(private readonly ctx: CoreContext) {
     this.store = ctx.store(LoginSourcesStore);
+  }
+
+  /** Moves the sources' stored bind passwords to a new key, inside the caller's transaction (sources are few: one read). */
+  async reencryptSecrets(tx: CoreTransaction, rekey: SecretRekey): Promise<RekeyCounts> {
+    const store = tx.store(LoginSourcesStore);
+    const counts = emptyRekeyCounts();
+    for (const row of await store.list()) {
+      const config = parseConfig(row);
+      if (config.BindPasswordEncrypted === '') continue;
+      const stored = countRekey(counts, rekeySecret(rekey, BIND_PASSWORD_PURPOSE, config.BindPasswordEncrypted), `bind password of login source ${row.id} (${row.name})`);
+      if (stored !== undefined) await store.update(row.id, { cfg: JSON.stringify({ ...config, BindPasswordEncrypted: stored }) });
+    }
+    return counts;
   }
 
   private assertAdmin(actor: Actor): void {

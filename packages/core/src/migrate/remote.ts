@@ -15,7 +15,8 @@ import path from 'node:path';
 import { isSiteAdmin, type Actor } from '../access/actor.js';
 import type { Settings } from '../config/settings.js';
 import { ValidationError } from '../errors.js';
-import { decryptSecret, encryptSecret } from '../security/secrets.js';
+import { classifyAddress } from '../net/address-class.js';
+import { decryptSecret, encryptSecret, rekeySecret, type RekeyOutcome, type SecretRekey } from '../security/secrets.js';
 import { hostMatcher } from '../webhooks/allowed-hosts.js';
 
 /** Forgejo's messages for an address it refuses (`handleRemoteAddrError`), all 422. */
@@ -411,6 +412,11 @@ const CREDENTIALS_PURPOSE = 'remote credentials';
 /** Credentials at rest (migrations, mirrors): encrypted under `[security] SECRET_KEY`; none is the empty string. */
 export function encryptRemoteCredentials(secretKey: string, credentials: RemoteCredentials | undefined): string {
   return credentials ? encryptSecret(secretKey, CREDENTIALS_PURPOSE, JSON.stringify(credentials)) : '';
+}
+
+/** Stored credentials moved to a new key (`repohost admin regenerate secrets`). */
+export function rekeyRemoteCredentials(rekey: SecretRekey, stored: string): RekeyOutcome {
+  return rekeySecret(rekey, CREDENTIALS_PURPOSE, stored);
 }
 
 /** The stored credentials; undefined when there are none or they no longer decrypt (SECRET_KEY changed). */

@@ -9,7 +9,8 @@
  * visible; one interrupted by a crash runs again at start-up, and one that ended without finishing is cleaned
  * there (`repairInterrupted`).
  */
-import type { CoreContext } from '../context.js';
+import type { CoreContext, CoreTransaction } from '../context.js';
+import { countRekey, emptyRekeyCounts, type RekeyCounts, type SecretRekey } from '../security/secrets.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import { actorUser, isSiteAdmin, SYSTEM, userActor, type Actor } from '../access/actor.js';
 import { AccessMode } from '../access/permissions.js';
@@ -31,7 +32,7 @@ import { isOrganization, type User } from '../users/tables.js';
 import { MirrorsService } from '../mirrors/service.js';
 import { notSupported } from '../git/unsupported.js';
 import { parseMirrorInterval } from '../mirrors/interval.js';
-import { checkRemoteAddress, decryptRemoteCredentials, encryptRemoteCredentials, type CheckedRemote, type RemoteCredentials } from './remote.js';
+import { checkRemoteAddress, decryptRemoteCredentials, encryptRemoteCredentials, rekeyRemoteCredentials, type CheckedRemote, type RemoteCredentials } from './remote.js';
 import { describeRemoteFailure, prepareRemote } from './git-access.js';
 import { importRepositoryContent, type ImportItems } from './gitea/import.js';
 import { MigrateRepoOptionsSchema, type MigrateRepoOptions, type MigrateService as MigrateServiceName } from './schemas.js';
@@ -83,6 +84,28 @@ export class MigrateService {
 
   private get jobs(): JobsService {
     return this.ctx.service(JobsService);
+  }
+
+  /**
+   * Moves the credentials and API tokens that migration jobs keep in their payloads to a new key, inside the
+   * caller's transaction (finished jobs too: their rows stay until pruned).
+   */
+  async reencryptSecrets(tx: CoreTransaction, rekey: SecretRekey): Promise<RekeyCounts> {
+    const counts = emptyRekeyCounts();
+    await this.jobs.rewritePayloads(tx, 'migrate.run', (payload, jobId) => {
+      let changed = false;
+      const next = { ...payload };
+      for (const field of ['credentials', 'token'] as const) {
+        if (!payload[field]) continue;
+        const stored = countRekey(counts, rekeyRemoteCredentials(rekey, payload[field]), `${field === 'token' ? 'API token' : 'credentials'} of migration job ${jobId}`);
+        if (stored !== undefined) {
+          next[field] = stored;
+          changed = true;
+        }
+      }
+      return changed ? next : undefined;
+    });
+    return counts;
   }
 
   /**

@@ -19,7 +19,8 @@ import { nowUnix } from '../storage/database.js';
 import { ReposService, repoKey, type RepoAccess } from '../repos/service.js';
 import { ReposStore } from '../repos/store.js';
 import { UsersStore } from '../users/store.js';
-import { decryptRemoteCredentials, encryptRemoteCredentials, type CheckedRemote } from '../migrate/remote.js';
+import { decryptRemoteCredentials, encryptRemoteCredentials, rekeyRemoteCredentials, type CheckedRemote } from '../migrate/remote.js';
+import { countRekey, emptyRekeyCounts, forEachRowInBatches, type RekeyCounts, type SecretRekey } from '../security/secrets.js';
 import { describeRemoteFailure, prepareRemote } from '../migrate/git-access.js';
 import { parseMirrorInterval, settingNanos } from './interval.js';
 import { MirrorsStore } from './store.js';
@@ -54,6 +55,20 @@ export class MirrorsService {
 
   private get store(): MirrorsStore {
     return this.ctx.store(MirrorsStore);
+  }
+
+  /** Moves the mirrors' stored remote credentials to a new key, inside the caller's transaction. */
+  async reencryptSecrets(tx: CoreTransaction, rekey: SecretRekey): Promise<RekeyCounts> {
+    const store = tx.store(MirrorsStore);
+    const counts = emptyRekeyCounts();
+    await forEachRowInBatches(
+      (after, limit) => store.credentialsAfter(after, limit),
+      async (mirror) => {
+        const stored = countRekey(counts, rekeyRemoteCredentials(rekey, mirror.remote_credentials), `credentials of the mirror repository ${mirror.repo_id}`);
+        if (stored !== undefined) await store.update(mirror.repo_id, { remote_credentials: stored });
+      },
+    );
+    return counts;
   }
 
   /** The mirror row of a repository, if it is a pull mirror. */

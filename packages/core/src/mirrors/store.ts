@@ -29,6 +29,11 @@ export class MirrorsStore extends Store<MirrorsTables> {
     await this.db.deleteFrom('mirror').where('repo_id', '=', repoId).execute();
   }
 
+  /** Mirrors with stored credentials after `afterId`, by id (re-encryption walks them in batches). */
+  credentialsAfter(afterId: number, limit: number): Promise<Pick<Mirror, 'id' | 'repo_id' | 'remote_credentials'>[]> {
+    return this.db.selectFrom('mirror').select(['id', 'repo_id', 'remote_credentials']).where('id', '>', afterId).where('remote_credentials', '!=', '').orderBy('id').limit(limit).execute();
+  }
+
   /** Mirrors whose scheduled sync is due, least recently updated first (as Forgejo's MirrorsIterate). */
   due(now: number, limit: number): Promise<Mirror[]> {
     return this.db

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { CoreContext } from '../context.js';
+import type { CoreContext, CoreTransaction } from '../context.js';
 import { isSiteAdmin, SYSTEM, type Actor } from '../access/actor.js';
 import { AccessMode } from '../access/permissions.js';
 import { BadRequestError, ForbiddenError, LockedError, NotFoundError, NotSupportedError, ValidationError } from '../errors.js';
@@ -10,6 +10,7 @@ import {
   checkRemoteAddress,
   decryptRemoteCredentials,
   encryptRemoteCredentials,
+  rekeyRemoteCredentials,
   followRemoteRedirects,
   gitRemoteOptions,
   redactCredentials,
@@ -29,6 +30,7 @@ import { CreatePushMirrorOptionSchema, type CreatePushMirrorOption } from './sch
 import { PushMirrorsStore } from './store.js';
 import type { PushMirror } from './tables.js';
 import { acceptInput } from '../validation/validate.js';
+import { countRekey, emptyRekeyCounts, forEachRowInBatches, type RekeyCounts, type SecretRekey } from '../security/secrets.js';
 
 declare module '../jobs/kinds.js' {
   interface JobPayloads {
@@ -128,6 +130,20 @@ export class PushMirrorsService {
 
   private get jobs(): JobsService {
     return this.ctx.service(JobsService);
+  }
+
+  /** Moves the push mirrors' stored credentials to a new key, inside the caller's transaction. */
+  async reencryptSecrets(tx: CoreTransaction, rekey: SecretRekey): Promise<RekeyCounts> {
+    const store = tx.store(PushMirrorsStore);
+    const counts = emptyRekeyCounts();
+    await forEachRowInBatches(
+      (after, limit) => store.credentialsAfter(after, limit),
+      async (mirror) => {
+        const stored = countRekey(counts, rekeyRemoteCredentials(rekey, mirror.credentials), `credentials of push mirror ${mirror.id} (repository ${mirror.repo_id})`);
+        if (stored !== undefined) await store.setCredentials(mirror.id, stored);
+      },
+    );
+    return counts;
   }
 
   // ---- rights ----

@@ -53,6 +53,15 @@ export class PushMirrorsStore extends Store<PushMirrorsTables> {
       .execute();
   }
 
+  /** Mirrors with stored credentials after `afterId`, by id (re-encryption walks them in batches). */
+  credentialsAfter(afterId: number, limit: number): Promise<Pick<PushMirror, 'id' | 'repo_id' | 'credentials'>[]> {
+    return this.db.selectFrom('push_mirror').select(['id', 'repo_id', 'credentials']).where('id', '>', afterId).where('credentials', '!=', '').orderBy('id').limit(limit).execute();
+  }
+
+  async setCredentials(id: number, credentials: string): Promise<void> {
+    await this.db.updateTable('push_mirror').set({ credentials }).where('id', '=', id).execute();
+  }
+
   /** Records the end of a push attempt; false when the mirror is gone. */
   async recordAttempt(id: number, at: number, error: string): Promise<boolean> {
     const result = await this.db.updateTable('push_mirror').set({ last_update_unix: at, last_error: error }).where('id', '=', id).executeTakeFirst();

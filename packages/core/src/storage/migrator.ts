@@ -44,3 +44,12 @@ async function isUpToDate(db: Kysely<any>): Promise<boolean> {
     return false; // no migration table yet
   }
 }
+
+/** Whether any migration ran on this database before: false for a new installation's empty one. */
+export async function hasMigrated(db: Kysely<any>): Promise<boolean> {
+  try {
+    return (await db.selectFrom('repohost_migration').select('name').limit(1).execute()).length > 0;
+  } catch {
+    return false; // no migration table yet
+  }
+}

@@ -1,12 +1,13 @@
 import { pbkdf2Sync, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import type { CoreContext } from '../context.js';
+import type { CoreContext, CoreTransaction } from '../context.js';
 import { isSelf, isSiteAdmin, type Actor } from '../access/actor.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import { nowUnix } from '../storage/database.js';
-import { decryptSecret, encryptSecret } from '../security/secrets.js';
+import { countRekey, decryptSecret, emptyRekeyCounts, encryptSecret, forEachRowInBatches, rekeySecret, type RekeyCounts, type SecretRekey } from '../security/secrets.js';
 import type { User } from '../users/tables.js';
 import { TwoFactorStore } from './store.js';
 import type { TwoFactor } from './tables.js';
+import { trimEnd } from '../text.js';
 
 /** What `enrol` hands the user once: the secret for an authenticator app, as text and as an `otpauth://` URI. */
 export interface TwoFactorEnrolment {
@@ -46,6 +47,20 @@ export class TwoFactorService {
     this.store = ctx.store(TwoFactorStore);
   }
 
+  /** Moves the stored TOTP secrets (pending ones too) to a new key, inside the caller's transaction. */
+  async reencryptSecrets(tx: CoreTransaction, rekey: SecretRekey): Promise<RekeyCounts> {
+    const store = tx.store(TwoFactorStore);
+    const counts = emptyRekeyCounts();
+    await forEachRowInBatches(
+      (after, limit) => store.secretsAfter(after, limit),
+      async (row) => {
+        const stored = countRekey(counts, rekeySecret(rekey, SECRET_PURPOSE, row.secret_encrypted), `two-factor secret of user ${row.uid}`);
+        if (stored !== undefined) await store.setSecret(row.id, stored);
+      },
+    );
+    return counts;
+  }
+
   /** Whether `user` has confirmed two-factor authentication (a pending enrolment does not count). */
   async isEnrolled(user: Pick<User, 'id'>): Promise<boolean> {
     return (await this.store.byUid(user.id))?.is_confirmed === 1;
@@ -74,7 +89,7 @@ export class TwoFactorService {
     }
     // Forgejo's issuer: the site's name and its URL, so two sites' entries are told apart in the app.
     const appName = (this.ctx.settings as unknown as Record<string, { APP_NAME?: string } | undefined>)['']?.APP_NAME || 'RepoHost';
-    const issuer = `${appName} (${this.ctx.settings.server.ROOT_URL.replace(/\/+$/, '')})`;
+    const issuer = `${appName} (${trimEnd(this.ctx.settings.server.ROOT_URL, '/')})`;
     const uri = new TOTP({ issuer, label: user.name, secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: DIGITS, period: PERIOD }).toString();
     return { secret, uri };
   }

@@ -70,6 +70,15 @@ export class TwoFactorStore extends Store<TwoFactorTables> {
     return rows.map((r) => r.uid);
   }
 
+  /** Stored secrets after `afterId`, by id (re-encryption walks them in batches). */
+  secretsAfter(afterId: number, limit: number): Promise<Pick<TwoFactor, 'id' | 'uid' | 'secret_encrypted'>[]> {
+    return this.db.selectFrom('two_factor').select(['id', 'uid', 'secret_encrypted']).where('id', '>', afterId).where('secret_encrypted', '!=', '').orderBy('id').limit(limit).execute();
+  }
+
+  async setSecret(id: number, secretEncrypted: string): Promise<void> {
+    await this.db.updateTable('two_factor').set({ secret_encrypted: secretEncrypted }).where('id', '=', id).execute();
+  }
+
   async deleteOf(uid: number): Promise<boolean> {
     const result = await this.db.deleteFrom('two_factor').where('uid', '=', uid).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;

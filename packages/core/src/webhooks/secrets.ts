@@ -1,5 +1,5 @@
 /** The hooks' `Authorization` headers at rest: see security/secrets.ts (the purpose string is fixed: stored data uses it). */
-import { decryptSecret, encryptSecret } from '../security/secrets.js';
+import { decryptSecret, encryptSecret, rekeySecret, type RekeyOutcome, type SecretRekey } from '../security/secrets.js';
 
 const PURPOSE = 'webhook authorization header';
 
@@ -11,4 +11,9 @@ export function encryptHeader(secretKey: string, text: string): string {
 /** The header in clear; `undefined` when it cannot be decrypted (SECRET_KEY changed). */
 export function decryptHeader(secretKey: string, stored: string): string | undefined {
   return decryptSecret(secretKey, PURPOSE, stored);
+}
+
+/** A stored header moved to a new key (`WebhooksService.reencryptSecrets`). */
+export function rekeyHeader(rekey: SecretRekey, stored: string): RekeyOutcome {
+  return rekeySecret(rekey, PURPOSE, stored);
 }

@@ -19,7 +19,8 @@ import { formatterOf } from './formatter.js';
 import { AUTHORIZATION_HEADER_MASK, parseMeta } from './convert.js';
 import { branchFilterMatches, compileGlob, eventsFromOption, parseEventSettings, wantsEvent } from './hook-events.js';
 import { createPayload, deletePayload, forkPayload, pushPayload, repositoryPayload, type PayloadContext } from './payloads.js';
-import { encryptHeader } from './secrets.js';
+import { encryptHeader, rekeyHeader } from './secrets.js';
+import { countRekey, emptyRekeyCounts, forEachRowInBatches, type RekeyCounts, type SecretRekey } from '../security/secrets.js';
 import { releasePayload } from './release-payloads.js';
 import { ReleasesService } from '../releases/service.js';
 import { WebhooksStore, type HookScope } from './store.js';
@@ -126,6 +127,20 @@ export class WebhooksService {
   get delivery(): HookDeliverer {
     this.deliverer ??= new HookDeliverer(this.ctx);
     return this.deliverer;
+  }
+
+  /** Moves the hooks' stored `Authorization` headers to a new key, inside the caller's transaction. */
+  async reencryptSecrets(tx: CoreTransaction, rekey: SecretRekey): Promise<RekeyCounts> {
+    const store = tx.store(WebhooksStore);
+    const counts = emptyRekeyCounts();
+    await forEachRowInBatches(
+      (after, limit) => store.authorizationHeadersAfter(after, limit),
+      async (hook) => {
+        const stored = countRekey(counts, rekeyHeader(rekey, hook.header_authorization_encrypted), `authorization header of webhook ${hook.id}`);
+        if (stored !== undefined) await store.update(hook.id, { header_authorization_encrypted: stored });
+      },
+    );
+    return counts;
   }
 
   // ---- who may manage which hooks ----

@@ -66,6 +66,18 @@ export class WebhooksStore extends Store<WebhooksTables> {
     if (rows.length > 0) await this.db.insertInto('webhook').values(rows).execute();
   }
 
+  /** Hooks with a stored `Authorization` header after `afterId`, by id (re-encryption walks them in batches). */
+  authorizationHeadersAfter(afterId: number, limit: number): Promise<Pick<Webhook, 'id' | 'header_authorization_encrypted'>[]> {
+    return this.db
+      .selectFrom('webhook')
+      .select(['id', 'header_authorization_encrypted'])
+      .where('id', '>', afterId)
+      .where('header_authorization_encrypted', '!=', '')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+
   async update(id: number, changes: Updateable<WebhookTable>): Promise<void> {
     await this.db.updateTable('webhook').set(changes).where('id', '=', id).execute();
   }

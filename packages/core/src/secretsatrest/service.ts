@@ -1,0 +1,69 @@
+/**
+ * Moving every secret stored in the database from one `[security] SECRET_KEY` to the current one
+ * (`repohost admin regenerate secrets`): each domain re-encrypts its own values through its service; this only
+ * runs them in one transaction, so an installation is never left with its secrets split between two keys.
+ */
+import type { CoreContext, CoreTransaction } from '../context.js';
+import { ValidationError } from '../errors.js';
+import { LoginSourcesService } from '../loginsources/service.js';
+import { MigrateService } from '../migrate/service.js';
+import { MirrorsService } from '../mirrors/service.js';
+import { PushMirrorsService } from '../pushmirrors/service.js';
+import { TwoFactorService } from '../twofactor/service.js';
+import { WebhooksService } from '../webhooks/service.js';
+import type { RekeyCounts, SecretRekey } from '../security/secrets.js';
+
+/** What one kind of secret came to: `moved` to the current key, already `current`, `failed` under both keys. */
+export interface SecretKindReport extends RekeyCounts {
+  kind: string;
+}
+
+export interface ReencryptReport {
+  kinds: SecretKindReport[];
+  /** Nothing was written (`dryRun`). */
+  dryRun: boolean;
+}
+
+export interface ReencryptOptions {
+  /** The key the values are encrypted under now; older installations used the empty one. */
+  oldKey: string;
+  /** Count only: the transaction is rolled back. */
+  dryRun?: boolean;
+}
+
+/** Thrown to roll a dry run back; never leaves `reencrypt`. */
+class DryRun extends Error {}
+
+export class SecretsAtRestService {
+  constructor(private readonly ctx: CoreContext) {}
+
+  /**
+   * Re-encrypts every stored secret (TOTP secrets, LDAP bind passwords, webhook `Authorization` headers, pull and
+   * push mirror credentials, migration credentials) from `oldKey` to the host's current SECRET_KEY, in one
+   * transaction. Values under neither key are left as they are and named in the report. A server running with
+   * the old key must be stopped first: it would go on writing under that key.
+   */
+  async reencrypt(options: ReencryptOptions): Promise<ReencryptReport> {
+    const rekey: SecretRekey = { oldKey: options.oldKey, newKey: this.ctx.settings.security.SECRET_KEY };
+    if (rekey.newKey === '') throw new ValidationError('SECRET_KEY', 'is empty: configure a key to re-encrypt to');
+    if (rekey.oldKey === rekey.newKey) throw new ValidationError('old_key', 'is the current SECRET_KEY: there is nothing to re-encrypt');
+    const steps: [string, (tx: CoreTransaction) => Promise<RekeyCounts>][] = [
+      ['two-factor secrets', (tx) => this.ctx.service(TwoFactorService).reencryptSecrets(tx, rekey)],
+      ['LDAP bind passwords', (tx) => this.ctx.service(LoginSourcesService).reencryptSecrets(tx, rekey)],
+      ['webhook authorization headers', (tx) => this.ctx.service(WebhooksService).reencryptSecrets(tx, rekey)],
+      ['pull mirror credentials', (tx) => this.ctx.service(MirrorsService).reencryptSecrets(tx, rekey)],
+      ['push mirror credentials', (tx) => this.ctx.service(PushMirrorsService).reencryptSecrets(tx, rekey)],
+      ['migration credentials', (tx) => this.ctx.service(MigrateService).reencryptSecrets(tx, rekey)],
+    ];
+    const kinds: SecretKindReport[] = [];
+    try {
+      await this.ctx.transaction(async (tx) => {
+        for (const [kind, run] of steps) kinds.push({ kind, ...(await run(tx)) });
+        if (options.dryRun) throw new DryRun();
+      });
+    } catch (error) {
+      if (!(error instanceof DryRun)) throw error;
+    }
+    return { kinds, dryRun: options.dryRun === true };
+  }
+}
