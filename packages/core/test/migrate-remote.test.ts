@@ -306,6 +306,23 @@ describe('git options, redaction and storage of credentials', () => {
     expect(filled.stdout).toContain('password=pa$$ word\n');
   });
 
+  it('removes user information from every URL in a text, in linear time', () => {
+    const cases: [string, string][] = [
+      ['a https://u:p@h/x and git+ssh://me@host:1/y, not mail@example.com', 'a https://h/x and git+ssh://host:1/y, not mail@example.com'],
+      ['x://a://b@c', 'x://a://c'],
+      ['_a://u@h', '_a://u@h'],
+      ['.a://u@h', '.a://h'],
+      ['1a://u@h', '1a://u@h'],
+      ['HTTP://U:P@H', 'HTTP://H'],
+      ['s://no userinfo here@', 's://no userinfo here@'],
+      ['s://u@h s://v@i s://w', 's://h s://i s://w'],
+    ];
+    for (const [text, expected] of cases) expect(redactCredentials(text), text).toBe(expected);
+    const started = Date.now();
+    for (const text of [`${'a.'.repeat(100_000)}b`, `${'a://'.repeat(50_000)}`, `s://${'x:'.repeat(100_000)}`]) expect(redactCredentials(text)).toBe(text);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
   it('redacts, sanitizes and round-trips encrypted credentials', () => {
     expect(redactCredentials("fatal: unable to access 'https://bob:hunter22@host/x.git/'", { username: 'bob', password: 'hunter22' })).toBe(
       "fatal: unable to access 'https://host/x.git/'",

@@ -387,11 +387,56 @@ process.exit(0);
 
 /** `text` with the password, and any `user:password@` in URLs, removed: for error messages and logs. */
 export function redactCredentials(text: string, credentials?: RemoteCredentials): string {
-  let out = text.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/gi, '$1');
+  let out = withoutUserinfo(text);
   // The password wherever git or a server echoes it; a user name is no secret (and often also a path segment).
   const secret = credentials?.password;
   if (secret && secret.length >= 3) out = out.split(secret).join('<credentials>');
   return out;
+}
+
+const isLetter = (c: number): boolean => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
+/** `[a-z0-9+.-]`, case-insensitive: what a URL scheme is made of. */
+const isSchemeChar = (c: number): boolean => isLetter(c) || isDigit(c) || c === 0x2b || c === 0x2e || c === 0x2d;
+const isWordChar = (c: number): boolean => isLetter(c) || isDigit(c) || c === 0x5f;
+
+/** Whether a scheme (`\b[a-z][a-z0-9+.-]*`) ends right before `text[end]`. */
+function schemeEndsAt(text: string, end: number): boolean {
+  let start = end;
+  while (start > 0 && isSchemeChar(text.charCodeAt(start - 1))) start--;
+  for (let k = start; k < end; k++) {
+    if (isLetter(text.charCodeAt(k)) && (k === 0 || !isWordChar(text.charCodeAt(k - 1)))) return true;
+  }
+  return false;
+}
+
+/**
+ * Every `scheme://user:password@` in a text (an error message, git's output) without its user information.
+ * A scanner, not the pattern `\b[a-z][a-z0-9+.-]*:\/\/[^/@\s]*@`: that one is quadratic on `a.a.a.a…`, and the
+ * text can be a remote server's answer.
+ */
+function withoutUserinfo(text: string): string {
+  let out = '';
+  let copied = 0;
+  let from = 0;
+  for (;;) {
+    const separator = text.indexOf('://', from);
+    if (separator < 0) break;
+    const start = separator + 3;
+    from = start;
+    if (!schemeEndsAt(text, separator)) continue;
+    let end = start;
+    for (; end < text.length; end++) {
+      const c = text.charCodeAt(end);
+      if (c === 0x2f /* / */ || c === 0x40 /* @ */ || /\s/.test(text[end]!)) break;
+    }
+    if (text.charCodeAt(end) === 0x40) {
+      out += text.slice(copied, start);
+      copied = end + 1;
+      from = end + 1;
+    }
+  }
+  return copied === 0 ? text : out + text.slice(copied);
 }
 
 /** The address as shown and stored (`original_url`, a push mirror's `remote_address`): credentials removed. */

@@ -117,7 +117,9 @@ function digest(value: string): string {
 export function networkOf(address: string): string {
   const mapped = /^::ffff:(.+)$/i.exec(address)?.[1];
   if (mapped && isIP(mapped) === 4) return mapped;
-  const bare = address.replace(/%.*$/, '');
+  // Without the zone (`fe80::1%eth0`).
+  const zone = address.indexOf('%');
+  const bare = zone < 0 ? address : address.slice(0, zone);
   if (isIP(bare) !== 6) return address.toLowerCase();
   const groups = ipv6Groups(bare);
   return `${groups.slice(0, 4).map((g) => g.toString(16)).join(':')}::/64`;
