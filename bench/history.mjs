@@ -63,7 +63,7 @@ export async function withHistoryServer(label, lines, work, log = console.log) {
   const home = path.join(folder, 'home');
   await mkdir(home);
   const settings = loadSettings({ workPath: folder, overrides: { server: { DOMAIN: '127.0.0.1', HTTP_PORT: 0 }, database: { PATH: path.join(folder, 'bench.db') } } });
-  const host = await RepoHost.open({ settings });
+  const host = await RepoHost.open({ settings, noSecretKey: 'ephemeral' });
   const running = await startServer(host, { port: 0, hostname: '127.0.0.1' });
   try {
     const user = await host.users.create(SYSTEM, { username: 'bench', email: 'bench@example.com', password: 'bench-password-123', admin: false });

@@ -148,7 +148,7 @@ try {
   const overrides = { server: { DOMAIN: '127.0.0.1', HTTP_PORT: 0 } };
   const servers = {
     memory: await RepoHost.inMemory({ overrides }),
-    native: await RepoHost.open({ settings: loadSettings({ workPath: work, overrides: { ...overrides, database: { PATH: ':memory:' } } }) }),
+    native: await RepoHost.open({ settings: loadSettings({ workPath: work, overrides: { ...overrides, database: { PATH: ':memory:' } } }), noSecretKey: 'ephemeral' }),
   };
   const medians = {};
   for (const [name, host] of Object.entries(servers)) {

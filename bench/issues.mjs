@@ -20,7 +20,7 @@ const ISSUES = Number(process.env.BENCH_ISSUES ?? 2000);
 export async function runIssuesBench(log = console.log) {
   const folder = await mkdtemp(path.join(tmpdir(), 'repohost-bench-issues-'));
   const settings = loadSettings({ workPath: folder, overrides: { server: { DOMAIN: '127.0.0.1', HTTP_PORT: 0 }, database: { PATH: path.join(folder, 'bench.db') } } });
-  const host = await RepoHost.open({ settings });
+  const host = await RepoHost.open({ settings, noSecretKey: 'ephemeral' });
   const running = await startServer(host, { port: 0, hostname: '127.0.0.1' });
   const results = {};
   try {

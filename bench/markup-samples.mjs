@@ -16,7 +16,7 @@ Steps:
 - [ ] confirmed on macOS
 
 \`\`\`js
-const host = await RepoHost.open({ settings });
+const host = await RepoHost.open({ settings, noSecretKey: 'ephemeral' });
 await host.markup.render(actor, { text, mode: 'comment' });
 \`\`\`
 

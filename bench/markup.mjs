@@ -39,7 +39,7 @@ async function timed(work) {
 
 const work = await mkdtemp(path.join(tmpdir(), 'repohost-bench-markup-'));
 const settings = loadSettings({ workPath: work, overrides: { server: { ROOT_URL: 'http://localhost:3000/' }, database: { PATH: path.join(work, 'bench.db') } } });
-const host = await RepoHost.open({ settings });
+const host = await RepoHost.open({ settings, noSecretKey: 'ephemeral' });
 try {
   for (const name of ['alice', 'bob']) await host.users.create(SYSTEM, { username: name, email: `${name}@example.com`, password: 'bench-password-123', admin: false });
   const readme = (salt) => ({ text: `${README_100KB}\n<!-- ${salt} -->\n`, mode: 'gfm', context: 'alice/project', branchPath: 'branch/main' });

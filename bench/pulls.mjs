@@ -22,7 +22,7 @@ export async function runPullsBench(log = console.log) {
     workPath: folder,
     overrides: { server: { DOMAIN: '127.0.0.1', HTTP_PORT: 0 }, database: { PATH: path.join(folder, 'bench.db') }, api: { MAX_RESPONSE_ITEMS: 100 } },
   });
-  const host = await RepoHost.open({ settings });
+  const host = await RepoHost.open({ settings, noSecretKey: 'ephemeral' });
   const running = await startServer(host, { port: 0, hostname: '127.0.0.1' });
   const results = {};
   try {

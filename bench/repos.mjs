@@ -42,7 +42,7 @@ export async function runRepoBench(log = console.log) {
   const home = path.join(work, 'home');
   await mkdir(home);
   const settings = loadSettings({ workPath: work, overrides: { server: { DOMAIN: '127.0.0.1', HTTP_PORT: 0 }, database: { PATH: path.join(work, 'bench.db') } } });
-  const host = await RepoHost.open({ settings });
+  const host = await RepoHost.open({ settings, noSecretKey: 'ephemeral' });
   const running = await startServer(host, { port: 0, hostname: '127.0.0.1' });
   const results = {};
   try {

@@ -37,7 +37,7 @@ export async function runWebhooksBench(log = console.log) {
       webhook: { ALLOWED_HOST_LIST: 'loopback' },
     },
   });
-  const host = await RepoHost.open({ settings });
+  const host = await RepoHost.open({ settings, noSecretKey: 'ephemeral' });
   try {
     const user = await host.users.create(SYSTEM, { username: 'bench', email: 'bench@example.com', password: 'correct-horse-battery' });
     const actor = userActor(user);
