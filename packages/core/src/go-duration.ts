@@ -3,6 +3,7 @@
  * schedules, `[cron.*] OLDER_THAN`): `time.ParseDuration` syntax (`8h`, `1h30m`, `1.5h`, `90s`, `0`) with Go's
  * error texts, which the API answers; written back as `Duration.String()` prints it (`8h0m0s`, `10m0s`, `0s`).
  */
+import { trimEnd } from './text.js';
 
 const UNIT_NANOS = new Map<string, number>([
   ['ns', 1],
@@ -90,5 +91,9 @@ export function formatGoNanos(nanos: number): string {
     return `${nanos}ns`;
   }
   const seconds = nanos / 1e9;
-  return Number.isInteger(seconds) ? formatGoDuration(seconds) : `${formatGoDuration(Math.trunc(seconds)).replace(/\d+s$/, '')}${(Math.abs(seconds) % 60).toFixed(9).replace(/0+$/, '')}s`;
+  if (Number.isInteger(seconds)) return formatGoDuration(seconds);
+  // The whole seconds (`…3s`) give way to the fraction; trimmed by scanning, as every pattern here must be linear.
+  const whole = formatGoDuration(Math.trunc(seconds));
+  const minutes = whole.endsWith('s') ? trimEnd(whole.slice(0, -1), '0123456789') : whole;
+  return `${minutes}${trimEnd((Math.abs(seconds) % 60).toFixed(9), '0')}s`;
 }

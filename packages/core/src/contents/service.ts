@@ -10,6 +10,7 @@ import { repoKey, ReposService } from '../repos/service.js';
 import { ProtectionService } from '../protection/service.js';
 import { assertValidBranchName } from '../repos/names.js';
 import { acceptInput } from '../validation/validate.js';
+import { trimEnd } from '../text.js';
 import { toApiContents, toApiFileCommit, UNSIGNED_VERIFICATION, type RefKind } from './convert.js';
 import {
   ChangeFilesOptionsSchema,
@@ -93,7 +94,7 @@ export class ContentsService {
    */
   async get(actor: Actor, access: RepoAccess, treePath: string, ref?: string): Promise<ApiContentsResponse | ApiContentsResponse[]> {
     if (access.repo.is_empty) return [];
-    const trimmed = treePath.replace(/\/+$/, '');
+    const trimmed = trimEnd(treePath, '/');
     const clean = trimmed === '' ? '' : cleanTreePath(trimmed);
     if (clean === undefined) throw new NotFoundError();
     const resolved = await this.resolveRef(access, ref?.trim() || access.repo.default_branch);

@@ -5,7 +5,7 @@
 
 /** git's `whitespace` cleanup of a message given on the command line: trailing spaces and extra blank lines go. */
 export function cleanCommitMessage(message: string): string {
-  const lines = message.replace(/\r\n/g, '\n').split('\n').map((l) => l.replace(/\s+$/, ''));
+  const lines = message.replace(/\r\n/g, '\n').split('\n').map((l) => l.trimEnd());
   const kept: string[] = [];
   for (const line of lines) {
     if (line === '' && (kept.length === 0 || kept[kept.length - 1] === '')) continue;
@@ -29,9 +29,10 @@ export function parseGitmodules(text: string): Map<string, string> {
       current = /^\[submodule\s/.test(line) ? {} : undefined;
       continue;
     }
-    const match = /^([A-Za-z]+)\s*=\s*(.*)$/.exec(line);
+    // The value starts at a non-space: `\s*(.*)$` backtracked over a run of spaces before a line separator.
+    const match = /^([A-Za-z]+)\s*=\s*(\S.*)?$/.exec(line);
     if (!current || !match) continue;
-    const value = match[2]!.replace(/^"(.*)"$/, '$1');
+    const value = (match[2] ?? '').replace(/^"(.*)"$/, '$1');
     if (match[1]!.toLowerCase() === 'path') current.path = value;
     else if (match[1]!.toLowerCase() === 'url') current.url = value;
   }

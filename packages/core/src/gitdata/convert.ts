@@ -3,6 +3,7 @@ import type { Settings } from '../config/settings.js';
 import type { RepoAccess } from '../repos/access.js';
 import { repoWebPath } from '../repos/convert.js';
 import type { GitRefEntry, GitTreeEntry, LoggedCommit } from '../git/backend.js';
+import { hasLineTerminator, identTail } from '../git/ident.js';
 import type { ApiAnnotatedTag, ApiCommitUser, ApiGitEntry, ApiPayloadCommitVerification, ApiReference } from './schemas.js';
 
 /** `https://host/api/v1/repos/{owner}/{repo}`. */
@@ -43,9 +44,15 @@ export interface GitSignature {
 
 /** `Name <email> 1700000000 +0100` (git's ident line). */
 export function parseSignature(line: string): GitSignature | undefined {
-  const match = /^(.*?) ?<([^>]*)> (\d+) ([+-]\d{4})$/.exec(line);
-  if (!match) return undefined;
-  return { name: match[1]!, email: match[2]!, seconds: Number(match[3]), offset: match[4]! };
+  // Scanned from the end (users push these lines): the email opens at the first `<` after any `>` before the tail's.
+  const tail = identTail(line, false);
+  if (!tail) return undefined;
+  const before = tail.close > 0 ? line.lastIndexOf('>', tail.close - 1) : -1;
+  const open = line.indexOf('<', before + 1);
+  if (open < 0 || open > tail.close) return undefined;
+  const name = line.slice(0, open > 0 && line[open - 1] === ' ' ? open - 1 : open);
+  if (hasLineTerminator(name)) return undefined;
+  return { name, email: line.slice(open + 1, tail.close), seconds: Number(tail.seconds), offset: tail.offset };
 }
 
 /** RFC 3339 in the signature's own offset, `Z` for +0000 (as Go's time.RFC3339 writes it). */

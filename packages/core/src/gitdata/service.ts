@@ -24,6 +24,7 @@ import { CommitVerifier } from '../commits/verification.js';
 import { toApiVerification } from '../commits/convert.js';
 import type { ApiAnnotatedTag, ApiGitBlobResponse, ApiGitTreeResponse, ApiReference, GitTreeQuery } from './schemas.js';
 import { SNIFF_BYTES, sniffServedType, type ServedType } from './sniff.js';
+import { trimEnd } from '../text.js';
 
 /** Bytes of a note's message kept. */
 const NOTE_MAX_BYTES = 1024 * 1024;
@@ -53,7 +54,7 @@ export interface RawFile {
  * line breaks. Anything else names nothing.
  */
 export function treePath(path: string): string | undefined {
-  const trimmed = path.replace(/\/+$/, '');
+  const trimmed = trimEnd(path, '/');
   if (trimmed === '' || trimmed.startsWith('/')) return undefined;
   const parts = trimmed.split('/');
   // eslint-disable-next-line no-control-regex

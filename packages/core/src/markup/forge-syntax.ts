@@ -9,6 +9,7 @@ import type { Element, ElementContent } from 'hast';
 import type { FootnoteDefinition, Heading, Image, Link, List, ListItem, Nodes, Paragraph, Parent, PhrasingContent, Root, RootContent, Text } from 'mdast';
 import { EMOJI_TABLE } from './emoji-data.js';
 import { resolveLink, resolveShortLink, type LinkBase } from './links.js';
+import { trimEnd } from '../text.js';
 
 /** What one render's forge syntax needs to know. */
 export interface ForgeSyntaxOptions {
@@ -31,16 +32,54 @@ export interface ForgeSyntaxOptions {
 
 const EMOJI = new Map(EMOJI_TABLE.map(([name, emoji, description]) => [name, { emoji, description }]));
 
-/** Characters that may stand before a mention or reference (Forgejo: whitespace, start, `(`, `[`). */
-const BEFORE = String.raw`(?<=^|[\s(\[])`;
-const MENTION = new RegExp(String.raw`${BEFORE}@([\w-][\w.-]*)(?=$|[\s)\]:,.])`, 'gu');
-const ISSUE_END = String.raw`(?=$|[\s)\]]|[:;,.?!](?:\s|$))`;
-const CROSS_REFERENCE = new RegExp(String.raw`${BEFORE}([\w.-]+)/([\w.-]+)#([0-9]+)${ISSUE_END}`, 'g');
-const ISSUE_REFERENCE = new RegExp(String.raw`${BEFORE}#([0-9]+)${ISSUE_END}`, 'g');
-const COMMIT_SHA = new RegExp(String.raw`${BEFORE}([0-9a-f]{7,64})(?=$|[\s)\]]|[.,:](?:\s|$))`, 'g');
+// Each starts after what may stand before a mention or reference (Forgejo: start, whitespace, `(`, `[`); written
+// out as literals so that the linearity test reads them. A reference ends at the end, a space or bracket, or
+// punctuation followed by either.
+const MENTION = /(?<=^|[\s(\[])@([\w-][\w.-]*)(?=$|[\s)\]:,.])/gu;
+const CROSS_REFERENCE = /(?<=^|[\s(\[])([\w.-]+)\/([\w.-]+)#([0-9]+)(?=$|[\s)\]]|[:;,.?!](?:\s|$))/g;
+const ISSUE_REFERENCE = /(?<=^|[\s(\[])#([0-9]+)(?=$|[\s)\]]|[:;,.?!](?:\s|$))/g;
+const COMMIT_SHA = /(?<=^|[\s(\[])([0-9a-f]{7,64})(?=$|[\s)\]]|[.,:](?:\s|$))/g;
 const EMOJI_CODE = /:([\w+-]+):/g;
-const WIKI_LINK = /\[\[([^\]\n]+?)\]\]/g;
 const IMAGE_EXTENSION = /\.(?:png|jpe?g|gif|webp|svg|bmp|ico|tiff?|avif)$/i;
+
+/** What `split` runs over a text: a global pattern, or a scanner with the same `lastIndex`/`exec` contract. */
+interface Matcher {
+  lastIndex: number;
+  exec(text: string): RegExpExecArray | null;
+}
+
+/** A match as `RegExp.prototype.exec` returns it: the whole match, then the groups. */
+function execResult(text: string, index: number, parts: string[]): RegExpExecArray {
+  return Object.assign(parts, { index, input: text, groups: undefined }) as unknown as RegExpExecArray;
+}
+
+/**
+ * `[[…]]` wiki links, found as `/\[\[([^\]\n]+?)\]\]/g` found them (the inner text runs to the first `]` or line
+ * feed), by scanning: that pattern ran from every `[[` to the end of its line, quadratic on a long run of `[`.
+ */
+const WIKI_LINK: Matcher = {
+  lastIndex: 0,
+  exec(text) {
+    const next = (char: string, from: number) => {
+      const found = text.indexOf(char, from);
+      return found === -1 ? text.length : found;
+    };
+    // The next `]` and line feed at or after the current inner text: each only moves forward.
+    let close = -1;
+    let newline = -1;
+    for (let at = text.indexOf('[[', this.lastIndex); at >= 0; at = text.indexOf('[[', at + 1)) {
+      if (close < at + 2) close = next(']', at + 2);
+      if (newline < at + 2) newline = next('\n', at + 2);
+      const end = Math.min(close, newline);
+      if (end > at + 2 && end === close && text[end + 1] === ']') {
+        this.lastIndex = end + 2;
+        return execResult(text, at, [text.slice(at, end + 2), text.slice(at + 2, end)]);
+      }
+    }
+    this.lastIndex = 0;
+    return null;
+  },
+};
 
 /** Names `@mentioned` in the document's text, lower-cased: the one lookup a render makes. */
 export function collectMentions(tree: Root): Set<string> {
@@ -59,7 +98,7 @@ export function collectMentions(tree: Root): Set<string> {
 
 /** A mention ends before trailing dots (`@alice.` is alice). */
 function trimMention(name: string): string {
-  return name.replace(/\.+$/, '');
+  return trimEnd(name, '.');
 }
 
 /** Heading ids as goldmark's auto-ids, with Forgejo's `user-content-` prefix: lower-case words joined by `-`. */
@@ -108,7 +147,7 @@ export function applyForgeSyntax(tree: Root, options: ForgeSyntaxOptions): void 
   };
 
   /** Splits text segments by one rule; `make` returns the nodes for a match, or undefined to leave it as text. */
-  const split = (nodes: PhrasingContent[], pattern: RegExp, make: (m: RegExpExecArray) => PhrasingContent[] | undefined): PhrasingContent[] => {
+  const split = (nodes: PhrasingContent[], pattern: Matcher, make: (m: RegExpExecArray) => PhrasingContent[] | undefined): PhrasingContent[] => {
     const out: PhrasingContent[] = [];
     for (const node of nodes) {
       if (node.type !== 'text') {
@@ -297,15 +336,34 @@ function blockMath(node: Paragraph): RootContent | undefined {
   return hastNode('pre', { className: ['code-block', 'is-loading'] }, [code]) as unknown as RootContent;
 }
 
+const SPACE = /\s/;
+const ID_CHAR = /[\w-]/;
+
+/**
+ * `{#id}` ending a heading's text, as `/\s*\{#([\w-]+)\}\s*$/` found it: the id, and where the spaces before it
+ * start. By scanning from the end: the pattern retried every space of a long run that was not at the end.
+ */
+function customHeadingId(text: string): { at: number; id: string } | undefined {
+  const trimmed = text.trimEnd();
+  const close = trimmed.length - 1;
+  if (trimmed[close] !== '}') return undefined;
+  let start = close;
+  while (start > 0 && ID_CHAR.test(trimmed[start - 1]!)) start--;
+  if (start === close || start < 2 || trimmed[start - 1] !== '#' || trimmed[start - 2] !== '{') return undefined;
+  let at = start - 2;
+  while (at > 0 && SPACE.test(trimmed[at - 1]!)) at--;
+  return { at, id: trimmed.slice(start, close) };
+}
+
 function headingId(node: Heading, uniqueId: (slug: string) => string): void {
   // `## Title {#custom-id}` names the id itself.
   const last = node.children[node.children.length - 1];
   let custom: string | undefined;
   if (last?.type === 'text') {
-    const m = /\s*\{#([\w-]+)\}\s*$/.exec(last.value);
-    if (m) {
-      custom = m[1]!;
-      last.value = last.value.slice(0, m.index);
+    const found = customHeadingId(last.value);
+    if (found) {
+      custom = found.id;
+      last.value = last.value.slice(0, found.at);
     }
   }
   const slug = custom ?? (slugify(plainText(node)) || 'heading');

@@ -26,8 +26,11 @@ type Token =
   | { kind: 'end'; name: string };
 
 const TAG_NAME = /[A-Za-z][A-Za-z0-9-]*/y;
-const ATTRIBUTE = /\s*([^\s"'>/=\0]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/y;
-const TAG_END = /\s*(\/?)>/y;
+// The spaces before an attribute or the tag's end are skipped first (SPACES): a leading `\s*` makes a pattern
+// quadratic wherever it is tried at every position of a long run of spaces.
+const SPACES = /\s*/y;
+const ATTRIBUTE = /([^\s"'>/=\0]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/y;
+const TAG_END = /(\/?)>/y;
 const END_TAG = /<\/([A-Za-z][A-Za-z0-9-]*)\s*>/y;
 const CHARACTER_REFERENCE = /&(?:#[xX]([0-9A-Fa-f]{1,6});?|#([0-9]{1,7});?|([A-Za-z][A-Za-z0-9]{1,31});)/g;
 
@@ -51,6 +54,9 @@ export function tokenizeHtml(html: string): Token[] {
   const tokens: Token[] = [];
   let text = '';
   let i = 0;
+  // Where an attribute list was read to no tag: reading from there fails again (see readStartTag).
+  const failed = new Set<number>();
+  let lower: string | undefined;
   const flush = () => {
     if (text) tokens.push({ kind: 'text', value: decodeEntities(text) });
     text = '';
@@ -86,14 +92,15 @@ export function tokenizeHtml(html: string): Token[] {
         continue;
       }
     } else {
-      const start = readStartTag(html, i);
+      const start = readStartTag(html, i, failed);
       if (start) {
         flush();
         tokens.push(start.token);
         i = start.end;
         if (RAW_TEXT_ELEMENTS.has(start.token.name) && !start.token.selfClosing) {
           // Skip the raw text: it is never markup, and the element is dropped with it.
-          const close = html.toLowerCase().indexOf(`</${start.token.name}`, i);
+          // Lowered once: once per element was quadratic in a run of `<script></script>`.
+          const close = (lower ??= html.toLowerCase()).indexOf(`</${start.token.name}`, i);
           i = close === -1 ? html.length : close;
         }
         continue;
@@ -106,22 +113,35 @@ export function tokenizeHtml(html: string): Token[] {
   return tokens;
 }
 
-function readStartTag(html: string, at: number): { token: Token & { kind: 'start' }; end: number } | undefined {
+/**
+ * The start tag at `at`, or undefined when none stands there. What follows a position in the attribute list does
+ * not depend on how it was reached, so the positions of a list that ended in no tag go into `failed`, and a later
+ * `<` whose list reaches one of them stops there: `<a <a <a …` with no `>` is read once, not once per `<`.
+ */
+function readStartTag(html: string, at: number, failed: Set<number>): { token: Token & { kind: 'start' }; end: number } | undefined {
   TAG_NAME.lastIndex = at + 1;
   const name = TAG_NAME.exec(html);
   if (!name) return undefined;
   let i = TAG_NAME.lastIndex;
   const attributes: [string, string][] = [];
+  const visited: number[] = [];
   for (;;) {
-    TAG_END.lastIndex = i;
+    if (failed.has(i)) break;
+    visited.push(i);
+    SPACES.lastIndex = i;
+    SPACES.exec(html);
+    const from = SPACES.lastIndex;
+    TAG_END.lastIndex = from;
     const end = TAG_END.exec(html);
     if (end) return { token: { kind: 'start', name: name[0].toLowerCase(), attributes, selfClosing: end[1] === '/' }, end: TAG_END.lastIndex };
-    ATTRIBUTE.lastIndex = i;
+    ATTRIBUTE.lastIndex = from;
     const attribute = ATTRIBUTE.exec(html);
-    if (!attribute || ATTRIBUTE.lastIndex === i) return undefined;
+    if (!attribute) break;
     attributes.push([attribute[1]!.toLowerCase(), decodeEntities(attribute[2] ?? attribute[3] ?? attribute[4] ?? '')]);
     i = ATTRIBUTE.lastIndex;
   }
+  for (const position of visited) failed.add(position);
+  return undefined;
 }
 
 /** hast property names of the HTML attributes raw HTML commonly carries; others become `data*`-style camel case. */

@@ -3,6 +3,7 @@
  * the render's base URL, into the wiki (`wiki/`, images `wiki/raw/`) or into a branch of the repository (`src/…`,
  * images `media/…`) and the document's folder.
  */
+import { trimEnd, trimStart } from '../text.js';
 
 /** What links of one render are resolved against. */
 export interface LinkBase {
@@ -25,7 +26,7 @@ export function isAbsoluteLink(url: string): boolean {
 /** Joins path segments with single slashes, dropping empty ones. */
 function joinPaths(...parts: string[]): string {
   return parts
-    .map((p) => p.replace(/^\/+|\/+$/g, ''))
+    .map((p) => trimEnd(trimStart(p, '/'), '/'))
     .filter((p) => p !== '')
     .join('/');
 }
@@ -41,7 +42,7 @@ export function urlJoin(prefix: string, relative: string): string {
     const resolved = new URL(trimmed, base);
     return absolute ? resolved.href : `${resolved.pathname}${resolved.search}${resolved.hash}`;
   } catch {
-    return `${prefix.replace(/\/+$/, '')}/${trimmed}`;
+    return `${trimEnd(prefix, '/')}/${trimmed}`;
   }
 }
 
@@ -69,5 +70,5 @@ export function resolveShortLink(links: LinkBase, target: string, image: boolean
 export function joinUrl(base: string, path: string): string {
   const tail = joinPaths(path);
   if (tail === '') return base;
-  return `${base.replace(/\/+$/, '')}/${tail}`;
+  return `${trimEnd(base, '/')}/${tail}`;
 }

@@ -18,6 +18,7 @@ import { ValidationError } from '../errors.js';
 import { classifyAddress } from '../net/address-class.js';
 import { decryptSecret, encryptSecret, rekeySecret, type RekeyOutcome, type SecretRekey } from '../security/secrets.js';
 import { hostMatcher } from '../webhooks/allowed-hosts.js';
+import { trimEnd } from '../text.js';
 
 /** Forgejo's messages for an address it refuses (`handleRemoteAddrError`), all 422. */
 export const REMOTE_ADDRESS_MESSAGES = {
@@ -185,7 +186,7 @@ export async function followRemoteRedirects(
   if (remote.local || !remote.url.startsWith('http')) return remote;
   let current = remote;
   for (let hop = 0; hop < 5; hop++) {
-    const probe = new URL(current.url.replace(/\/+$/, '') + '/info/refs');
+    const probe = new URL(trimEnd(current.url, '/') + '/info/refs');
     probe.searchParams.set('service', options.service ?? 'git-upload-pack');
     const answer = await remoteRequest(settings, current, probe.toString(), { timeoutMs: options.timeoutMs, signal: options.signal, maxBodyBytes: 0 });
     if (!answer.location) return current;

@@ -16,6 +16,7 @@ import { webUrl } from '../urls.js';
 import { TwoFactorService } from '../twofactor/service.js';
 import { loadOrCreateSigningKey, signJwt, type SigningJwk, type SigningKey } from './signing.js';
 import { OAuth2ProviderStore } from './provider-store.js';
+import { trimEnd } from '../text.js';
 
 /** Forgejo's `[oauth2] ACCESS_TOKEN_EXPIRATION_TIME` default: one hour. */
 export const ACCESS_TOKEN_LIFETIME = 3600;
@@ -226,7 +227,7 @@ export class OAuth2ProviderService {
 
   /** The issuer: ROOT_URL without its trailing slash, as Forgejo has it. */
   get issuer(): string {
-    return this.ctx.settings.server.ROOT_URL.replace(/\/+$/, '');
+    return trimEnd(this.ctx.settings.server.ROOT_URL, '/');
   }
 
   /** Created on first use (not at start-up) and kept under the data path, as the SSH host key is. */

@@ -80,7 +80,7 @@ export function composeMergeMessage(facts: MergeMessageFacts, template: string |
   const rest = template.slice(newline + 1);
   return {
     title: first === '' ? fallback.title : expandVariables(first.trim(), lookup),
-    body: rest === '' ? fallback.body : expandVariables(rest.replace(/\s+$/, ''), lookup),
+    body: rest === '' ? fallback.body : expandVariables(rest.trimEnd(), lookup),
   };
 }
 
@@ -134,7 +134,7 @@ export function expandVariables(text: string, lookup: (name: string) => string):
  */
 export function addTrailer(message: string, key: string, value: string): string {
   const trailer = `${key}: ${value}`;
-  const trimmed = message.replace(/\s+$/, '');
+  const trimmed = message.trimEnd();
   const paragraphs = trimmed.split(/\n\s*\n/);
   const last = paragraphs.length > 1 ? paragraphs[paragraphs.length - 1]! : '';
   const isTrailerBlock = last !== '' && last.split('\n').every((line) => /^[A-Za-z0-9-]+: /.test(line));

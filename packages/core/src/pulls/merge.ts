@@ -7,6 +7,7 @@ import { AccessService } from '../access/service.js';
 import { ConflictError, ForbiddenError, LockedError, NotFoundError, PreconditionFailedError } from '../errors.js';
 import { RefConflictError, type RefUpdate, type RepoKey } from '../git/backend.js';
 import type { MergeSignature } from '../git/merge-types.js';
+import { hasLineTerminator, identTail } from '../git/ident.js';
 import { isUniqueViolation, nowUnix } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
 import { webUrl } from '../urls.js';
@@ -781,8 +782,13 @@ function parseCommit(raw: string): { tree: string; parents: string[]; author: Me
     if (line.startsWith('tree ')) tree = line.slice(5);
     else if (line.startsWith('parent ')) parents.push(line.slice(7));
     else if (line.startsWith('author ')) {
-      const match = /^author (.*) <([^>]*)> (\d+) ([+-]\d{4})$/.exec(line);
-      if (match) author = { name: match[1]!, email: match[2]!, when: new Date(Number(match[3]) * 1000), offset: match[4] };
+      // Scanned from the end (users push these lines): the name runs to the last ` <` after any `>` before the tail's.
+      const tail = identTail(line, false);
+      const before = tail && tail.close > 0 ? line.lastIndexOf('>', tail.close - 1) : -1;
+      const open = tail && tail.close >= 2 ? line.lastIndexOf(' <', tail.close - 2) : -1;
+      if (tail && open >= 7 && open > before && !hasLineTerminator(line.slice(7, open))) {
+        author = { name: line.slice(7, open), email: line.slice(open + 2, tail.close), when: new Date(Number(tail.seconds) * 1000), offset: tail.offset };
+      }
     }
   }
   return tree && author ? { tree, parents, author, message } : undefined;

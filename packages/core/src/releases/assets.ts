@@ -15,6 +15,7 @@ import { acceptInput } from '../validation/validate.js';
 import { ReleaseAssetsStore } from './assets-store.js';
 import { ReleasesService, parseReleaseId } from './service.js';
 import type { Release } from './tables.js';
+import { trimEnd } from '../text.js';
 
 /** What an asset upload request carries, once its form was read as far as the file. */
 export interface ReleaseAssetForm {
@@ -49,7 +50,7 @@ function nameOfLink(text: string): string {
   // WHATWG URLs always have a path ("/"); Go's keep it empty when the text has none.
   const rawPath = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*(\/[^?#]*)?/i.exec(text)?.[1] ?? '';
   if (rawPath === '') return new URL(text).host;
-  const trimmed = rawPath.replace(/\/+$/, '');
+  const trimmed = trimEnd(rawPath, '/');
   if (trimmed === '') return '/';
   const last = trimmed.slice(trimmed.lastIndexOf('/') + 1);
   try {

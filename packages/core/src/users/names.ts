@@ -28,14 +28,28 @@ export function assertValidUsername(name: unknown, field = 'username'): asserts 
   if (!USERNAME.test(name)) throw new ValidationError(field, 'invalid username');
 }
 
-/** A plain email check: one '@', no spaces or angle brackets, a dot-free local part is fine. */
-const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$|^[^\s@<>()[\]\\,;:"]+@[A-Za-z0-9-]+$/;
+/** A part of an address: no spaces, '@', brackets, quotes or separators. */
+const EMAIL_PART = /^[^\s@<>()[\]\\,;:"]+$/;
+const EMAIL_HOST = /^[A-Za-z0-9-]+$/;
+
+/**
+ * A plain email check: one '@', no spaces or angle brackets; the domain has a dot with something on both sides, or
+ * is a bare host name. In parts, since one pattern (`X+@X+\.X+`) tried every dot of a long domain.
+ */
+function isPlainEmail(email: string): boolean {
+  const at = email.indexOf('@');
+  if (at < 0) return false;
+  const local = email.slice(0, at);
+  const domain = email.slice(at + 1);
+  if (!EMAIL_PART.test(local) || !EMAIL_PART.test(domain)) return false;
+  return domain.slice(1, -1).includes('.') || EMAIL_HOST.test(domain);
+}
 export const EMAIL_MAX_LENGTH = 254;
 
 export function assertValidEmail(email: unknown, field = 'email'): asserts email is string {
   if (typeof email !== 'string' || email === '') throw new ValidationError(field, 'Required');
   if (email.length > EMAIL_MAX_LENGTH) throw new ValidationError(field, `MaxSize(${EMAIL_MAX_LENGTH})`);
-  if (!EMAIL.test(email)) throw new ValidationError(field, 'is not a valid email address');
+  if (!isPlainEmail(email)) throw new ValidationError(field, 'is not a valid email address');
 }
 
 /** Forgejo's `ValidSiteUrl` binding (a profile's `website`): empty, or an absolute http(s) URL with a host. */

@@ -69,8 +69,11 @@ export async function readMultipartFile(
 
 /** Go's `filepath.Base` of a client's file name (on Linux: only `/` separates). */
 function baseName(name: string): string {
-  const trimmed = name.replace(/\/+$/, '');
-  if (trimmed === '') return '/';
+  // Trailing slashes counted by hand: `/\/+$/` is quadratic on a long run of slashes not at the end.
+  let end = name.length;
+  while (end > 0 && name[end - 1] === '/') end--;
+  if (end === 0) return '/';
+  const trimmed = name.slice(0, end);
   return trimmed.slice(trimmed.lastIndexOf('/') + 1);
 }
 

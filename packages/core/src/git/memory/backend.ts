@@ -72,6 +72,7 @@ import {
   type TreeItem,
 } from './objects.js';
 import { BoundedMap } from '../../bounded-map.js';
+import { trimEnd } from '../../text.js';
 
 /** Commits and trees a backend keeps parsed-ready (a few hundred bytes each): history walks read them again and again. */
 const OBJECT_CACHE_ENTRIES = 4096;
@@ -670,7 +671,7 @@ export class MemoryGitBackend implements GitBackend {
       heads: [options.head],
       exclude: options.exclude === undefined ? undefined : [options.exclude],
       // A literal pathspec: a trailing slash names the same folder.
-      path: options.path?.replace(/\/+$/, ''),
+      path: options.path === undefined ? undefined : trimEnd(options.path, '/'),
       since: options.since && Math.floor(options.since.getTime() / 1000),
       until: options.until && Math.floor(options.until.getTime() / 1000),
     };

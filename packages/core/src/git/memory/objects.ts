@@ -4,6 +4,7 @@
  * write (signatures, encodings), so ids agree with the native backend's for the same input.
  */
 import type { GitObjectType } from '../backend.js';
+import { hasLineTerminator, identTail } from '../ident.js';
 
 export interface RawObject {
   type: GitObjectType;
@@ -50,12 +51,12 @@ export function isObjectType(value: string): value is GitObjectType {
   return OBJECT_TYPES.has(value);
 }
 
-const IDENTITY = /^(.*) <(.*)> (-?\d+) ([+-]\d{4})$/;
-
+/** `Name <email> seconds ±hhmm`: the name up to the last ` <` before the tail's `>` (a scan: users push these lines). */
 function parseIdentity(line: string): Identity {
-  const match = IDENTITY.exec(line);
-  if (!match) return { name: line, email: '', seconds: 0, offset: '+0000' };
-  return { name: match[1]!, email: match[2]!, seconds: Number(match[3]), offset: match[4]! };
+  const tail = identTail(line, true);
+  const open = tail && tail.close >= 2 ? line.lastIndexOf(' <', tail.close - 2) : -1;
+  if (!tail || open < 0 || hasLineTerminator(line.slice(0, tail.close))) return { name: line, email: '', seconds: 0, offset: '+0000' };
+  return { name: line.slice(0, open), email: line.slice(open + 2, tail.close), seconds: Number(tail.seconds), offset: tail.offset };
 }
 
 /** A name or email as a signature line may hold it (git strips these too). */

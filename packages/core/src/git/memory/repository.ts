@@ -6,6 +6,8 @@ import { createHash } from 'node:crypto';
 import { deflateSync, inflateSync } from 'node:zlib';
 import { FULL_HEX_ID, type GitObjectType } from '../backend.js';
 import type { BoundedMap } from '../../bounded-map.js';
+import { trimEnd } from '../../text.js';
+import { hasLineTerminator } from '../ident.js';
 import type { MemoryFs, MemoryLibs } from './libs.js';
 import { isObjectType, parseCommit, parseTag, parseTree, type ParsedCommit, type RawObject, type TreeItem } from './objects.js';
 
@@ -31,6 +33,42 @@ function errorCode(error: unknown): string | undefined {
 function isNotFound(error: unknown): boolean {
   const code = errorCode(error);
   return code === 'NotFoundError' || code === 'ENOENT' || code === 'AmbiguousError';
+}
+
+function isDigit(char: string | undefined): boolean {
+  return char !== undefined && char >= '0' && char <= '9';
+}
+
+/**
+ * Where the suffixes of a revision (`^{type}`, `^N`, `~N`, repeated) start: the earliest index from which the rest is
+ * nothing but suffixes, as `/^(.*?)((?:\^\{[a-z]*\}|\^\d*|~\d*)*)$/` splits it; undefined when that pattern does
+ * not match (a line terminator in the name). A scan from the end: the pattern retried every start over a long run
+ * of `~` that ends in something else, which is quadratic.
+ */
+export function revisionSuffixStart(revision: string): number | undefined {
+  const length = revision.length;
+  // ok[i]: the text from i on is all suffixes. A suffix at i ends at one place only (a digit or `{` after it
+  // cannot start the next one), so each is read once.
+  const ok = new Uint8Array(length + 1);
+  ok[length] = 1;
+  let first = length;
+  for (let i = length - 1; i >= 0; i--) {
+    const char = revision[i];
+    if (char !== '^' && char !== '~') continue;
+    let end = i + 1;
+    if (char === '^' && revision[end] === '{') {
+      let close = end + 1;
+      while (close < length && revision[close]! >= 'a' && revision[close]! <= 'z') close++;
+      if (revision[close] === '}') end = close + 1;
+    } else {
+      while (isDigit(revision[end])) end++;
+    }
+    if (ok[end]) {
+      ok[i] = 1;
+      first = i;
+    }
+  }
+  return hasLineTerminator(revision.slice(0, first)) ? undefined : first;
 }
 
 export class MemoryRepository {
@@ -265,15 +303,16 @@ export class MemoryRepository {
       if (colon === 0) return undefined;
       const tree = await this.resolve(`${revision.slice(0, colon)}^{tree}`);
       if (!tree) return undefined;
-      const path = revision.slice(colon + 1).replace(/\/+$/, '');
+      const path = trimEnd(revision.slice(colon + 1), '/');
       const item = await this.entryAt(tree.id, path);
       if (!item || item.mode === '160000') return undefined;
       const object = item.id === tree.id ? tree.object : await this.read(item.id);
       return object ? { id: item.id, object } : undefined;
     }
-    const match = /^(.*?)((?:\^\{[a-z]*\}|\^\d*|~\d*)*)$/.exec(revision);
-    if (!match) return undefined;
-    const [, name = '', suffixes = ''] = match;
+    const split = revisionSuffixStart(revision);
+    if (split === undefined) return undefined;
+    const name = revision.slice(0, split);
+    const suffixes = revision.slice(split);
     const named = await this.resolveName(name);
     if (!named) return undefined;
     let id: string = named;

@@ -16,6 +16,7 @@ import type { CheckedRemote } from '../remote.js';
 import { GiteaApiClient, MigrationError } from './client.js';
 import { GiteaDownloader, type RemoteIssue, type RemotePage } from './downloader.js';
 import { GiteaUploader, type IssueWithComments } from './uploader.js';
+import { trimEnd } from '../../text.js';
 
 export { MigrationError } from './client.js';
 
@@ -58,7 +59,7 @@ export async function importRepositoryContent(ctx: CoreContext, input: ImportRep
   const client = new GiteaApiClient({ settings: ctx.settings, actor, remote: input.remote, token: input.token, signal });
   const downloader = new GiteaDownloader(client, input.sourceOwner, input.sourceName);
   // Accounts are the same people only when the remote is this very instance (Forgejo's "same app" rule).
-  const sameInstance = client.baseUrl.replace(/\/+$/, '') === ctx.settings.server.ROOT_URL.replace(/\/+$/, '');
+  const sameInstance = trimEnd(client.baseUrl, '/') === trimEnd(ctx.settings.server.ROOT_URL, '/');
   const uploader = new GiteaUploader(ctx, input.repo, input.owner, input.doer, sameInstance);
   try {
     const wantsAny = items.labels || items.milestones || items.releases || items.issues || items.pull_requests;

@@ -155,7 +155,8 @@ export function escapeSlack(s: string): string {
 export function escapeMarkdown(s: string): string {
   return s
     .replace(/[\\`*_~[\]()#!|<>]/g, (c) => `\\${c}`)
-    .replace(/(\d+)\./g, '$1\\.')
+    // A dot after a digit (`(\d+)\.` did the same, retrying a long run of digits from each one).
+    .replace(/(\d)\./g, '$1\\.')
     .replace(/(^|\s)([+-])(?=\s)/g, '$1\\$2')
     .replace(/---/g, '\\---');
 }

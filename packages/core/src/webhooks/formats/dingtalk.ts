@@ -26,6 +26,7 @@ import {
   wikiUrl,
 } from './common.js';
 import type { HookEventName, HookFormatter, HookPayload } from './types.js';
+import { trimEnd } from '../../text.js';
 
 interface DingtalkPayload {
   msgtype: string;
@@ -77,7 +78,7 @@ function payloadOf(p: HookPayload, event: HookEventName): DingtalkPayload | unde
       const lines = commits.map((c) => {
         const author = obj(c, 'author');
         const by = 'name' in author ? ` - ${escapeMarkdown(str(author, 'name'))}` : '';
-        return `[${shortId(c)}](${str(c, 'url')}) ${escapeMarkdown(str(c, 'message').replace(/[\r\n]+$/, ''))}${by}`;
+        return `[${shortId(c)}](${str(c, 'url')}) ${escapeMarkdown(trimEnd(str(c, 'message'), '\r\n'))}${by}`;
       });
       return actionCard(`[${fullName}:${branch}] ${newCommits(total)}`, lines.join('\r\n'), total === 1 ? 'view commit' : 'view commits', link);
     }

@@ -21,6 +21,7 @@ import {
   type JsonObject,
 } from './common.js';
 import type { HookEventName, HookFormatter, HookPayload } from './types.js';
+import { trimEnd } from '../../text.js';
 
 /** Forgejo's `getIssuesInfo`/`getPullRequestInfo`: the lines of an issue or pull request message. */
 function issueLines(p: HookPayload, item: JsonObject, kind: 'Issue' | 'PullRequest'): string {
@@ -64,7 +65,7 @@ function message(p: HookPayload, event: HookEventName): string | undefined {
       const lines = list(p, 'commits').map((c) => {
         const author = obj(c, 'author');
         const by = 'name' in author ? ` - ${str(author, 'name')}` : '';
-        return `[${shortId(c)}](${str(c, 'url')}) ${str(c, 'message').replace(/[\r\n]+$/, '')}${by}`;
+        return `[${shortId(c)}](${str(c, 'url')}) ${trimEnd(str(c, 'message'), '\r\n')}${by}`;
       });
       return head + lines.join('\r\n');
     }

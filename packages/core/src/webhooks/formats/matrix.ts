@@ -30,6 +30,7 @@ import {
   type JsonObject,
 } from './common.js';
 import type { HookEventName, HookFormatter, HookPayload } from './types.js';
+import { trimEnd } from '../../text.js';
 
 const MESSAGE_TYPES: ReadonlyMap<string, number> = new Map([
   ['1', 1],
@@ -121,9 +122,54 @@ function unescapeHtml(s: string): string {
   return s.replace(/&(?:lt|gt|amp|#34|#39);/g, (e) => ENTITIES.get(e) ?? e);
 }
 
+const LINE_TERMINATOR = /[\n\r\u2028\u2029]/g;
+
+/**
+ * Links as `[text](url)`, as `/<a [^>]*?href="([^">]*?)">(.*?)<\/a>/g` wrote them: the tag ends at its first `>`,
+ * right after the quote closing an `href="…"`; the text runs to the first `</a>`, on the same line. A scan whose
+ * searches only move forward: the pattern ran from every `<a ` to the end of its line, quadratic on many of them.
+ */
+function markdownLinks(html: string): string {
+  const next = (what: string, from: number) => {
+    const found = html.indexOf(what, from);
+    return found === -1 ? html.length : found;
+  };
+  let out = '';
+  let kept = 0;
+  let tagEnd = -1;
+  let previousTagEnd = -1;
+  let quote = -1;
+  let closing = -1;
+  let lineEnd = -1;
+  for (let at = html.indexOf('<a '); at !== -1; ) {
+    if (tagEnd < at + 3) {
+      previousTagEnd = tagEnd;
+      tagEnd = next('>', at + 3);
+      // The quote opening the url: the last one before the closing `"`, after the previous tag's end.
+      quote = tagEnd - 2;
+      while (quote > previousTagEnd && html[quote] !== '"') quote--;
+    }
+    if (tagEnd < html.length && html[tagEnd - 1] === '"' && quote > previousTagEnd && quote - 5 >= at + 3 && html.startsWith('href="', quote - 5)) {
+      if (closing < tagEnd + 1) closing = next('</a>', tagEnd + 1);
+      if (lineEnd < tagEnd + 1) {
+        LINE_TERMINATOR.lastIndex = tagEnd + 1;
+        lineEnd = LINE_TERMINATOR.exec(html)?.index ?? html.length;
+      }
+      if (closing < html.length && closing <= lineEnd) {
+        out += `${html.slice(kept, at)}[${html.slice(tagEnd + 1, closing)}](${html.slice(quote + 1, tagEnd - 1)})`;
+        kept = closing + 4;
+        at = html.indexOf('<a ', kept);
+        continue;
+      }
+    }
+    at = html.indexOf('<a ', at + 1);
+  }
+  return kept === 0 ? html : out + html.slice(kept);
+}
+
 /** The plain `body`: links as `[text](url)`, `<br>` as new lines, entities decoded. */
 export function matrixPlainBody(html: string): string {
-  return unescapeHtml(html.replace(/<a [^>]*?href="([^">]*?)">(.*?)<\/a>/g, '[$2]($1)').replace(/<br>/g, '\n'));
+  return unescapeHtml(markdownLinks(html).replace(/<br>/g, '\n'));
 }
 
 function parseMessageType(config: Readonly<Record<string, string>>): number {
@@ -161,7 +207,7 @@ export const MATRIX_FORMATTER: HookFormatter = {
     const room = typeof hook.meta.room_id === 'string' ? hook.meta.room_id : '';
     const sendUrl =
       !hook.url.includes('/_matrix/') && homeserver !== '' && room !== ''
-        ? `${homeserver.replace(/\/+$/, '')}/_matrix/client/v3/rooms/${pathEscape(room)}/send/m.room.message`
+        ? `${trimEnd(homeserver, '/')}/_matrix/client/v3/rooms/${pathEscape(room)}/send/m.room.message`
         : hook.url;
     return { method: 'PUT', url: `${sendUrl}/${txnId}`, contentType: 'application/json', body: json };
   },

@@ -92,7 +92,8 @@ interface Block {
   lines: string[];
 }
 
-const TOP_LEVEL_KEY = /^([A-Za-z_][\w.-]*)\s*:(?:\s+(.*))?$/;
+// A value starts at a non-space: `\s+(.*)$` backtracked over a run of spaces before a line separator.
+const TOP_LEVEL_KEY = /^([A-Za-z_][\w.-]*)\s*:(?:\s+(\S.*)?)?$/;
 
 function splitBlocks(text: string): Block[] {
   const blocks: Block[] = [{ key: undefined, inline: '', lines: [] }];
@@ -112,6 +113,23 @@ function splitBlocks(text: string): Block[] {
   return blocks;
 }
 
+const SPACE = /\s/;
+
+/**
+ * `text` without its trailing `#` comment, as `/\s+#.*$/` (`spaced`) or `/\s*#.*$/` removed it, by scanning: those
+ * patterns ran from every `#` to the end of the text, which is quadratic on many of them.
+ */
+function withoutComment(text: string, spaced: boolean): string {
+  // `.*$` does not cross a line terminator: the comment's `#` stands after the last one.
+  const after = Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r'), text.lastIndexOf('\u2028'), text.lastIndexOf('\u2029'));
+  let hash = text.indexOf('#', after + 1);
+  while (spaced && hash >= 0 && !(hash > 0 && SPACE.test(text[hash - 1]!))) hash = text.indexOf('#', hash + 1);
+  if (hash < 0) return text;
+  let start = hash;
+  while (start > 0 && SPACE.test(text[start - 1]!)) start--;
+  return text.slice(0, start);
+}
+
 /** One YAML scalar written inline (plain, single- or double-quoted), with a trailing comment dropped. */
 function scalar(raw: string): string {
   const s = raw.trim();
@@ -129,18 +147,18 @@ function scalar(raw: string): string {
     return m[1]!.replace(/''/g, "'");
   }
   if (/^[|>&*!{[]/.test(s)) throw new ManifestError('unsupported value');
-  return s.replace(/\s+#.*$/, '');
+  return withoutComment(s, true);
 }
 
 function flowItems(inline: string, open: string, close: string): string[] {
-  const s = inline.replace(/\s+#.*$/, '').trim();
+  const s = withoutComment(inline, true).trim();
   if (!s.startsWith(open) || !s.endsWith(close)) throw new ManifestError('unsupported value');
   const inner = s.slice(1, -1).trim();
   return inner === '' ? [] : inner.split(',').map((x) => x.trim());
 }
 
 function isNull(inline: string): boolean {
-  const s = inline.replace(/\s*#.*$/, '').trim();
+  const s = withoutComment(inline, false).trim();
   return s === '' || s === '~' || s === 'null';
 }
 
@@ -149,9 +167,9 @@ function parseSources(block: Block): string[] {
   const items: string[] = [];
   for (const line of block.lines.slice(1)) {
     if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
-    const m = /^\s*-\s+(.*)$/.exec(line);
+    const m = /^\s*-\s+(\S.*)?$/.exec(line);
     if (!m) throw new ManifestError('sources must be a list of strings');
-    items.push(scalar(m[1]!));
+    items.push(scalar(m[1] ?? ''));
   }
   return items;
 }
@@ -159,7 +177,9 @@ function parseSources(block: Block): string[] {
 function parseEnvironment(block: Block): Map<string, string> {
   const env = new Map<string, string>();
   const pair = (entry: string) => {
-    const m = /^\s*("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^:#\s][^:#]*?)\s*:(?:\s+(.*))?$/.exec(entry);
+    // A plain key ends at a non-space and a value starts at one: each `\s*` once had a `[^:#]*?` or `.*` beside it
+    // that also took spaces, and the two traded a long run of them back and forth.
+    const m = /^\s*("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^:#\s](?:[^:#]*[^:#\s])?)\s*:(?:\s+(\S.*)?)?$/.exec(entry);
     if (!m) throw new ManifestError('environment must be a map of strings');
     env.set(scalar(m[1]!), m[2] === undefined ? '' : scalar(m[2]));
   };

@@ -25,6 +25,7 @@ import {
   wikiMessage,
 } from './common.js';
 import type { HookEventName, HookFormatter, HookPayload } from './types.js';
+import { trimEnd } from '../../text.js';
 
 function message(p: HookPayload, event: HookEventName): string | undefined {
   const m = { markup: HTML_MARKUP, withSender: true };
@@ -45,7 +46,7 @@ function message(p: HookPayload, event: HookEventName): string | undefined {
       const lines = list(p, 'commits').map((c) => {
         const author = obj(c, 'author');
         const by = 'name' in author ? ` - ${escapeHtml(str(author, 'name'))}` : '';
-        return `[${HTML_MARKUP.link(str(c, 'url'), shortId(c))}] ${escapeHtml(str(c, 'message').replace(/[\r\n]+$/, ''))}${by}`;
+        return `[${HTML_MARKUP.link(str(c, 'url'), shortId(c))}] ${escapeHtml(trimEnd(str(c, 'message'), '\r\n'))}${by}`;
       });
       return `${title}\n${lines.join('\n')}`;
     }
