@@ -35,7 +35,10 @@ export async function openTestHost(overrides: SettingsOverrides = {}, options: P
   }
   const repository = TEST_GIT === 'memory' ? { ...overrides.repository, BACKEND: 'memory' } : overrides.repository;
   const security = { SECRET_KEY: randomBytes(32).toString('hex'), ...overrides.security };
-  const settings = loadSettings({ workPath, overrides: { ...overrides, database, security, ...(repository ? { repository } : {}) } });
+  // A render worker's first load from the TypeScript sources can take seconds on a loaded machine, which the
+  // 5 s default budget would count: tests get more, and tests of the budget set their own.
+  const markdown = { RENDER_TIMEOUT: 30, ...overrides.markdown };
+  const settings = loadSettings({ workPath, overrides: { ...overrides, database, security, markdown, ...(repository ? { repository } : {}) } });
   const host = await RepoHost.open({ settings, ...options });
   return {
     host,

@@ -113,7 +113,7 @@ const SPEC = {
     MAX_RENDER_SIZE: size(1048576),
     /** Seconds one render may take (queue wait included) before its worker is stopped: the request gets a 422. */
     RENDER_TIMEOUT: int(5),
-    /** Worker threads that render at once; 0 means one per CPU. */
+    /** Worker threads that render at once; 0 means one per CPU but one (at least one), which is left to requests. */
     RENDER_WORKERS: int(0),
   },
   api: {

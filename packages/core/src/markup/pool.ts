@@ -10,7 +10,7 @@ import { UnavailableError, ValidationError } from '../errors.js';
 import type { RenderJob, RenderOutcome } from './render-worker.js';
 
 export interface RenderPoolOptions {
-  /** Worker threads at most; 0 means one per CPU. */
+  /** Worker threads at most; 0 means one per CPU but one, left to the event loop (at least one). */
   workers: number;
   /** Milliseconds a render may take, queue wait included. */
   budgetMs: number;
@@ -22,8 +22,6 @@ const QUEUE_PER_WORKER = 32;
 const IDLE_MS = 30_000;
 /** A worker's old-generation heap: the largest accepted document's trees fit many times over. */
 const WORKER_HEAP_MB = 512;
-/** Added to the render threads' niceness (where the platform supports it). */
-const RENDER_NICENESS = 10;
 
 /** Where the worker's code is: beside the bundle when built, the TypeScript entry's loader when run from source. */
 function workerFile(): string {
@@ -68,7 +66,7 @@ export class RenderPool {
   }
 
   private get workers(): number {
-    return this.options.workers > 0 ? this.options.workers : availableParallelism();
+    return this.options.workers > 0 ? this.options.workers : Math.max(1, availableParallelism() - 1);
   }
 
   private async start(): Promise<Piscina<RenderJob, RenderOutcome>> {
@@ -79,8 +77,6 @@ export class RenderPool {
       maxThreads: this.workers,
       idleTimeout: IDLE_MS,
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
-      // Below the event loop's priority: under load, serving requests comes before finishing a render.
-      niceIncrement: RENDER_NICENESS,
     });
   }
 
