@@ -139,6 +139,18 @@ describe('POST /markup', () => {
     );
   });
 
+  test("a Context inside a repository tree (Gitea's file preview) gives the ref and folder: images go to media, links to src", async () => {
+    const text = '[n](next.md) ![i](i.png)';
+    const expected = (folder: string) =>
+      `<p><a href="${root}o/r/src/branch/feat/x/${folder}next.md" rel="nofollow">n</a> ` +
+      `<a href="${root}o/r/media/branch/feat/x/${folder}i.png" target="_blank" rel="nofollow noopener"><img src="${root}o/r/media/branch/feat/x/${folder}i.png" alt="i" loading="lazy"/></a></p>\n`;
+    expect(await html(await post('/markup', { Mode: 'gfm', Context: 'o/r/src/branch/feat/x', Text: text }))).toBe(expected(''));
+    expect(await html(await post('/markup', { Mode: 'file', FilePath: 'docs/README.md', Context: 'o/r/src/branch/feat/x/docs', Text: text }))).toBe(expected('docs/'));
+    expect(await html(await post('/markdown', { Mode: 'gfm', Context: `${root}o/r/src/branch/feat/x`, Text: text }))).toBe(expected(''));
+    // Not a tree path: taken as it is.
+    expect(await html(await post('/markup', { Mode: 'gfm', Context: 'o/r/wiki/x/y', Text: '![i](i.png)' }))).toContain(`src="${root}o/r/wiki/x/y/i.png"`);
+  });
+
   test('gfm mode links commits and issues only inside a repository context', async () => {
     const sha = '65f1bf27bc3bd70e73d9f5b4e1f7e1d6b8c1a2b3';
     const inRepo = await html(await post('/markup', { Mode: 'gfm', Context: 'o/r', Text: `#7 ${sha}` }));

@@ -155,10 +155,11 @@ export class MarkupService {
     const raw = options.mode === 'markdown';
     const base = contextBase(appUrl, options.context ?? '', raw);
     const filePath = options.mode === 'file' ? (options.filePath ?? '') : '';
-    const links: LinkBase = {
+    const treePath = filePath.includes('/') ? filePath.slice(0, filePath.lastIndexOf('/')) : '';
+    const links: LinkBase = (!raw && !options.branchPath && !options.wiki && sourceTreeLinks(appUrl, base, treePath)) || {
       base,
       branchPath: options.branchPath ?? '',
-      treePath: filePath.includes('/') ? filePath.slice(0, filePath.lastIndexOf('/')) : '',
+      treePath,
       wiki: options.wiki === true,
     };
     const repoUrl = repositoryUrl(appUrl, base);
@@ -184,6 +185,21 @@ function contextBase(appUrl: string, context: string, raw: boolean): string {
   const trimmed = trimEnd(context, '/');
   if (trimmed === '' || /^https?:\/\//i.test(trimmed) || raw) return trimmed;
   return joinUrl(appUrl, trimmed);
+}
+
+/**
+ * A context naming a place in a repository's tree (`owner/repo/src/branch/main/docs`, as Gitea's clients send it
+ * when previewing a file) read as Gitea reads it: the repository as the base, `branch/main` as the ref, and the
+ * file's folder taken off its end, so relative images go to `media/branch/main/…` and links to `src/…`.
+ */
+function sourceTreeLinks(appUrl: string, base: string, treePath: string): LinkBase | undefined {
+  if (!base.startsWith(appUrl)) return undefined;
+  const rest = base.slice(appUrl.length);
+  const parts = rest.split('/');
+  if (parts.length < 5 || parts[2] !== 'src' || !['branch', 'commit', 'tag'].includes(parts[3]!) || !parts[0] || !parts[1]) return undefined;
+  let refPath = parts.slice(3).join('/');
+  if (treePath !== '' && refPath.endsWith(`/${treePath}`)) refPath = refPath.slice(0, -treePath.length - 1);
+  return { base: `${appUrl}${parts[0]}/${parts[1]}`, branchPath: refPath, treePath, wiki: false };
 }
 
 /** The repository a base URL under ROOT_URL names (`<root>/owner/repo/…`), as its web URL. */
