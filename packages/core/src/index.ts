@@ -250,7 +250,7 @@ export { PullUpdateService } from './pulls/merge-update.js';
 export { PullAutoMergeService } from './pulls/auto-merge.js';
 export { MergePullRequestOptionSchema, PullUpdateQuerySchema, type MergePullRequestOption, type PullUpdateQuery } from './pulls/merge-schemas.js';
 export type { PullAutoMerge } from './pulls/merge-store.js';
-export { addTrailer, composeMergeMessage, defaultMergeMessage, expandVariables, mergeTemplatePaths, type MergeMessageFacts } from './pulls/merge-message.js';
+export { addTrailer, composeMergeMessage, defaultMergeMessage, expandVariables, mergeTemplatePaths, templateDescription, type MergeMessageFacts } from './pulls/merge-message.js';
 export { ReviewsService, type ReviewRule, type ReviewSummary } from './reviews/service.js';
 export { ReviewsStore, type ApprovalFilter } from './reviews/store.js';
 export { REVIEW_TYPES, type Review, type ReviewsTables } from './reviews/tables.js';

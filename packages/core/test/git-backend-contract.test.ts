@@ -460,7 +460,7 @@ describe.skipIf(process.env.REPOHOST_TEST_DB === 'postgres').each(BACKENDS)('git
       ['b.txt', '100755', h.c2],
     ]);
     expect(await git.readContents(key, { commit: h.c4, path: 'missing', maxBlobSize: 1 })).toBeUndefined();
-    expect(await git.lastCommitOf(key, h.c4, 'README.md')).toEqual({ id: h.c3, when: '2024-01-01T14:02:00+02:00' });
+    expect(await git.lastCommitOf(key, h.c4, 'README.md')).toEqual({ id: h.c3, when: '2024-01-01T14:02:00+02:00', authorWhen: '2024-01-01T14:02:00+02:00' });
     expect(await git.lastCommitOf(key, h.c4, 'missing')).toBeUndefined();
     const stats = await git.statPaths(key, h.c4, ['src/b.txt', 'docs', 'missing']);
     expect([...stats.keys()].sort()).toEqual(['docs', 'src/b.txt']);

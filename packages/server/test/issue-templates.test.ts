@@ -202,6 +202,66 @@ describe('issue templates', () => {
   });
 });
 
+describe('templates Forgejo reads, and files that would break a parser', () => {
+  const DIRS = [
+    'ISSUE_TEMPLATE',
+    'issue_template',
+    '.forgejo/ISSUE_TEMPLATE',
+    '.forgejo/issue_template',
+    '.gitea/ISSUE_TEMPLATE',
+    '.gitea/issue_template',
+    '.github/ISSUE_TEMPLATE',
+    '.github/issue_template',
+    '.gitlab/ISSUE_TEMPLATE',
+    '.gitlab/issue_template',
+    'docs/ISSUE_TEMPLATE',
+    'docs/issue_template',
+  ];
+
+  test('every folder, markdown and both form extensions; the single-file forms are not API templates', async () => {
+    const alice = await account('alice');
+    const full = await repoOf(alice);
+    const files: Record<string, string> = {
+      // Forgejo's web page reads these when no folder has templates; its API lists folders only.
+      'ISSUE_TEMPLATE.md': BUG_MD,
+      '.gitea/ISSUE_TEMPLATE.md': BUG_MD,
+      '.github/issue_template.md': BUG_MD,
+      '.gitea/issue_template/config.yml': 'blank_issues_enabled: false\n',
+    };
+    DIRS.forEach((dir, index) => {
+      files[`${dir}/a.md`] = `---\nname: md ${index}\nabout: x\n---\n`;
+      files[`${dir}/b.${index % 2 === 0 ? 'yaml' : 'yml'}`] = FORM_YAML.replace('name: Feature', `name: form ${index}`);
+    });
+    await commitFiles(full, alice, files);
+    const list = await templates(full);
+    expect(list.map((t) => t.file_name)).toEqual(DIRS.flatMap((dir, index) => [`${dir}/a.md`, `${dir}/b.${index % 2 === 0 ? 'yaml' : 'yml'}`]));
+    expect(list.map((t) => t.name)).toEqual(DIRS.flatMap((_, index) => [`md ${index}`, `form ${index}`]));
+    expect((await config(full)).config.blank_issues_enabled).toBe(false);
+  });
+
+  test('an alias bomb, deep nesting, merge keys and a second document: templates left out, config reported by validate, never a 500', async () => {
+    const alice = await account('alice');
+    const full = await repoOf(alice);
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x]', 'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]', 'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]', 'd: [*c, *c, *c, *c, *c, *c, *c, *c, *c]'].join('\n');
+    await commitFiles(full, alice, {
+      '.gitea/ISSUE_TEMPLATE/bomb.yaml': `${bomb}\nname: x\nabout: y\n`,
+      '.gitea/ISSUE_TEMPLATE/bomb.md': `---\n${bomb}\nname: x\nabout: y\n---\n`,
+      '.gitea/ISSUE_TEMPLATE/deep.yaml': `name: x\nabout: y\nbody: ${'['.repeat(50_000)}`,
+      '.gitea/ISSUE_TEMPLATE/merged.yaml': 'base: &base {label: Summary}\nname: Merged\nabout: y\nbody: [{type: input, id: s, attributes: {<<: *base}}]\n',
+      '.gitea/ISSUE_TEMPLATE/two.yaml': 'name: Two\nabout: y\nbody: [{type: markdown, attributes: {value: v}}]\n---\nname: [\n',
+      '.gitea/ISSUE_TEMPLATE/config.yml': `${bomb}\n`,
+    });
+    const list = await templates(full);
+    // The markdown one loses its front matter and becomes a whole-file template, as Forgejo reads it.
+    expect(list.map((t) => t.name)).toEqual(['bomb.md', 'Merged', 'Two']);
+    expect(list[1].body[0].attributes).toEqual({ label: 'Summary' });
+    const { config: served, validation } = await config(full);
+    expect(served).toEqual({ blank_issues_enabled: true, contact_links: [] });
+    expect(validation.valid).toBe(false);
+    expect(validation.message).toMatch(/^yaml: /);
+  });
+});
+
 describe('issue config', () => {
   test('the first config file found is read; .forgejo before .gitea, .yaml before .yml', async () => {
     const alice = await account('alice');

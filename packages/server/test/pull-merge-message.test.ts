@@ -3,7 +3,7 @@
  * body, `$Variables` expanded as Go's os.Expand does) and git-style trailers.
  */
 import { describe, expect, test } from 'vitest';
-import { addTrailer, composeMergeMessage, defaultMergeMessage, expandVariables, mergeTemplatePaths, type MergeMessageFacts } from '@repohost/core';
+import { addTrailer, composeMergeMessage, defaultMergeMessage, expandVariables, mergeTemplatePaths, templateDescription, type MergeMessageFacts } from '@repohost/core';
 
 const facts: MergeMessageFacts = {
   style: 'merge',
@@ -44,6 +44,14 @@ describe('merge messages', () => {
     expect(composeMergeMessage(facts, 'just a title ${HeadBranch}')).toEqual({ title: 'just a title feature', body: defaultMergeMessage(facts).body });
     expect(composeMergeMessage({ ...facts, style: 'rebase' }, undefined)).toEqual({ title: '', body: '' });
     expect(composeMergeMessage(facts, undefined)).toEqual(defaultMergeMessage(facts));
+  });
+
+  test('the description a template gives: the lines after the first, expanded; none without them', () => {
+    expect(templateDescription(facts, 'Title\n\n${PullRequestDescription}\nfrom $HeadBranch\n\n')).toBe('\nIt adds things.\nfrom feature');
+    expect(templateDescription(facts, '\nonly a body')).toBe('only a body');
+    expect(templateDescription(facts, 'just a title')).toBeUndefined();
+    expect(templateDescription(facts, 'a title\n  \n')).toBeUndefined();
+    expect(templateDescription(facts, undefined)).toBeUndefined();
   });
 
   test("variables expand as Go's os.Expand", () => {

@@ -269,6 +269,26 @@ describe('merging pull requests', () => {
     expect(await git(['log', '-1', '--format=%s', merged], clone)).toBe('Merged the feature into main');
   });
 
+  test('merge message templates: the lines after the first are the description unless the caller writes one', async () => {
+    const { full, clone } = await newRepo();
+    await commit(clone, 'main', { '.gitea/default_merge_message/SQUASH_TEMPLATE.md': '$PullRequestTitle (${PullRequestReference})\n\nSquashed from $HeadBranch.\n${ReviewedOn}\n' });
+    for (const [branch, body, title, description] of [
+      ['one', { Do: 'squash' }, 'first (#N)', 'Squashed from one.\nReviewed-on: '],
+      // Go clients send the field empty when the user wrote nothing.
+      ['two', { Do: 'squash', MergeTitleField: 'My title', MergeMessageField: '' }, 'My title', 'Squashed from two.\nReviewed-on: '],
+      ['three', { Do: 'squash', MergeMessageField: 'Written by the caller' }, 'first (#N)', 'Written by the caller'],
+    ] as const) {
+      await commit(clone, branch, { [`${branch}.txt`]: 'x\n' }, { from: 'main' });
+      const index = await openPull(full, branch, 'main', h, 'first');
+      const res = await merge(full, index, body);
+      expect(res.status, await res.clone().text()).toBe(200);
+      const merged = await tip(clone, 'main');
+      expect(await git(['log', '-1', '--format=%s', merged], clone), branch).toBe(title.replace('N', String(index)));
+      const text = await git(['log', '-1', '--format=%b', merged], clone);
+      expect(text.startsWith(description), `${branch}: ${text}`).toBe(true);
+    }
+  });
+
   test('rebase with a REBASE template: the last replayed commit takes the template message', async () => {
     const { full, clone } = await newRepo();
     await collaborator(full, writer, 'write');

@@ -16,6 +16,8 @@ import { expectApiError, json, uniq } from './helpers';
 
 const NOSNIFF = 'nosniff';
 const CACHE_CONTROL = 'max-age=0, private, must-revalidate, no-transform';
+/** Forgejo's and Gitea's `[cors] X_FRAME_OPTIONS` default, on every API answer. */
+const FRAME_OPTIONS = 'SAMEORIGIN';
 
 interface RawResponse {
   status: number;
@@ -62,6 +64,7 @@ function expectProtectiveHeaders(res: { headers: Map<string, string> } | Respons
   const get = (name: string) => (res.headers instanceof Map ? res.headers.get(name) : (res as Response).headers.get(name));
   expect(get('x-content-type-options'), label).toBe(NOSNIFF);
   expect(get('cache-control'), label).toBe(CACHE_CONTROL);
+  expect(get('x-frame-options'), label).toBe(FRAME_OPTIONS);
 }
 
 /**
@@ -573,5 +576,31 @@ describe('every API answer carries Forgejo\'s protective headers', () => {
       expectProtectiveHeaders(res, label);
       await res.arrayBuffer();
     }
+  });
+
+  test('X-Frame-Options: SAMEORIGIN, once, on JSON, errors and answers a handler builds (raw file, media, HTML, archive)', async () => {
+    const h = tokenHeader(token);
+    const name = uniq('frames');
+    expect((await s.fetch('/api/v1/user/repos', jsonInit('POST', { name, auto_init: true }, h))).status).toBe(201);
+    const answers: [string, string, RequestInit, number][] = [
+      ['json', `/api/v1/repos/${owner}/${name}`, {}, 200],
+      ['error', `/api/v1/repos/${owner}/${name}/contents/missing.txt`, {}, 404],
+      ['raw file', `/api/v1/repos/${owner}/${name}/raw/README.md`, {}, 200],
+      ['raw HEAD', `/api/v1/repos/${owner}/${name}/raw/README.md`, { method: 'HEAD' }, 200],
+      ['media file', `/api/v1/repos/${owner}/${name}/media/README.md`, {}, 200],
+      ['raw missing', `/api/v1/repos/${owner}/${name}/raw/none.md`, {}, 404],
+      ['html', '/api/v1/markdown/raw', { method: 'POST', body: '# hi', headers: { 'content-type': 'text/plain' } }, 200],
+      ['archive', `/api/v1/repos/${owner}/${name}/archive/main.tar.gz`, {}, 200],
+    ];
+    for (const [label, path, init, status] of answers) {
+      const res = await s.fetch(path, init);
+      expect(res.status, label).toBe(status);
+      expect(res.headers.get('x-frame-options'), label).toBe(FRAME_OPTIONS);
+      await res.arrayBuffer();
+    }
+    // Sent once, not once per layer that knows about it.
+    const wire = await raw(s.url, 'GET', `/api/v1/repos/${owner}/${name}/raw/README.md`);
+    expect(wire.status).toBe(200);
+    expect(wire.headers.get('x-frame-options')).toBe(FRAME_OPTIONS);
   });
 });

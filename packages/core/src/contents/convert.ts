@@ -59,6 +59,8 @@ export function toApiContents(entry: ContentsEntry, view: ContentsView, withCont
     sha: entry.id,
     last_commit_sha: entry.lastCommit?.id ?? '',
     last_commit_when: entry.lastCommit ? goTime(entry.lastCommit.when) : ZERO_TIME,
+    last_committer_date: entry.lastCommit ? goTime(entry.lastCommit.when) : null,
+    last_author_date: entry.lastCommit ? goTime(entry.lastCommit.authorWhen) : null,
     type,
     size: entry.size,
     encoding: isFile && withContent ? 'base64' : null,

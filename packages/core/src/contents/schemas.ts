@@ -21,6 +21,9 @@ export const ContentsResponseSchema = Type.Object(
     sha: Type.String(),
     last_commit_sha: Type.String(),
     last_commit_when: Type.String({ format: 'date-time' }),
+    // Gitea's names for the last commit's dates (null without one), beside Forgejo's `last_commit_when`.
+    last_committer_date: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    last_author_date: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
     type: Type.String({ description: '`type` will be `file`, `dir`, `symlink`, or `submodule`' }),
     size: Type.Integer({ format: 'int64' }),
     encoding: NullableString({ description: '`encoding` is populated when `type` is `file`, otherwise null' }),

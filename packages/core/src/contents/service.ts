@@ -216,7 +216,7 @@ export class ContentsService {
         id: written.blobs.get(p.path)!,
         size: p.content!.length,
         content: p.content!.length <= this.ctx.settings.api.DEFAULT_MAX_BLOB_SIZE ? p.content : undefined,
-        lastCommit: { id: written.commit, when: committedWhen },
+        lastCommit: { id: written.commit, when: committedWhen, authorWhen: isoSeconds(author.when!) },
       };
       return toApiContents(entry, view, true);
     });

@@ -253,7 +253,7 @@ export interface ContentsEntry extends TreeEntryInfo {
   /** A submodule's URL, from the commit's `.gitmodules`. */
   submoduleUrl?: string;
   /** The newest commit that changed the entry (committer time in ISO 8601 with its offset). */
-  lastCommit?: { id: string; when: string };
+  lastCommit?: { id: string; when: string; authorWhen: string };
 }
 
 export interface ReadContentsOptions {
@@ -523,7 +523,7 @@ export interface GitBackend {
    * The newest commit from `commit` (a full id) back that changed `path`, with its committer time in strict ISO
    * 8601; undefined when none did. Remembered per commit and path, as a commit id fixes its history.
    */
-  lastCommitOf(key: RepoKey, commit: string, path: string): Promise<{ id: string; when: string } | undefined>;
+  lastCommitOf(key: RepoKey, commit: string, path: string): Promise<{ id: string; when: string; authorWhen: string } | undefined>;
   /** The entries at the given paths of a commit's tree (absent paths are left out of the map). */
   statPaths(key: RepoKey, commit: string, paths: readonly string[]): Promise<Map<string, TreeEntryInfo>>;
   /**

@@ -172,7 +172,7 @@ export async function readContents(git: NativeGitBackend, key: RepoKey, options:
   });
   if (!read) return undefined;
   const wanted = read.children ? read.children.map((c) => c.path) : [read.entry.path];
-  const last = new Map<string, { id: string; when: string }>();
+  const last = new Map<string, { id: string; when: string; authorWhen: string }>();
   const missing: string[] = [];
   for (const p of wanted) {
     const cached = LAST_COMMITS.get(`${commit}\0${p}`);
@@ -195,10 +195,10 @@ export async function readContents(git: NativeGitBackend, key: RepoKey, options:
  * The newest commit that changed a path, by `<commit>\0<path>`: a commit id fixes its history, so an answer never
  * goes stale. Bounded, oldest entries dropped first (a Map keeps insertion order).
  */
-const LAST_COMMITS = new BoundedMap<string, { id: string; when: string }>(20_000);
+const LAST_COMMITS = new BoundedMap<string, { id: string; when: string; authorWhen: string }>(20_000);
 
 /** The newest commit from `commit` back that changed `path` (see GitBackend.lastCommitOf). */
-export async function lastCommitOf(git: NativeGitBackend, key: RepoKey, commit: string, path: string): Promise<{ id: string; when: string } | undefined> {
+export async function lastCommitOf(git: NativeGitBackend, key: RepoKey, commit: string, path: string): Promise<{ id: string; when: string; authorWhen: string } | undefined> {
   if (!FULL_HEX_ID.test(commit)) throw new Error('lastCommitOf takes a full commit id');
   const cacheKey = `${commit}\0${path}`;
   const cached = LAST_COMMITS.get(cacheKey);
@@ -219,25 +219,25 @@ function lastCommits(
   scope: string,
   mode: 'children' | 'self',
   wanted: readonly string[],
-): Promise<Map<string, { id: string; when: string }>> {
-  const found = new Map<string, { id: string; when: string }>();
+): Promise<Map<string, { id: string; when: string; authorWhen: string }>> {
+  const found = new Map<string, { id: string; when: string; authorWhen: string }>();
   const remaining = new Set(wanted);
   if (remaining.size === 0) return Promise.resolve(found);
   const pathspec = scope === '' ? [] : ['--', scope];
   // `self`: one commit is enough; `children`: changed files say which entries each commit touched.
-  const args = ['--git-dir', git.pathOf(key), 'log', '-z', '--no-renames', '--format=%x01%H %cI'];
+  const args = ['--git-dir', git.pathOf(key), 'log', '-z', '--no-renames', '--format=%x01%H %cI %aI'];
   if (mode === 'self') args.push('-1');
   else args.push('--name-only');
   args.push('--end-of-options', commit, ...pathspec);
   return new Promise((resolve, reject) => {
     const child = git.spawnGit(args, { GIT_LITERAL_PATHSPECS: '1' });
     let rest = '';
-    let current: { id: string; when: string } | undefined;
+    let current: { id: string; when: string; authorWhen: string } | undefined;
     let stopped = false;
     const take = (field: string) => {
       if (field.startsWith('\x01')) {
-        const [id = '', when = ''] = field.slice(1).split(' ');
-        current = { id, when };
+        const [id = '', when = '', authorWhen = ''] = field.slice(1).split(' ');
+        current = { id, when, authorWhen };
         if (mode === 'self') for (const p of remaining) found.set(p, current);
         return;
       }

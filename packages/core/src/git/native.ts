@@ -819,7 +819,7 @@ export class NativeGitBackend implements GitBackend {
     return readContents(this, key, options);
   }
 
-  lastCommitOf(key: RepoKey, commit: string, path: string): Promise<{ id: string; when: string } | undefined> {
+  lastCommitOf(key: RepoKey, commit: string, path: string): Promise<{ id: string; when: string; authorWhen: string } | undefined> {
     return lastCommitOf(this, key, commit, path);
   }
 

@@ -86,5 +86,6 @@ export function toApiIssue(details: IssueDetails, view: ApiView, shared = new Sh
       : null,
     repository: { id: repo.id, name: repo.name, owner: owner.name, full_name: `${owner.name}/${repo.name}` },
     pin_order: issue.pin_order,
+    time_estimate: 0,
   };
 }

@@ -59,6 +59,8 @@ export const IssueSchema = Type.Object(
     pull_request: Type.Union([PullRequestMetaSchema, Type.Null()]),
     repository: RepositoryMetaSchema,
     pin_order: Type.Integer({ format: 'int64' }),
+    /** Gitea's estimate in seconds; Forgejo has none, and nothing here sets one. */
+    time_estimate: Type.Integer({ format: 'int64' }),
   },
   { $id: 'Issue', description: 'Issue represents an issue in a repository' },
 );

@@ -47,15 +47,25 @@ function loadYaml(): Promise<YamlModule> {
   return (yamlModule ??= import('yaml'));
 }
 
-/** Parses one YAML document to plain values; a syntax error (or a duplicate key) is a TemplateError. */
+/**
+ * Parses the first YAML document to plain values, as Go's yaml.Unmarshal does (merge keys included). Anything the
+ * parser refuses (a syntax error, a duplicate key, an alias bomb, nesting too deep for the stack) is a TemplateError:
+ * the file is the repository's data, so it makes the template unusable, never the request fail.
+ */
 function parseYaml(yaml: YamlModule, text: string): unknown {
-  const doc = yaml.parseDocument(text, { prettyErrors: false, uniqueKeys: true });
-  const error = doc.errors[0];
-  if (error) {
-    const line = text.slice(0, error.pos[0]).split('\n').length;
-    throw new TemplateError(`yaml: line ${line}: ${error.message}`);
+  try {
+    const doc = yaml.parseAllDocuments(text, { prettyErrors: false, uniqueKeys: true, merge: true })[0];
+    if (!doc || !('errors' in doc)) return null;
+    const error = doc.errors[0];
+    if (error) {
+      const line = text.slice(0, error.pos[0]).split('\n').length;
+      throw new TemplateError(`yaml: line ${line}: ${error.message}`);
+    }
+    return doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    if (error instanceof TemplateError) throw error;
+    throw new TemplateError(`yaml: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return doc.toJS({ maxAliasCount: 100 });
 }
 
 type YamlMap = Record<string, unknown>;

@@ -1,7 +1,8 @@
 /**
  * The commit message a merge gets when the caller gives no title: Forgejo's default wording, or the repository's
  * merge message template (`.forgejo/default_merge_message/<STYLE>_TEMPLATE.md`, else `.gitea/…`, read from the
- * default branch) whose first line is the title and the rest the body, with `$Variables` expanded.
+ * default branch) whose first line is the title and the rest the body, with `$Variables` expanded. The body is the
+ * description when the caller gives none (the service description's rule; Forgejo's API drops it).
  */
 import type { MergeStyle } from '../repos/units.js';
 
@@ -56,6 +57,30 @@ export function composeMergeMessage(facts: MergeMessageFacts, template: string |
   const fallback = defaultMergeMessage(facts);
   if (template === undefined) return facts.style === 'rebase' ? { title: '', body: '' } : fallback;
   if (template === '') return fallback;
+  const lookup = templateLookup(facts);
+  const newline = template.indexOf('\n');
+  if (newline < 0) return { title: expandVariables(template.trim(), lookup), body: fallback.body };
+  const first = template.slice(0, newline);
+  const rest = template.slice(newline + 1);
+  return {
+    title: first === '' ? fallback.title : expandVariables(first.trim(), lookup),
+    body: rest === '' ? fallback.body : expandVariables(rest.trimEnd(), lookup),
+  };
+}
+
+/**
+ * The description a template gives: its lines after the first, expanded; undefined when it has none (no template,
+ * or one line only), so that the caller's default stays.
+ */
+export function templateDescription(facts: MergeMessageFacts, template: string | undefined): string | undefined {
+  const newline = template?.indexOf('\n') ?? -1;
+  if (template === undefined || newline < 0) return undefined;
+  const rest = template.slice(newline + 1).trimEnd();
+  return rest === '' ? undefined : expandVariables(rest, templateLookup(facts));
+}
+
+/** The `$Variables` a template may use (Forgejo's set). */
+function templateLookup(facts: MergeMessageFacts): (name: string) => string {
   const vars: Record<string, string> = {
     BaseRepoOwnerName: facts.baseOwner,
     BaseRepoName: facts.baseRepo,
@@ -73,15 +98,7 @@ export function composeMergeMessage(facts: MergeMessageFacts, template: string |
     ClosingIssues: '',
     ...facts.extra,
   };
-  const lookup = (name: string) => vars[name] ?? '';
-  const newline = template.indexOf('\n');
-  if (newline < 0) return { title: expandVariables(template.trim(), lookup), body: fallback.body };
-  const first = template.slice(0, newline);
-  const rest = template.slice(newline + 1);
-  return {
-    title: first === '' ? fallback.title : expandVariables(first.trim(), lookup),
-    body: rest === '' ? fallback.body : expandVariables(rest.trimEnd(), lookup),
-  };
+  return (name: string) => vars[name] ?? '';
 }
 
 const SPECIAL = new Set(['*', '#', '$', '@', '!', '?', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9']);

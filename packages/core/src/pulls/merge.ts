@@ -38,7 +38,7 @@ import { PullsStore } from './store.js';
 import { PullsService } from './service.js';
 import { PULL_STATUS, pullHeadRef, type Pull, type PullRequest } from './tables.js';
 import { MergePullRequestOptionSchema, type MergePullRequestOption } from './merge-schemas.js';
-import { addTrailer, composeMergeMessage, MERGE_TEMPLATE_MAX_BYTES, mergeTemplatePaths, type MergeMessageFacts } from './merge-message.js';
+import { addTrailer, composeMergeMessage, MERGE_TEMPLATE_MAX_BYTES, mergeTemplatePaths, templateDescription, type MergeMessageFacts } from './merge-message.js';
 import { PullMergeStore, type PullAutoMerge } from './merge-store.js';
 
 /**
@@ -284,8 +284,15 @@ export class PullMergeService {
     if (!PullMergeService.styleAllowed(unit, style)) throw new MergeNotAllowedError(`${style} is not an allowed merge style for this repository`);
 
     let message = (opts.MergeTitleField ?? '').trim();
-    if (message === '') message = (await this.defaultMessage(access, current, style)).title;
-    const extra = (opts.MergeMessageField ?? '').trim();
+    let extra = (opts.MergeMessageField ?? '').trim();
+    if (message === '' || extra === '') {
+      const facts = await this.defaultMessageFacts(access, current, style);
+      const template = await this.mergeTemplate(access, style);
+      if (message === '') message = composeMergeMessage(facts, template).title;
+      // The template's lines after the first are the description unless the caller wrote one (an empty field is
+      // none: Go clients always send it).
+      if (extra === '') extra = (templateDescription(facts, template) ?? '').trim();
+    }
     if (extra !== '') message += `\n\n${extra}`;
     const deleteBranch = opts.delete_branch_after_merge ?? unit?.default_delete_branch_after_merge ?? false;
 

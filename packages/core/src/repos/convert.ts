@@ -95,6 +95,11 @@ export function toApiRepository(
     globally_editable_wiki: units.wiki?.globally_editable ?? false,
     has_pull_requests: units.pulls !== undefined,
     has_projects: units.projects !== undefined,
+    has_code: units.code !== undefined,
+    // Projects have no settings here: Gitea's default mode (the repository's and its owner's projects).
+    projects_mode: 'all',
+    // Gitea detects licenses with a classifier on every push into a table of its own; none is kept here.
+    licenses: [],
     has_releases: units.releases !== undefined,
     has_packages: units.packages !== undefined,
     has_actions: units.actions !== undefined,
@@ -105,6 +110,8 @@ export function toApiRepository(
     allow_squash_merge: pulls.allow_squash_merge,
     allow_fast_forward_only_merge: pulls.allow_fast_forward_only_merge,
     allow_rebase_update: pulls.allow_rebase_update,
+    allow_manual_merge: pulls.allow_manual_merge,
+    autodetect_manual_merge: pulls.autodetect_manual_merge,
     default_delete_branch_after_merge: pulls.default_delete_branch_after_merge,
     default_merge_style: pulls.default_merge_style,
     default_update_style: pulls.default_update_style,

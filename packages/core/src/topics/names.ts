@@ -23,8 +23,8 @@ export function normalizeTopic(name: string): string {
 }
 
 /**
- * A name made valid the way Forgejo repairs one when a whole list is replaced: a `t` in front of a name that
- * starts with something else, cut to the length limit, and every run of other characters turned into a dash.
+ * A name made valid the way Forgejo's AutofixTopic repairs one: a `t` in front of a name that starts with something
+ * else, cut to the length limit, and every run of other characters turned into a dash.
  */
 export function repairTopic(name: string): string {
   if (isValidTopic(name)) return name;
@@ -37,15 +37,17 @@ export function repairTopic(name: string): string {
 }
 
 /**
- * A client's list as it will be stored: each name normalized, empty ones dropped, invalid ones repaired,
- * duplicates kept once (in the order given).
+ * A client's list read as Gitea's SanitizeAndValidateTopics reads it: each name normalized, empty ones dropped,
+ * duplicates kept once (in the order given); names that cannot be stored are returned apart, for the 422.
  */
-export function sanitizeTopics(names: readonly string[]): string[] {
-  const kept = new Set<string>();
+export function sanitizeTopics(names: readonly string[]): { valid: string[]; invalid: string[] } {
+  const valid = new Set<string>();
+  const invalid: string[] = [];
   for (const raw of names) {
     const name = normalizeTopic(raw);
-    if (name === '') continue;
-    kept.add(repairTopic(name));
+    if (name === '' || valid.has(name)) continue;
+    if (isValidTopic(name)) valid.add(name);
+    else invalid.push(name);
   }
-  return [...kept];
+  return { valid: [...valid], invalid };
 }

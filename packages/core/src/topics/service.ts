@@ -55,14 +55,15 @@ export class TopicsService {
   }
 
   /**
-   * Replaces the repository's topics. Names are normalized and invalid ones repaired, as Forgejo does for a
-   * whole list; more than 25 is refused.
+   * Replaces the repository's topics. Names are normalized; more than 25 valid ones, or any invalid one, is a 422
+   * and nothing changes (Gitea's UpdateTopics, in its order: the count first, then the names).
    */
   async replace(actor: Actor, access: RepoAccess, input: RepoTopicOptions): Promise<void> {
     assertRepoAdmin(actor, access);
     const opts = acceptInput(RepoTopicOptionsSchema, input);
-    const wanted = sanitizeTopics(opts.topics ?? []);
+    const { valid: wanted, invalid } = sanitizeTopics(opts.topics ?? []);
     if (wanted.length > MAX_TOPICS_PER_REPO) throw new InvalidTopicsError(null, 'Exceeding maximum number of topics per repo');
+    if (invalid.length > 0) throw new InvalidTopicsError(invalid, 'Topic names are invalid');
     await this.change(access, async (store, current, now) => {
       const keep = new Set(wanted);
       const removed = current.filter((t) => !keep.has(t.name));

@@ -38,9 +38,26 @@ export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 /** Forgejo's API answers are never cached by shared caches nor transformed by proxies (APIContexter). */
 const API_CACHE_CONTROL = 'max-age=0, private, must-revalidate, no-transform';
 
+/** Forgejo's and Gitea's `[cors] X_FRAME_OPTIONS` default, which their APIContexter sends on every API answer. */
+const X_FRAME_OPTIONS = 'SAMEORIGIN';
+
 /** Headers every API answer starts with: a fresh plain record per request, cheaper than web Headers. */
 export function apiResponseHeaders(): ResponseHeaders {
-  return { 'content-type': 'application/json;charset=utf-8', 'x-content-type-options': 'nosniff', 'cache-control': API_CACHE_CONTROL };
+  return {
+    'content-type': 'application/json;charset=utf-8',
+    'x-content-type-options': 'nosniff',
+    'cache-control': API_CACHE_CONTROL,
+    'x-frame-options': X_FRAME_OPTIONS,
+  };
+}
+
+/**
+ * A response a handler built itself (a raw file, an archive, a redirect) carries the API's frame policy too, whether
+ * or not it started from `responseHeaders`.
+ */
+function withFrameOptions(response: Response): Response {
+  if (!response.headers.has('x-frame-options')) response.headers.set('x-frame-options', X_FRAME_OPTIONS);
+  return response;
 }
 
 /**
@@ -149,7 +166,7 @@ export class RouteTable {
       }
       const result = await spec.handler(ctx as never);
       // A stream, or a body shaped unlike the reply's schema: the handler built the answer itself.
-      if (result instanceof Response) return result;
+      if (result instanceof Response) return withFrameOptions(result);
       if (spec.reply.status === 204) {
         delete headers['content-type'];
         return new FastResponse(null, { status: 204, headers });

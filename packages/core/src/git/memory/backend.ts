@@ -582,8 +582,8 @@ export class MemoryGitBackend implements GitBackend {
    * The newest commit that changed each entry of a folder: one walk over the folder's history (as `git log
    * --name-only -- <folder>`: merges show no changes), stopped once every entry has its commit.
    */
-  private async lastCommitsOfChildren(repo: MemoryRepository, commit: string, folder: string, paths: readonly string[]): Promise<Map<string, { id: string; when: string }>> {
-    const found = new Map<string, { id: string; when: string }>();
+  private async lastCommitsOfChildren(repo: MemoryRepository, commit: string, folder: string, paths: readonly string[]): Promise<Map<string, { id: string; when: string; authorWhen: string }>> {
+    const found = new Map<string, { id: string; when: string; authorWhen: string }>();
     const remaining = new Set(paths);
     if (remaining.size === 0) return found;
     for await (const { id, commit: parsed } of walk(repo, { heads: [commit], path: folder === '' ? undefined : folder })) {
@@ -594,7 +594,7 @@ export class MemoryGitBackend implements GitBackend {
         const theirs = parent ? (await repo.entryAt(parent.tree, path))?.id : undefined;
         if (mine !== theirs) {
           remaining.delete(path);
-          found.set(path, { id, when: isoStrict(parsed.committer) });
+          found.set(path, { id, when: isoStrict(parsed.committer), authorWhen: isoStrict(parsed.author) });
         }
       }
       if (remaining.size === 0) break;
@@ -602,11 +602,11 @@ export class MemoryGitBackend implements GitBackend {
     return found;
   }
 
-  async lastCommitOf(key: RepoKey, commit: string, path: string): Promise<{ id: string; when: string } | undefined> {
+  async lastCommitOf(key: RepoKey, commit: string, path: string): Promise<{ id: string; when: string; authorWhen: string } | undefined> {
     if (!FULL_HEX_ID.test(commit)) throw new Error('lastCommitOf takes a full commit id');
     const repo = await this.repo(key);
     for await (const { id, commit: parsed } of walk(repo, { heads: [commit], path: path === '' ? undefined : path })) {
-      return { id, when: isoStrict(parsed.committer) };
+      return { id, when: isoStrict(parsed.committer), authorWhen: isoStrict(parsed.author) };
     }
     return undefined;
   }
