@@ -9,7 +9,7 @@ const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.
  */
 const MEMORY_BACKEND_TESTS = [
   'collaborators', 'comments', 'issue-dependencies', 'issue-pins', 'issues', 'labels', 'milestones',
-  'notifications', 'orgs', 'pulls', 'reactions', 'repo-search', 'teams', 'timeline', 'topics', 'webhooks-api',
+  'notifications', 'orgs', 'pulls', 'reactions', 'renames', 'repo-search', 'teams', 'timeline', 'topics', 'webhooks-api',
 ];
 
 // Every test file runs against SQLite; against PostgreSQL too when REPOHOST_TEST_PG_HOST names a server.

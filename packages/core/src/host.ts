@@ -24,6 +24,7 @@ import { OrgLifecycleService } from './orgs/org-lifecycle.js';
 import { TeamsService } from './orgs/teams.js';
 import { CollaboratorsService } from './access/collaborators.js';
 import { GitTransferService } from './repos/transfer.js';
+import { RedirectsService } from './redirects/service.js';
 import { RepoStorageService, type ReconcileReport } from './repos/storage.js';
 import { RepoSettingsService } from './repos/edit.js';
 import { RepoTransferService } from './repos/transfers.js';
@@ -185,6 +186,8 @@ export class RepoHost {
     this.jobs.subscribe();
     // Push mirrors go with their repository; a push queues those that sync on commit.
     this.pushMirrors.subscribe();
+    // Old names of renamed and transferred repositories and accounts follow every rename, transfer and reuse.
+    this.redirects.subscribe();
   }
 
   get users(): UsersService {
@@ -237,6 +240,11 @@ export class RepoHost {
     return this.ctx.service(CollaboratorsService);
   }
   /** Clone, fetch and push over any byte stream. */
+  /** Where old names of renamed or transferred repositories and accounts lead (Forgejo's redirects). */
+  get redirects(): RedirectsService {
+    return this.ctx.service(RedirectsService);
+  }
+
   get transfer(): GitTransferService {
     return this.ctx.service(GitTransferService);
   }

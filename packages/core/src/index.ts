@@ -157,6 +157,7 @@ export { ReposService, type RepoAccess } from './repos/service.js';
 export { ReposStore, REPO_ORDERINGS } from './repos/store.js';
 export { toApiRepository, type PendingTransferView } from './repos/convert.js';
 export { GitTransferService, type TransferRequest, type TransferOptions, type RunTransferOptions } from './repos/transfer.js';
+export type { RedirectsService, RepoRedirect } from './redirects/service.js';
 export { ConcurrencyLimit } from './git/limit.js';
 export { RepoStorageService, type ReconcileReport, type StorageCheck } from './repos/storage.js';
 export { RepoSettingsService, editUnits, isValidExternalUrl, isValidExternalTrackerFormat } from './repos/edit.js';

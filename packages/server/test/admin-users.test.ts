@@ -325,7 +325,7 @@ describe('/admin/users', () => {
   });
 
   describe('POST /admin/users/{username}/rename', () => {
-    test('repositories, their storage and clone URLs follow the new name; the old name is free', async () => {
+    test('repositories, their storage and clone URLs follow the new name; the old name redirects', async () => {
       const name = uniq('old');
       const next = uniq('new');
       await createUser(s.host, name);
@@ -335,12 +335,15 @@ describe('/admin/users', () => {
 
       const res = await post(`/admin/users/${name}/rename`, { new_username: next });
       expect(res.status).toBe(204);
-      await expectApiError(await api(`/users/${name}`), 404, s.url);
+      // The old name redirects to the new one (Forgejo's user_redirect answers 307), until an account takes it.
+      const oldUser = await s.fetch(`/api/v1/users/${name}`, { redirect: 'manual' });
+      expect(oldUser.status).toBe(307);
+      expect(oldUser.headers.get('location')).toBe(`/api/v1/users/${next}`);
       expect((await json<ApiUser>(await api(`/users/${next}`))).login).toBe(next);
       const repo = await json(await api(`/repos/${next}/proj`));
       expect(matchesSchema(RepositorySchema, repo)).toBe(true);
       expect(repo).toMatchObject({ full_name: `${next}/proj`, clone_url: `${s.url}${next}/proj.git`, owner: { login: next } });
-      await expectApiError(await api(`/repos/${name}/proj`), 404, s.url);
+      expect((await s.fetch(`/api/v1/repos/${name}/proj`, { redirect: 'manual' })).headers.get('location')).toBe(`/api/v1/repos/${next}/proj`);
       expect(await s.host.git.exists({ owner: next, name: 'proj' })).toBe(true);
       expect(await s.host.git.exists({ owner: next, name: 'other' })).toBe(true);
       expect(await s.host.git.exists({ owner: name, name: 'proj' })).toBe(false);
@@ -361,6 +364,9 @@ describe('/admin/users', () => {
 
       // The old name can be taken by a new account.
       expect((await post('/admin/users', sdkBody(name, { email: `again.${name}@example.com` }))).status).toBe(201);
+      const taken = await s.fetch(`/api/v1/users/${name}`, { redirect: 'manual' });
+      expect(taken.status).toBe(200);
+      expect((await json<ApiUser>(taken)).login).toBe(name);
     });
 
     test('another case of the same name changes only the name; the same name changes nothing', async () => {

@@ -438,7 +438,10 @@ describe('organizations', () => {
       await expectApiError(await call('POST', `/orgs/${orgName}/rename`, 'owner', {}), 422, s.url);
       const newName = uniq('renamed');
       expect((await call('POST', `/orgs/${orgName}/rename`, 'owner', { new_name: newName })).status).toBe(204);
-      await expectApiError(await call('GET', `/orgs/${orgName}`), 404, s.url);
+      // The old name redirects to the new one (Forgejo's user_redirect answers 307).
+      const old = await call('GET', `/orgs/${orgName}`);
+      expect(old.status).toBe(307);
+      expect(old.headers.get('location')).toBe(`/api/v1/orgs/${newName}`);
       expect((await json(await call('GET', `/orgs/${newName}`))).name).toBe(newName);
       const repo = await call('GET', `/repos/${newName}/r/contents/README.md`, 'owner');
       expect(repo.status).toBe(200);

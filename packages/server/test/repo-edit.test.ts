@@ -172,7 +172,7 @@ describe('PATCH /api/v1/repos/{owner}/{repo}', () => {
     expect(events.some((e) => e.type === 'repo.edited' && e.payload.repo.id === created.id)).toBe(true);
   });
 
-  test('rename: the git storage moves; the old name is gone; a case-only change keeps the storage', async () => {
+  test('rename: the git storage moves; the old name redirects; a case-only change keeps the storage', async () => {
     const created = await createRepo(s, owner, { name: 'oldname', auto_init: true });
     const res = await patch(s, owner, `${owner.name}/oldname`, { name: 'NewName' });
     expect(res.status).toBe(200);
@@ -182,7 +182,10 @@ describe('PATCH /api/v1/repos/{owner}/{repo}', () => {
     expect(await s.host.git.exists(storageKey(owner.name, 'oldname'))).toBe(false);
     expect(await s.host.git.exists(storageKey(owner.name, 'newname'))).toBe(true);
     expect((await s.host.git.readRefs(storageKey(owner.name, 'newname'), ['refs/heads/main'])).has('refs/heads/main')).toBe(true);
-    await expectApiError(await s.fetch(`/api/v1/repos/${owner.name}/oldname`, { headers: owner.h }), 404, s.url);
+    // The old name redirects to the new one (Forgejo's repo_redirect).
+    const old = await s.fetch(`/api/v1/repos/${owner.name}/oldname`, { headers: owner.h, redirect: 'manual' });
+    expect(old.status).toBe(301);
+    expect(old.headers.get('location')).toBe(`/api/v1/repos/${owner.name}/NewName`);
     expect((await s.fetch(`/api/v1/repos/${owner.name}/newname`, { headers: owner.h })).status).toBe(200);
 
     const cased = await json(await patch(s, owner, `${owner.name}/newname`, { name: 'newNAME' }));
@@ -200,11 +203,12 @@ describe('PATCH /api/v1/repos/{owner}/{repo}', () => {
   test('concurrent renames of one repository: one wins, the others are 409, and row and storage agree', async () => {
     await createRepo(s, owner, { name: 'racing', auto_init: true });
     const names = Array.from({ length: 8 }, (_, i) => `raced${i}`);
-    const answers = await Promise.all(names.map((name) => patch(s, owner, `${owner.name}/racing`, { name })));
+    // Not following redirects: a late request meets the old name's redirect to the winner.
+    const answers = await Promise.all(names.map((name) => s.fetch(`/api/v1/repos/${owner.name}/racing`, { ...jsonInit('PATCH', { name }, owner.h), redirect: 'manual' })));
     const statuses = answers.map((r) => r.status);
     expect(statuses.filter((st) => st === 200)).toHaveLength(1);
-    // The others lost: the repository they loaded was renamed under them (or was already gone by that name).
-    expect(statuses.every((st) => st === 200 || st === 409 || st === 404)).toBe(true);
+    // The others lost: the repository they loaded was renamed under them (or was already renamed from that name).
+    expect(statuses.every((st) => st === 200 || st === 409 || st === 301)).toBe(true);
     const winner = names[statuses.indexOf(200)]!;
     expect((await s.fetch(`/api/v1/repos/${owner.name}/${winner}`, { headers: owner.h })).status).toBe(200);
     for (const name of ['racing', ...names]) expect(await s.host.git.exists(storageKey(owner.name, name))).toBe(name === winner);

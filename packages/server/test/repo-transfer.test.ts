@@ -70,7 +70,10 @@ describe('repository transfers', () => {
     expect(await s.host.git.exists(storageKey(alice.name, 'moved'))).toBe(false);
     expect(await s.host.git.exists(storageKey(bob.name, 'moved'))).toBe(true);
     expect((await s.host.git.readRefs(storageKey(bob.name, 'moved'), ['refs/heads/main'])).has('refs/heads/main')).toBe(true);
-    await expectApiError(await s.fetch(`/api/v1/repos/${alice.name}/moved`, { headers: alice.h }), 404, s.url);
+    // The old owner's path redirects to the new one (Forgejo's repo_redirect); the repository is public.
+    const old = await s.fetch(`/api/v1/repos/${alice.name}/moved`, { headers: alice.h, redirect: 'manual' });
+    expect(old.status).toBe(301);
+    expect(old.headers.get('location')).toBe(`/api/v1/repos/${bob.name}/moved`);
     const got = await json(await s.fetch(`/api/v1/repos/${bob.name}/moved`, { headers: bob.h }));
     expect(got).toMatchObject({ id: created.id, permissions: { admin: true, push: true, pull: true } });
     expect(await repoCount(s, alice.name)).toBe(aliceBefore - 1);

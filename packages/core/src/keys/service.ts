@@ -11,6 +11,7 @@ import { UsersStore } from '../users/store.js';
 import type { RepoAccess } from '../repos/access.js';
 import type { GitService } from '../git/backend.js';
 import { ReposService } from '../repos/service.js';
+import { RedirectsService } from '../redirects/service.js';
 import { CreateKeyOptionSchema, type CreateKeyOption } from './schemas.js';
 import { KeyType, type DeployKey, type PublicKey } from './tables.js';
 import { KeysStore, type DeployKeyWithContent } from './store.js';
@@ -267,11 +268,15 @@ export class KeysService {
   async authorizeDeployKey(key: PublicKey, ownerName: string, repoName: string, needed: AccessModeValue): Promise<DeployKeyAccess> {
     if (key.type !== KeyType.Deploy) throw new NotFoundError('Repository not found');
     let access: RepoAccess;
+    const name = repoName.replace(/\.git$/i, '');
     try {
-      access = await this.repos.resolve(SYSTEM, ownerName, repoName.replace(/\.git$/i, ''));
+      access = await this.repos.resolve(SYSTEM, ownerName, name);
     } catch (error) {
-      if (error instanceof NotFoundError) throw new NotFoundError('Repository not found');
-      throw error;
+      // Deploy keys are for SSH, which serves a renamed or transferred repository under its old names too.
+      const moved = error instanceof NotFoundError ? await this.ctx.service(RedirectsService).followRepo(SYSTEM, ownerName, name) : undefined;
+      if (moved) access = moved;
+      else if (error instanceof NotFoundError) throw new NotFoundError('Repository not found');
+      else throw error;
     }
     const deployKey = await this.store.deployKeyOf(key.id, access.repo.id);
     if (!deployKey) throw new NotFoundError('Repository not found');

@@ -9,6 +9,8 @@ import { RepoStatus, type Repository } from './tables.js';
 import { ConcurrencyLimit } from '../git/limit.js';
 import { ReposService, repoKey } from './service.js';
 import { GitIntentStore } from './intents.js';
+import type { RepoAccess } from './access.js';
+import { RedirectsService } from '../redirects/service.js';
 import { QuotaService } from '../quota/service.js';
 import { ProtectionService } from '../protection/service.js';
 
@@ -21,6 +23,11 @@ export interface TransferRequest {
   protocol?: string;
   /** A deploy key authenticated the client (SSH): branch rules judge its push by `push_whitelist_deploy_keys`. */
   deployKey?: boolean;
+  /**
+   * Serve the repository an old name leads to after renames and transfers, in place (SSH, as Forgejo's serv does).
+   * Over HTTP the server redirects instead, so that the client moves to the new URL.
+   */
+  followRenames?: boolean;
 }
 
 export interface TransferOptions {
@@ -63,7 +70,6 @@ export class GitTransferService {
    */
   private async authorize(actor: Actor, request: TransferRequest) {
     const name = request.name.replace(/\.git$/i, '');
-    const needed = request.service === 'receive-pack' ? AccessMode.Write : AccessMode.Read;
     if (request.service === 'receive-pack' && actor.kind === 'anonymous') throw new UnauthorizedError();
     // As Forgejo's askAuth under [service] REQUIRE_SIGNIN_VIEW: nothing is served anonymously. git then retries with
     // the user's credentials, so a restricted account meets the same answer as in the API (a public repository it
@@ -73,10 +79,19 @@ export class GitTransferService {
     try {
       access = await this.repos.resolve(actor, request.owner, name);
     } catch (error) {
+      // Looked up only once the name itself found nothing: reads of existing repositories pay nothing for renames.
+      const moved = error instanceof NotFoundError && request.followRenames ? await this.ctx.service(RedirectsService).followRepo(actor, request.owner, name) : undefined;
+      if (moved) return this.checked(actor, request, moved);
       if (error instanceof NotFoundError && actor.kind === 'anonymous') throw new UnauthorizedError();
       if (error instanceof NotFoundError) throw new NotFoundError('Repository not found');
       throw error;
     }
+    return this.checked(actor, request, access);
+  }
+
+  /** The checks after the repository is found: the actor's mode on its code, its state, its storage. */
+  private async checked(actor: Actor, request: TransferRequest, access: RepoAccess) {
+    const needed = request.service === 'receive-pack' ? AccessMode.Write : AccessMode.Read;
     if (unitMode(access, 'repo.code') < needed) throw new ForbiddenError('User permission denied');
     if (request.service === 'receive-pack' && access.repo.is_archived === 1) throw new ForbiddenError('This repository is archived: it can be cloned, but not pushed to.');
     // As Forgejo: a pull mirror follows its remote only, and a repository being migrated is not there yet.

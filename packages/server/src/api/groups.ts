@@ -3,8 +3,9 @@
  * `UserAssignmentAPI`): a resource the caller may not see is a 404 before any handler runs. New resource kinds
  * (organizations, teams, issues) add their group here.
  */
-import { UnauthorizedError, actorUser, ForbiddenError, isSelf, isSiteAdmin } from '@repohost/core';
+import { UnauthorizedError, actorUser, ForbiddenError, isOrganization, isSelf, isSiteAdmin } from '@repohost/core';
 import type { ApiRouter } from './router.js';
+import { accountMovedOr, repoMovedOr } from './redirects.js';
 
 export function defineGroups(router: ApiRouter) {
   /** `/user/…`: the signed-in user's own resources. */
@@ -14,9 +15,9 @@ export function defineGroups(router: ApiRouter) {
     return { me: user };
   });
 
-  /** `/users/{username}/…`: an account the caller may see. */
-  const user = router.group('/users/{username}', async ({ host, actor, params }) => ({
-    user: await host.users.resolve(actor, params.username),
+  /** `/users/{username}/…`: an account the caller may see; an old name of one redirects to its new name (307). */
+  const user = router.group('/users/{username}', async (ctx) => ({
+    user: await ctx.host.users.resolve(ctx.actor, ctx.params.username).catch((error: unknown) => accountMovedOr(error, ctx, ctx.params.username)),
   }));
 
   /** `/users/{username}/tokens/…`: only the account itself and site administrators. */
@@ -25,9 +26,12 @@ export function defineGroups(router: ApiRouter) {
     return {};
   });
 
-  /** `/repos/{owner}/{repo}/…`: a repository the caller may see, with the caller's access mode. */
-  const repo = router.group('/repos/{owner}/{repo}', async ({ host, actor, params }) => ({
-    repo: await host.repos.resolve(actor, params.owner, params.repo),
+  /**
+   * `/repos/{owner}/{repo}/…`: a repository the caller may see, with the caller's access mode. Names a rename or
+   * transfer left behind redirect: a repository's (301) and its owner's (307), looked up only when nothing is found.
+   */
+  const repo = router.group('/repos/{owner}/{repo}', async (ctx) => ({
+    repo: await ctx.host.repos.resolve(ctx.actor, ctx.params.owner, ctx.params.repo).catch((error: unknown) => repoMovedOr(error, ctx, ctx.params.owner, ctx.params.repo)),
   }));
 
   /**
@@ -43,9 +47,9 @@ export function defineGroups(router: ApiRouter) {
     pull: await host.pulls.resolve(actor, repo, params.index),
   }));
 
-  /** `/orgs/{org}/…`: an organization the caller may see (private ones: members only). */
-  const org = router.group('/orgs/{org}', async ({ host, actor, params }) => ({
-    org: await host.orgs.resolve(actor, params.org),
+  /** `/orgs/{org}/…`: an organization the caller may see (private ones: members only); an old name redirects (307). */
+  const org = router.group('/orgs/{org}', async (ctx) => ({
+    org: await ctx.host.orgs.resolve(ctx.actor, ctx.params.org).catch((error: unknown) => accountMovedOr(error, ctx, ctx.params.org, isOrganization)),
   }));
 
   /** `/teams/{id}/…`: a team the caller may see (its members, the organization's owners, site administrators). */

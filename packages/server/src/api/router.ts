@@ -25,6 +25,7 @@ import {
 import { applySudo, authenticate, QUERY_TOKEN_WARNING } from '../auth.js';
 import { errorStatus, HttpError } from './errors.js';
 import type { AnyRouteSpec, Loader, PathParams, RegisteredRoute, Reply, RequestBase, RouteSpec } from './contract.js';
+import { MovedError, movedResponse } from './redirects.js';
 
 /** `page` and `limit`, as every list takes them. */
 export const PagingQuery = Type.Object({
@@ -174,6 +175,8 @@ export class RouteTable {
       return jsonResponse(spec.reply.status, JSON.stringify(result), headers);
     } catch (error) {
       if (error instanceof HttpError && error.status === 413) return bodyTooLargeResponse(host, error, headers, event);
+      // A loader found an old name a rename left behind.
+      if (error instanceof MovedError) return movedResponse(error, headers);
       return errorResponse(host, error, headers);
     }
   }

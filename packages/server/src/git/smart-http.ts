@@ -2,10 +2,11 @@ import { PassThrough, Readable, Transform, type TransformCallback } from 'node:s
 import { createGunzip } from 'node:zlib';
 import type { H3, H3Event } from 'h3';
 import { FastResponse } from 'srvx';
-import { FLUSH_PKT, ForbiddenError, NotFoundError, isRepoHostError, pktLine, scopesGrant, type GitService, type RepoHost } from '@repohost/core';
+import { FLUSH_PKT, ForbiddenError, NotFoundError, UnauthorizedError, isRepoHostError, pktLine, scopesGrant, type GitService, type RepoHost } from '@repohost/core';
 import { authenticate, type Authentication } from '../auth.js';
 import { bodyTooLargeResponse, decodedRouterParams, errorResponse, missingScopeError, requestCredentials, type ResponseHeaders } from '../api/router.js';
 import { HttpError } from '../api/errors.js';
+import { MovedError, movedResponse, repoMoved } from '../api/redirects.js';
 
 const TWO_FACTOR_PASSWORD_REFUSED =
   'Users with two-factor authentication enabled cannot perform HTTP/HTTPS operations via plain username and password. Please create and use a personal access token on the user settings page';
@@ -98,7 +99,13 @@ async function handle(
     if (auth.method === 'basic_password' && auth.twoFactor) {
       return new FastResponse(`${TWO_FACTOR_PASSWORD_REFUSED}\n`, { status: 401, headers: { 'content-type': 'text/plain; charset=utf-8' } });
     }
-    return await run(auth, owner, repo);
+    try {
+      return await run(auth, owner, repo);
+    } catch (error) {
+      const moved = await movedRepository(host, event, auth, owner, repo, error);
+      if (moved) return movedResponse(moved);
+      throw error;
+    }
   } catch (error) {
     let status = error instanceof NotFoundError ? new NotFoundError('Repository not found') : error;
     // A client that went away hears nothing; its dropped connection (ECONNRESET, …) is no server error to log.
@@ -112,6 +119,18 @@ async function handle(
     }
     return errorResponse(host, status, {}, { challenge: true });
   }
+}
+
+/**
+ * The redirect for a repository path a rename or transfer left behind, as Forgejo's git over HTTP redirects
+ * (git follows it for `info/refs` and goes on at the new URL). Looked up only once the path found nothing: a 404,
+ * or the challenge an anonymous fetch gets (git asks for credentials then; an anonymous push always gets it).
+ */
+async function movedRepository(host: RepoHost, event: H3Event, auth: Authentication, owner: string, repo: string, error: unknown): Promise<MovedError | undefined> {
+  const anonymousFetch = auth.actor.kind === 'anonymous' && !event.url.pathname.endsWith('/git-receive-pack') && event.url.searchParams.get('service') !== 'git-receive-pack';
+  if (!(error instanceof NotFoundError) && !(error instanceof UnauthorizedError && anonymousFetch)) return undefined;
+  const name = repo.toLowerCase().endsWith('.git') ? repo.slice(0, -4) : repo;
+  return repoMoved(host, auth.actor, event, 1, owner, repo, name);
 }
 
 /** A token used for git needs `read:repository` to fetch and `write:repository` to push. */

@@ -317,7 +317,7 @@ async function serve(
   let session;
   try {
     const actor = await host.keys.sshActor(account, command);
-    session = await host.transfer.run(actor, { ...command, protocol, deployKey: account.kind === 'deploy' }, input, {
+    session = await host.transfer.run(actor, { ...command, protocol, deployKey: account.kind === 'deploy', followRenames: true }, input, {
       stateless: false,
       serverSpeaksFirst: true,
       signal: stop.signal,
