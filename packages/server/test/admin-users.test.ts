@@ -10,7 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { AccessTokenSchema, PublicKeySchema, RepositorySchema, SYSTEM, UserSchema, matchesSchema, type ApiUser } from '@repohost/core';
-import { PASSWORD, basic, createToken, createUser, jsonInit, startTestServer, tokenHeader, type TestServer } from '@repohost/test-support';
+import { PASSWORD, basic, createToken, createUser, jsonInit, openTestHost, startTestServer, tokenHeader, type TestServer } from '@repohost/test-support';
 import { expectApiError, json, uniq } from './helpers';
 
 const run = promisify(execFile);
@@ -314,6 +314,68 @@ describe('/admin/users', () => {
       expect(await s.host.git.exists({ owner: name, name: 'keep' })).toBe(false);
       expect((await api('/user', { headers: h })).status).toBe(401);
       await expectApiError(await api(`/admin/users/${name}`, { method: 'DELETE', headers: admin }), 404, s.url);
+    });
+
+    test('purge deletes the organizations the account is the last owner of, with their repositories (rule 4)', async () => {
+      const name = uniq('sole');
+      const coName = uniq('co');
+      const memberName = uniq('mem');
+      for (const n of [name, coName, memberName]) await createUser(s.host, n);
+      const h = tokenHeader(await createToken(s.host, name));
+      const co = tokenHeader(await createToken(s.host, coName));
+      const makeOrg = async (headers: Record<string, string>) => {
+        const org = uniq('org');
+        expect((await post('/orgs', { username: org }, headers)).status).toBe(201);
+        expect((await post(`/orgs/${org}/repos`, { name: 'r', auto_init: true }, headers)).status).toBe(201);
+        return org;
+      };
+      const addToTeam = async (org: string, team: string, who: string, headers: Record<string, string>) => {
+        let teamId = (await json<{ id: number; name: string }[]>(await api(`/orgs/${org}/teams`, { headers }))).find((t) => t.name === team)?.id;
+        if (teamId === undefined) {
+          const created = await post(`/orgs/${org}/teams`, { name: team, permission: 'read', units: ['repo.code'] }, headers);
+          teamId = (await json<{ id: number }>(created)).id;
+        }
+        expect((await api(`/teams/${teamId}/members/${who}`, { method: 'PUT', headers })).status).toBe(204);
+      };
+      // Its own organization, with a member who is no owner: that does not save it.
+      const sole = await makeOrg(h);
+      await addToTeam(sole, 'readers', memberName, h);
+      // One it owns with another owner, and one of another owner where it is a member: both stay.
+      const shared = await makeOrg(h);
+      await addToTeam(shared, 'Owners', coName, h);
+      const other = await makeOrg(co);
+      await addToTeam(other, 'readers', name, co);
+
+      const refused = await expectApiError(await api(`/admin/users/${name}`, { method: 'DELETE', headers: admin }), 422, s.url);
+      expect(refused).toMatch(/^user still has membership of organizations \[uid: \d+\]$/);
+      expect((await api(`/orgs/${sole}`, { headers: admin })).status).toBe(200);
+
+      expect((await api(`/admin/users/${name}?purge=true`, { method: 'DELETE', headers: admin })).status).toBe(204);
+      await expectApiError(await api(`/orgs/${sole}`, { headers: admin }), 404, s.url);
+      await expectApiError(await api(`/repos/${sole}/r`, { headers: admin }), 404, s.url);
+      expect(await s.host.git.exists({ owner: sole, name: 'r' })).toBe(false);
+      expect(await s.host.users.findByName(sole)).toBeUndefined();
+      // The member of the deleted organization lost it; the remaining organizations keep their repositories.
+      expect(await json<unknown[]>(await api(`/users/${memberName}/orgs`, { headers: admin }))).toEqual([]);
+      for (const org of [shared, other]) {
+        expect((await api(`/repos/${org}/r`, { headers: admin })).status).toBe(200);
+        expect(await s.host.git.exists({ owner: org, name: 'r' })).toBe(true);
+        const members = await json<{ login: string }[]>(await api(`/orgs/${org}/members`, { headers: admin }));
+        expect(members.map((m) => m.login)).not.toContain(name);
+      }
+      expect((await json<{ login: string }[]>(await api(`/orgs/${shared}/members`, { headers: admin }))).map((m) => m.login)).toEqual([coName]);
+    });
+
+    test('purge of the last site administrator is refused before any organization goes', async () => {
+      const lone = await openTestHost();
+      try {
+        const root = await createUser(lone.host, uniq('root'), { admin: true });
+        const org = await lone.host.orgs.create(SYSTEM, root, { username: uniq('org') });
+        await expect(lone.host.users.delete(SYSTEM, root, { purge: true })).rejects.toThrow(/last admin/);
+        expect(await lone.host.users.findByName(org.name)).toBeDefined();
+      } finally {
+        await lone.cleanup();
+      }
     });
 
     test('deletes an account without repositories', async () => {

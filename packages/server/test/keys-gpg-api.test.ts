@@ -87,8 +87,14 @@ describe('/user/gpg_keys', () => {
     const bob = await account();
     await expectApiError(await s.fetch(`/api/v1/user/gpg_keys/${body.id}`, { headers: bob.auth }), 404, s.url);
     await expectApiError(await s.fetch(`/api/v1/user/gpg_keys/${body.id}`, { method: 'DELETE', headers: bob.auth }), 404, s.url);
-    // The same key again, by anyone: 422.
+    // The same key again, by anyone: 422, checked before the addresses (bob has none of the key's) as Forgejo does,
+    // and after a valid signature of bob's token.
     expect(await expectApiError(await add(alice.auth, { armored_public_key: key.armored }), 422, s.url)).toBe('A key with the same id already exists');
+    expect(await expectApiError(await add(bob.auth, { armored_public_key: key.armored }), 422, s.url)).toBe('A key with the same id already exists');
+    const bobToken = await (await s.fetch('/api/v1/user/gpg_key_token', { headers: bob.auth })).text();
+    const signed = await add(bob.auth, { armored_public_key: key.armored, armored_signature: await sign(key.fingerprint, `${bobToken}\n`) });
+    expect(await expectApiError(signed, 422, s.url)).toBe('A key with the same id already exists');
+    expect(await json(await s.fetch('/api/v1/user/gpg_keys', { headers: bob.auth }))).toEqual([]);
 
     expect((await s.fetch(`/api/v1/user/gpg_keys/${body.id}`, { method: 'DELETE', headers: alice.auth })).status).toBe(204);
     await expectApiError(await s.fetch(`/api/v1/user/gpg_keys/${body.id}`, { headers: alice.auth }), 404, s.url);

@@ -157,6 +157,16 @@ describe('organizations', () => {
       expect(mine.map((o) => o.name)).toContain(orgName);
       expect(mine.map((o) => o.name)).not.toContain(privateOrg);
     });
+
+    test('POST /org/{org}/repos asks write:organization and write:repository (Forgejo); /orgs/{org}/repos the first only', async () => {
+      const orgName = await makeOrg();
+      const orgOnly = tokenHeader(await createToken(s.host, name.owner!, ['write:organization']));
+      const message = await expectApiError(await s.fetch(`/api/v1/org/${orgName}/repos`, jsonInit('POST', { name: 'a' }, orgOnly)), 403, s.url);
+      expect(message).toBe('token does not have at least one of required scope(s): [write:organization write:repository]');
+      expect((await s.fetch(`/api/v1/orgs/${orgName}/repos`, jsonInit('POST', { name: 'b' }, orgOnly))).status).toBe(201);
+      const both = tokenHeader(await createToken(s.host, name.owner!, ['write:organization', 'write:repository']));
+      expect((await s.fetch(`/api/v1/org/${orgName}/repos`, jsonInit('POST', { name: 'a' }, both))).status).toBe(201);
+    });
   });
 
   describe('POST /admin/users/{username}/orgs', () => {
@@ -248,15 +258,16 @@ describe('organizations', () => {
     });
   });
 
-  describe('organization repositories', () => {
+  // `POST /org/{org}/repos` is the deprecated spelling the Go SDK, `tea` and gitea-js use: the same operation.
+  describe.each(['/orgs', '/org'])('organization repositories (created with POST %s/{org}/repos)', (base) => {
     test('owners create them (201); they list for who may see them, with counts', async () => {
       const orgName = await makeOrg();
-      const created = await call('POST', `/orgs/${orgName}/repos`, 'owner', { name: 'open', auto_init: true, readme: 'Default' });
+      const created = await call('POST', `${base}/${orgName}/repos`, 'owner', { name: 'open', auto_init: true, readme: 'Default' });
       expect(created.status).toBe(201);
       const repo = await json(created);
       expectSchema(RepositorySchema, repo);
       expect(repo.owner.login).toBe(orgName);
-      expect((await call('POST', `/orgs/${orgName}/repos`, 'admin', { name: 'hidden', private: true })).status).toBe(201);
+      expect((await call('POST', `${base}/${orgName}/repos`, 'admin', { name: 'hidden', private: true })).status).toBe(201);
 
       const anon = await call('GET', `/orgs/${orgName}/repos`);
       expect(anon.status).toBe(200);
@@ -280,20 +291,27 @@ describe('organizations', () => {
       await createUser(s.host, creatorName);
       auth[creatorName] = tokenHeader(await createToken(s.host, creatorName));
       await joinTeam(s.host, org, await userNamed(s.host, creatorName), { permission: 'write', canCreateOrgRepo: true });
-      expect((await call('POST', `/orgs/${orgName}/repos`, creatorName, { name: 'made' })).status).toBe(201);
-      const message = await expectApiError(await call('POST', `/orgs/${orgName}/repos`, 'member', { name: 'nope' }), 403, s.url);
+      expect((await call('POST', `${base}/${orgName}/repos`, creatorName, { name: 'made' })).status).toBe(201);
+      const message = await expectApiError(await call('POST', `${base}/${orgName}/repos`, 'member', { name: 'nope' }), 403, s.url);
       expect(message).toBe(`Given user is not allowed to create repository in organization ${orgName}.`);
-      await expectApiError(await call('POST', `/orgs/${orgName}/repos`, 'other', { name: 'nope' }), 403, s.url);
-      await expectApiError(await call('POST', `/orgs/${orgName}/repos`, undefined, { name: 'nope' }), 401, s.url);
+      await expectApiError(await call('POST', `${base}/${orgName}/repos`, 'other', { name: 'nope' }), 403, s.url);
+      await expectApiError(await call('POST', `${base}/${orgName}/repos`, undefined, { name: 'nope' }), 401, s.url);
     });
 
     test('conflicts and bad input: 409 name taken, 422 invalid, 400 unknown readme template', async () => {
       const orgName = await makeOrg();
-      expect((await call('POST', `/orgs/${orgName}/repos`, 'owner', { name: 'dup' })).status).toBe(201);
-      await expectApiError(await call('POST', `/orgs/${orgName}/repos`, 'owner', { name: 'dup' }), 409, s.url);
-      await expectApiError(await call('POST', `/orgs/${orgName}/repos`, 'owner', { name: 'bad name' }), 422, s.url);
-      await expectApiError(await call('POST', `/orgs/${orgName}/repos`, 'owner', {}), 422, s.url);
-      await expectApiError(await call('POST', `/orgs/${orgName}/repos`, 'owner', { name: 'rd', auto_init: true, readme: 'NoSuchTemplate' }), 400, s.url);
+      expect((await call('POST', `${base}/${orgName}/repos`, 'owner', { name: 'dup' })).status).toBe(201);
+      await expectApiError(await call('POST', `${base}/${orgName}/repos`, 'owner', { name: 'dup' }), 409, s.url);
+      await expectApiError(await call('POST', `${base}/${orgName}/repos`, 'owner', { name: 'bad name' }), 422, s.url);
+      await expectApiError(await call('POST', `${base}/${orgName}/repos`, 'owner', {}), 422, s.url);
+      await expectApiError(await call('POST', `${base}/${orgName}/repos`, 'owner', { name: 'rd', auto_init: true, readme: 'NoSuchTemplate' }), 400, s.url);
+    });
+
+    test('an unknown or private organization: 404; the repository is not created', async () => {
+      await expectApiError(await call('POST', `${base}/${uniq('nosuch')}/repos`, 'owner', { name: 'x' }), 404, s.url);
+      const orgName = await makeOrg('private');
+      await expectApiError(await call('POST', `${base}/${orgName}/repos`, 'other', { name: 'x' }), 404, s.url);
+      expect((await call('GET', `/repos/${orgName}/x`, 'owner')).status).toBe(404);
     });
   });
 

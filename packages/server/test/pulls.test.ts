@@ -310,4 +310,25 @@ describe('pull requests', () => {
     }
     expect((await s.fetch(`/api/v1/repos/${full}/pulls/${pr.number}`, { headers: { authorization: basic(owner, PASSWORD) } })).status).toBe(200);
   });
+
+  test('list filters: an empty value is no filter (as clients send it); labels by id; a bad value is 422', async () => {
+    const full = await newRepo();
+    await put(full, 'l.txt', 'l\n', { branch: 'labelled', from: 'main' });
+    await put(full, 'u.txt', 'u\n', { branch: 'unlabelled', from: 'main' });
+    const labelled = await json(await open(full, 'labelled'));
+    expect((await open(full, 'unlabelled')).status).toBe(201);
+    const label = await json(await s.fetch(`/api/v1/repos/${full}/labels`, jsonInit('POST', { name: 'bug', color: '#ff0000' }, h)));
+    expect((await s.fetch(`/api/v1/repos/${full}/issues/${labelled.number}/labels`, jsonInit('POST', { labels: [label.id] }, h))).status).toBe(200);
+    const titles = async (query: string) => {
+      const res = await s.fetch(`/api/v1/repos/${full}/pulls?${query}`, { headers: h });
+      expect(res.status, query).toBe(200);
+      return (await json<{ title: string }[]>(res)).map((p) => p.title).sort();
+    };
+    expect(await titles('labels=')).toEqual(['pr labelled', 'pr unlabelled']);
+    expect(await titles('labels=&state=&sort=&milestone=&poster=&base=&head=')).toEqual(['pr labelled', 'pr unlabelled']);
+    expect(await titles(`labels=${label.id}`)).toEqual(['pr labelled']);
+    expect(await titles(`labels=&labels=${label.id}`)).toEqual(['pr labelled']);
+    await expectApiError(await s.fetch(`/api/v1/repos/${full}/pulls?labels=bug`, { headers: h }), 422, s.url);
+    await expectApiError(await s.fetch(`/api/v1/repos/${full}/pulls?state=bogus`, { headers: h }), 422, s.url);
+  });
 });

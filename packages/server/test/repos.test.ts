@@ -426,6 +426,62 @@ describe('listing repositories', () => {
     const bad = await s.fetch('/api/v1/user/repos?order_by=bogus', { headers: owner.h });
     expect(await expectApiError(bad, 422, s.url)).toContain('order_by');
   });
+
+  test('GET /user/repos: owned, collaborations, team repositories and public ones of private organizations (ListMyRepos)', async () => {
+    const me = await account(s, 'me');
+    const other = await account(s, 'ot');
+    expect((await createRepo(s, me, { name: 'mine', private: true })).status).toBe(201);
+    // A collaboration on someone's private repository; another private one of theirs stays out.
+    expect((await createRepo(s, other, { name: 'shared', private: true })).status).toBe(201);
+    expect((await createRepo(s, other, { name: 'unshared', private: true })).status).toBe(201);
+    expect((await s.fetch(`/api/v1/repos/${other.name}/shared/collaborators/${me.name}`, jsonInit('PUT', { permission: 'write' }, other.h))).status).toBe(204);
+    // An organization I own: all of its repositories.
+    const owned = uniq('oo');
+    expect((await s.fetch('/api/v1/orgs', jsonInit('POST', { username: owned, visibility: 'public' }, me.h))).status).toBe(201);
+    expect((await s.fetch(`/api/v1/orgs/${owned}/repos`, jsonInit('POST', { name: 'org-private', private: true }, me.h))).status).toBe(201);
+    // A team of another organization with one repository; the other repositories stay out.
+    const teamed = uniq('ot');
+    expect((await s.fetch('/api/v1/orgs', jsonInit('POST', { username: teamed, visibility: 'public' }, other.h))).status).toBe(201);
+    for (const name of ['team-repo', 'team-public-other']) {
+      expect((await s.fetch(`/api/v1/orgs/${teamed}/repos`, jsonInit('POST', { name, private: name === 'team-repo' }, other.h))).status).toBe(201);
+    }
+    const team = await json<{ id: number }>(
+      await s.fetch(`/api/v1/orgs/${teamed}/teams`, jsonInit('POST', { name: 'devs', permission: 'read', units: ['repo.code'], includes_all_repositories: false }, other.h)),
+    );
+    expect((await s.fetch(`/api/v1/teams/${team.id}/members/${me.name}`, { method: 'PUT', headers: other.h })).status).toBe(204);
+    expect((await s.fetch(`/api/v1/teams/${team.id}/repos/${teamed}/team-repo`, { method: 'PUT', headers: other.h })).status).toBe(204);
+    // A private organization I am a member of (through a team with no repositories): its public repositories.
+    const secret = uniq('ps');
+    expect((await s.fetch('/api/v1/orgs', jsonInit('POST', { username: secret, visibility: 'private' }, other.h))).status).toBe(201);
+    for (const [name, priv] of [['secret-public', false], ['secret-private', true]] as const) {
+      expect((await s.fetch(`/api/v1/orgs/${secret}/repos`, jsonInit('POST', { name, private: priv }, other.h))).status).toBe(201);
+    }
+    const empty = await json<{ id: number }>(
+      await s.fetch(`/api/v1/orgs/${secret}/teams`, jsonInit('POST', { name: 'none', permission: 'read', units: ['repo.code'], includes_all_repositories: false }, other.h)),
+    );
+    expect((await s.fetch(`/api/v1/teams/${empty.id}/members/${me.name}`, { method: 'PUT', headers: other.h })).status).toBe(204);
+
+    const expected = ['mine', 'org-private', 'secret-public', 'shared', 'team-repo'];
+    const all = await s.fetch('/api/v1/user/repos?limit=50', { headers: me.h });
+    expect(all.headers.get('x-total-count')).toBe(String(expected.length));
+    const list = await json<any[]>(all);
+    expect(list.map((r) => r.name).sort()).toEqual(expected);
+    for (const r of list) expectRepository(r);
+    expect(list.find((r) => r.name === 'shared').permissions).toEqual({ admin: false, push: true, pull: true });
+    expect(list.find((r) => r.name === 'team-repo').permissions).toEqual({ admin: false, push: false, pull: true });
+    expect(list.find((r) => r.name === 'org-private').permissions).toEqual({ admin: true, push: true, pull: true });
+    // Pages and their count agree.
+    const seen: string[] = [];
+    for (let page = 1; page <= 3; page++) {
+      const res = await s.fetch(`/api/v1/user/repos?limit=2&page=${page}`, { headers: me.h });
+      expect(res.headers.get('x-total-count')).toBe(String(expected.length));
+      seen.push(...(await names(res)));
+    }
+    expect(seen.sort()).toEqual(expected);
+    // The other account's list is its own business: mine and the organization I own are not in it.
+    const theirs = (await names(await s.fetch('/api/v1/user/repos?limit=50', { headers: other.h }))).sort();
+    expect(theirs).toEqual(['secret-private', 'secret-public', 'shared', 'team-public-other', 'team-repo', 'unshared']);
+  });
 });
 
 describe('[api] MAX_RESPONSE_ITEMS clamps limit', () => {

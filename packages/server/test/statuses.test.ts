@@ -53,8 +53,7 @@ describe.each(['sha1', 'sha256'] as const)('%s repositories', (format) => {
     expect(first.url).toBe(`${s.url}api/v1/repos/${full}/statuses/${sha}`);
     expect((await post(full, sha, { state: 'warning', context: 'lint' })).status).toBe(201);
     expect((await post(full, sha, { state: 'failure', context: 'ci' })).status).toBe(201);
-    // A unique abbreviation is completed to the commit id.
-    expect((await post(full, sha.slice(0, 10), { state: 'success', context: 'ci' })).status).toBe(201);
+    expect((await post(full, sha.toUpperCase(), { state: 'success', context: 'ci' })).status).toBe(201);
 
     const list = await s.fetch(`/api/v1/repos/${full}/statuses/${sha}?limit=3`);
     expect(list.headers.get('x-total-count')).toBe('4');
@@ -87,6 +86,33 @@ describe.each(['sha1', 'sha256'] as const)('%s repositories', (format) => {
     await expectApiError(await post(full, 'f'.repeat(format === 'sha1' ? 40 : 64), { state: 'success' }), 404, s.url);
     await expectApiError(await s.fetch(`/api/v1/repos/${full}/statuses/${sha}?sort=nope`), 422, s.url);
     expect(await json(await s.fetch(`/api/v1/repos/${full}/statuses/${sha}`))).toEqual([]);
+  });
+
+  test('statuses are created and read by the complete commit id: an abbreviation is refused (422), unknown refs are 404', async () => {
+    const { full, sha } = await repoWithCommit(format);
+    const digits = format === 'sha1' ? 40 : 64;
+    const refused = await expectApiError(await post(full, sha.slice(0, 10), { state: 'success', context: 'ci' }), 422, s.url);
+    expect(refused).toBe(`[sha]: must be the complete commit id (${digits} hexadecimal digits)`);
+    await expectApiError(await post(full, `${sha}0`, { state: 'success' }), 422, s.url);
+    expect(await json(await s.fetch(`/api/v1/repos/${full}/statuses/${sha}`))).toEqual([]);
+    expect((await post(full, sha, { state: 'success', context: 'ci' })).status).toBe(201);
+
+    // Reading by sha: the complete id only; by ref: a branch, a tag or the complete id.
+    await expectApiError(await s.fetch(`/api/v1/repos/${full}/statuses/${sha.slice(0, 10)}`), 422, s.url);
+    await expectApiError(await s.fetch(`/api/v1/repos/${full}/statuses/main`), 422, s.url);
+    await expectApiError(await s.fetch(`/api/v1/repos/${full}/statuses/${'f'.repeat(digits)}`), 404, s.url);
+    expect((await s.fetch(`/api/v1/repos/${full}/statuses/${sha}`)).headers.get('x-total-count')).toBe('1');
+    expect((await s.fetch(`/api/v1/repos/${full}/tags`, jsonInit('POST', { tag_name: 'v1', target: 'main' }, h))).status).toBe(201);
+    for (const ref of ['main', 'v1', sha]) {
+      const combined = await s.fetch(`/api/v1/repos/${full}/commits/${ref}/status`);
+      expect(combined.status).toBe(200);
+      expect(await json(combined)).toMatchObject({ sha, state: 'success', total_count: 1 });
+      expect((await json<unknown[]>(await s.fetch(`/api/v1/repos/${full}/commits/${ref}/statuses`))).length).toBe(1);
+    }
+    for (const ref of ['nosuch', 'main~0', sha.slice(0, 10), 'f'.repeat(digits)]) {
+      await expectApiError(await s.fetch(`/api/v1/repos/${full}/commits/${ref}/status`), 404, s.url);
+      await expectApiError(await s.fetch(`/api/v1/repos/${full}/commits/${ref}/statuses`), 404, s.url);
+    }
   });
 });
 

@@ -250,7 +250,10 @@ describe('user, organization and site hooks', () => {
     expect(system.url).toBe(`${receiver.url}${systemPath}`);
     const defaultPath = `/default-${uniq('h')}`;
     const fallback = await hookOf(
-      await s.fetch('/api/v1/admin/hooks', jsonInit('POST', { type: 'gitea', config: { url: `${receiver.url}${defaultPath}`, content_type: 'json' }, events: ['push'], active: true }, admin.h)),
+      await s.fetch(
+        '/api/v1/admin/hooks',
+        jsonInit('POST', { type: 'gitea', config: { url: `${receiver.url}${defaultPath}`, content_type: 'json', is_system_webhook: 'false' }, events: ['push'], active: true }, admin.h),
+      ),
     );
     expect(
       await expectApiError(await s.fetch('/api/v1/admin/hooks', jsonInit('POST', hookBody({}, { is_system_webhook: 'maybe' }), admin.h)), 422, s.url),
@@ -275,5 +278,23 @@ describe('user, organization and site hooks', () => {
 
     expect((await s.fetch(`/api/v1/admin/hooks/${system.id}`, { method: 'DELETE', headers: admin.h })).status).toBe(204);
     expect((await s.fetch(`/api/v1/admin/hooks/${fallback.id}`, { method: 'DELETE', headers: admin.h })).status).toBe(204);
+  });
+
+  test('POST /admin/hooks without is_system_webhook creates a system webhook: GET /admin/hooks lists it', async () => {
+    const path = `/plain-${uniq('h')}`;
+    const plain = await hookOf(
+      await s.fetch('/api/v1/admin/hooks', jsonInit('POST', { type: 'gitea', config: { url: `${receiver.url}${path}`, content_type: 'json' }, events: ['repository'], active: true }, admin.h)),
+    );
+    const listed = await s.fetch('/api/v1/admin/hooks', { headers: admin.h });
+    expect(listed.status).toBe(200);
+    expect((await json<ApiHook[]>(listed)).map((h) => h.id)).toEqual([plain.id]);
+    expect((await json<ApiHook[]>(await s.fetch('/api/v1/admin/hooks?type=default', { headers: admin.h }))).map((h) => h.id)).toEqual([]);
+    // A system hook hears every repository, and no repository gets a copy of it.
+    const full = await createRepo(bob);
+    const request = await receiver.waitFor((r) => r.url === path && r.body.includes(full));
+    expect(JSON.parse(request.body)).toMatchObject({ action: 'created', repository: { full_name: full } });
+    expect(await json(await s.fetch(`/api/v1/repos/${full}/hooks`, { headers: bob.h }))).toEqual([]);
+    expect((await s.fetch(`/api/v1/admin/hooks/${plain.id}`, { method: 'DELETE', headers: admin.h })).status).toBe(204);
+    expect(await json(await s.fetch('/api/v1/admin/hooks', { headers: admin.h }))).toEqual([]);
   });
 });

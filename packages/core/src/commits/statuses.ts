@@ -7,6 +7,7 @@ import { nowUnix, isUniqueViolation } from '../storage/database.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
 import type { RepoAccess } from '../repos/access.js';
 import { repoKey } from '../repos/service.js';
+import { isValidRefName } from '../repos/names.js';
 import { UsersStore } from '../users/store.js';
 import type { User } from '../users/tables.js';
 import { acceptInput } from '../validation/validate.js';
@@ -30,7 +31,21 @@ export interface CombinedStatus extends StatusesWithCreators {
   state: CommitStatusState | '';
 }
 
-const HEX_PREFIX = /^[0-9a-f]{4,64}$/i;
+const HEX_DIGITS = /^[0-9a-f]+$/i;
+
+/** Hex digits of a complete commit id in the repository's object format. */
+function completeIdLength(access: RepoAccess): number {
+  return access.repo.object_format_name === 'sha256' ? 64 : 40;
+}
+
+function isCompleteId(access: RepoAccess, text: string): boolean {
+  return text.length === completeIdLength(access) && HEX_DIGITS.test(text);
+}
+
+/** Statuses name commits by their complete id: an abbreviation is refused rather than completed. */
+function assertCompleteId(access: RepoAccess, sha: string): void {
+  if (!isCompleteId(access, sha)) throw new ValidationError('sha', `must be the complete commit id (${completeIdLength(access)} hexadecimal digits)`);
+}
 
 /** Statuses CI systems report for commits, and the combined state they make. */
 export class CommitStatusesService {
@@ -44,16 +59,16 @@ export class CommitStatusesService {
   }
 
   /**
-   * Reports a status for a commit named by its id (a unique abbreviation is completed, as Forgejo does). Needs
-   * write access; a name that is not hexadecimal is refused, an id of no commit is not found.
+   * Reports a status for a commit named by its complete id (the service description: statuses are created and read
+   * by the complete SHA). Needs write access; anything else than a complete id (an abbreviation, a name) is
+   * refused (422), an id of no commit is not found.
    */
   async create(actor: Actor, access: RepoAccess, sha: string, input: CreateStatusOption): Promise<{ status: CommitStatus; creator: User | undefined }> {
     if (actor.kind === 'anonymous' || unitMode(access, 'repo.code') < AccessMode.Write) throw new ForbiddenError('user should have write access to the repository code');
     const opts = acceptInput(CreateStatusOptionSchema, input);
-    if (!HEX_PREFIX.test(sha)) throw new ValidationError('sha', 'must be a commit id');
+    assertCompleteId(access, sha);
     if (!opts.state) throw new ValidationError('state', 'Required');
-    const id = await this.ctx.git.resolveCommit(repoKey(access.owner, access.repo), sha.toLowerCase());
-    if (!id || !id.startsWith(sha.toLowerCase())) throw new NotFoundError(`object does not exist [id: ${sha}, rel_path: ]`);
+    const id = await this.existingCommit(access, sha);
     const context = opts.context ?? '';
     const now = nowUnix();
     const row = {
@@ -81,28 +96,51 @@ export class CommitStatusesService {
     }
   }
 
-  /** The commit id a ref or id names, or the text itself (which then has no statuses), as Forgejo resolves it. */
-  private async shaOf(access: RepoAccess, ref: string): Promise<string> {
-    if (ref === '') throw new ValidationError('ref', 'ref not given');
-    const safe = !ref.startsWith('-') && !ref.includes('\0') && !ref.includes('..');
-    return (safe && (await this.ctx.git.resolveCommit(repoKey(access.owner, access.repo), ref))) || ref;
+  /** The commit `sha` (a complete id) names, lower-cased; not found unless it is a commit of the repository. */
+  private async existingCommit(access: RepoAccess, sha: string): Promise<string> {
+    const id = sha.toLowerCase();
+    // A tag object's id peels to its commit's: that is no commit id.
+    if ((await this.ctx.git.resolveCommit(repoKey(access.owner, access.repo), id)) !== id) throw new NotFoundError(`object does not exist [id: ${sha}, rel_path: ]`);
+    return id;
   }
 
-  /** A page of a commit's statuses (`ref`: a branch, tag or commit id). */
+  /**
+   * The commit a `/commits/{ref}/…` path names: a complete commit id, else a branch, else a tag (Forgejo's order of
+   * names). Anything else, an abbreviated id included, is not found.
+   */
+  private async commitOfRef(access: RepoAccess, ref: string): Promise<string> {
+    if (ref === '') throw new ValidationError('ref', 'ref not given');
+    if (isCompleteId(access, ref)) return this.existingCommit(access, ref);
+    // Only exact names: a revision expression (`main~1`, `v1^`) names no ref.
+    if (isValidRefName(ref)) {
+      const key = repoKey(access.owner, access.repo);
+      for (const namespace of ['refs/heads/', 'refs/tags/']) {
+        const id = await this.ctx.git.resolveCommit(key, namespace + ref);
+        if (id) return id;
+      }
+    }
+    throw new NotFoundError(`object does not exist [id: ${ref}, rel_path: ]`);
+  }
+
+  /** A page of a commit's statuses: `target` is a complete commit id (`{ sha }`) or a branch, tag or id (`{ ref }`). */
   async list(
     _actor: Actor,
     access: RepoAccess,
-    ref: string,
+    target: { sha: string } | { ref: string },
     options: Paging & { sort?: CommitStatusSort; state?: CommitStatusState } = {},
   ): Promise<StatusesWithCreators> {
-    const sha = await this.shaOf(access, ref);
+    let sha: string;
+    if ('sha' in target) {
+      assertCompleteId(access, target.sha);
+      sha = await this.existingCommit(access, target.sha);
+    } else sha = await this.commitOfRef(access, target.ref);
     const page = await this.ctx.store(CommitStatusesStore).pageOf(access.repo.id, sha, clampPage(this.ctx.settings, options), options);
     return { ...page, creators: await this.creatorsOf(page.items) };
   }
 
   /** The latest status of each context of a commit, and the state they combine to. */
   async combined(_actor: Actor, access: RepoAccess, ref: string, paging: Paging = {}): Promise<CombinedStatus> {
-    const sha = await this.shaOf(access, ref);
+    const sha = await this.commitOfRef(access, ref);
     const page = await this.ctx.store(CommitStatusesStore).latestOf(access.repo.id, sha, clampPage(this.ctx.settings, paging));
     let state: CommitStatusState | '' = '';
     for (const status of page.items) {

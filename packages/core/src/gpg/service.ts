@@ -136,7 +136,14 @@ export class GpgKeysService {
       if (!signed) throw this.invalidSignature(user);
       parsed = [signed];
       verified = true;
-    } else {
+    }
+    // A key registered already (by this account or another) is refused before its addresses are looked at: Forgejo's
+    // AddGPGKey checks the id first (after the signature, when there is one).
+    const ids = parsed.flatMap((key) => [key.keyId, ...key.subkeys.map((s) => s.keyId)]);
+    if (new Set(ids).size !== ids.length || (await this.ctx.store(GpgKeysStore).existingKeyIds(ids)).length > 0) {
+      throw new ValidationError('', 'A key with the same id already exists');
+    }
+    if (!verified) {
       const emails = await this.verifiedEmailsOf(user);
       for (const key of parsed) {
         if (!key.emails.some((email) => emails.has(email.toLowerCase()))) {
@@ -146,8 +153,6 @@ export class GpgKeysService {
         }
       }
     }
-    const ids = parsed.flatMap((key) => [key.keyId, ...key.subkeys.map((s) => s.keyId)]);
-    if (new Set(ids).size !== ids.length) throw new ValidationError('', 'A key with the same id already exists');
     try {
       return await this.ctx.transaction(async (tx) => {
         const store = tx.store(GpgKeysStore);

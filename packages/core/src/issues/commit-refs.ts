@@ -136,7 +136,7 @@ export class IssueCommitRefsService {
         if ((!close && mention.action !== RefAction.Reopens) || close === (current.is_closed === 1)) return;
         try {
           const changed = await issuesService.setClosed(tx, doer, access, current, close, mention.sha);
-          tx.emit(close ? 'issue.closed' : 'issue.reopened', { actor: doerActor, repo: access.repo, owner: access.owner, issue: changed });
+          tx.emit(close ? 'issue.closed' : 'issue.reopened', { actor: doerActor, repo: access.repo, owner: access.owner, issue: changed, commitId: mention.sha });
         } catch {
           // Open dependencies keep it open; the reference stays recorded.
         }

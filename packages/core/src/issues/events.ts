@@ -18,8 +18,9 @@ declare module '../events/bus.js' {
     'issue.created': IssueEventBase;
     /** Its title, body or ref changed; `previous` holds the fields before the change. */
     'issue.edited': IssueEventBase & { previous: Pick<Issue, 'name' | 'content' | 'ref'> };
-    'issue.closed': IssueEventBase;
-    'issue.reopened': IssueEventBase;
+    /** `commitId`: the commit that caused it (a pushed `fixes #N`, a merged pull request); absent when done by hand. */
+    'issue.closed': IssueEventBase & { commitId?: string };
+    'issue.reopened': IssueEventBase & { commitId?: string };
     /** Assignees were added or removed (user ids). */
     'issue.assigned': IssueEventBase & { added: number[]; removed: number[] };
     /** Its milestone changed (0: none). */

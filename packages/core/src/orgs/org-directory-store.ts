@@ -6,7 +6,7 @@ import { sql, type SqlBool } from 'kysely';
 import { Store } from '../storage/store.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
 import { UserType, type User, type UsersTables } from '../users/tables.js';
-import type { OrgsTables } from './tables.js';
+import { OWNER_TEAM_NAME, type OrgsTables } from './tables.js';
 
 type Tables = OrgsTables & Pick<UsersTables, 'user'>;
 
@@ -63,6 +63,21 @@ export class OrgDirectoryStore extends Store<Tables> {
   /** How many organizations the account belongs to. */
   async membershipCount(userId: number): Promise<number> {
     return Store.count(await this.db.selectFrom('org_user').select((eb) => eb.fn.countAll<number>().as('n')).where('uid', '=', userId).executeTakeFirst());
+  }
+
+  /**
+   * The organizations whose Owners team has `userId` as its only member: those Forgejo's purge deletes (removing
+   * that member would answer `ErrLastOrgOwner`), by id.
+   */
+  solelyOwnedBy(userId: number): Promise<User[]> {
+    return this.organizations()
+      .innerJoin('team', (join) => join.onRef('team.org_id', '=', 'user.id').on('team.lower_name', '=', OWNER_TEAM_NAME.toLowerCase()))
+      .innerJoin('team_user', 'team_user.team_id', 'team.id')
+      .where('team_user.uid', '=', userId)
+      .where((eb) => eb(eb.selectFrom('team_user as others').select((o) => o.fn.countAll<number>().as('n')).whereRef('others.team_id', '=', 'team.id'), '=', 1))
+      .selectAll('user')
+      .orderBy('user.id')
+      .execute();
   }
 
   /** How many members the Owners team of the organization has. */

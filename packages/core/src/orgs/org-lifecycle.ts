@@ -4,9 +4,9 @@
  */
 import '../users/admin-events.js';
 import './events.js';
-import { ConflictError, ValidationError } from '../errors.js';
+import { ConflictError, ForbiddenError, ValidationError } from '../errors.js';
 import type { CoreContext } from '../context.js';
-import type { Actor } from '../access/actor.js';
+import { isSiteAdmin, type Actor } from '../access/actor.js';
 import { isUniqueViolation, nowUnix } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
 import { OwnerStorageExistsError } from '../git/backend.js';
@@ -35,8 +35,22 @@ export class OrgLifecycleService {
    */
   async delete(actor: Actor, org: User): Promise<void> {
     await this.orgs.assertOwner(actor, org);
+    await this.remove(actor, org, { purge: false });
+  }
+
+  /**
+   * Deletes the organization with its repositories (rows and storage): Forgejo's `DeleteOrganization(ctx, org,
+   * true)`, which purging a user who was its last owner does. Site administrators only.
+   */
+  async purge(actor: Actor, org: User): Promise<void> {
+    if (!isSiteAdmin(actor)) throw new ForbiddenError('only site administrators may purge organizations');
+    await this.remove(actor, org, { purge: true });
+  }
+
+  /** The deletion; a repository created meanwhile refuses it (422), purged or not. */
+  private async remove(actor: Actor, org: User, options: { purge: boolean }): Promise<void> {
     try {
-      await this.ctx.service(ReposService).withOwnedRepositoriesRemoved(org, { allowAny: false, actor }, async (tx) => {
+      await this.ctx.service(ReposService).withOwnedRepositoriesRemoved(org, { allowAny: options.purge, actor }, async (tx) => {
         // Checked again inside the transaction: a repository created meanwhile must not lose its owner.
         if ((await tx.store(ReposStore).allOf(org.id)).length > 0) throw new ConflictError(`user still has ownership of repositories [uid: ${org.id}]`);
         tx.emit('org.deleted', { org, actor });

@@ -472,7 +472,7 @@ export class PullMergeService {
           const changed = await this.ctx.service(IssuesService).setClosed(tx, poster, access, issue, close, merged.pull.merged_commit_id);
           await tx.store(RepoCountersStore).setIssueCounts(repo.id, await tx.store(IssuesStore).countsOfRepo(repo.id));
           if (changed.milestone_id > 0) await tx.store(MilestonesStore).setCounts(changed.milestone_id, await tx.store(IssuesStore).countsOfMilestone(changed.milestone_id));
-          tx.emit(close ? 'issue.closed' : 'issue.reopened', { actor, repo, owner, issue: changed });
+          tx.emit(close ? 'issue.closed' : 'issue.reopened', { actor, repo, owner, issue: changed, commitId: merged.pull.merged_commit_id });
         });
       } catch (error) {
         // Open dependencies keep it open, as Forgejo allows.

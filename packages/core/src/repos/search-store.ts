@@ -62,6 +62,11 @@ export interface SearchFilter {
   ownerId?: number;
   /** undefined: owned and collaborations; false: owned only; true: collaborations only. */
   collaborate?: boolean;
+  /**
+   * With `ownerId`: collaborations also take the public repositories of the private organizations the account
+   * belongs to (Forgejo's userOrgPublicRepoCondPrivate). SQL only: set by lists that never read the catalog.
+   */
+  memberOrgPublic?: boolean;
   /** Repositories of this team (listed, or all of its organization's). */
   teamId?: number;
   isPrivate?: boolean;
@@ -197,7 +202,13 @@ function matching(eb: Eb, filter: SearchFilter): Expression<SqlBool> {
   if (filter.keywords) all.push(keywordMatch(eb, filter));
   if (filter.ownerId !== undefined) {
     const owned = eb('repository.owner_id', '=', filter.ownerId);
-    const granted = eb.and([eb('repository.owner_id', '!=', filter.ownerId), eb('repository.id', 'in', grantedRepoIds(filter.ownerId))]);
+    const given = [eb('repository.id', 'in', grantedRepoIds(filter.ownerId))];
+    if (filter.memberOrgPublic) {
+      given.push(
+        eb.and([eb('repository.is_private', '=', 0), eb('owner.visibility', '=', Visibility.Private), eb('repository.owner_id', 'in', memberOrgIds(filter.ownerId))]),
+      );
+    }
+    const granted = eb.and([eb('repository.owner_id', '!=', filter.ownerId), eb.or(given)]);
     all.push(filter.collaborate === true ? granted : filter.collaborate === false ? owned : eb.or([owned, granted]));
   }
   if (filter.teamId !== undefined) all.push(eb('repository.id', 'in', teamRepoIds(filter.teamId)));

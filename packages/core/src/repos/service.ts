@@ -24,6 +24,8 @@ import { assertValidBranchName, assertValidRepoName } from './names.js';
 import { CreateRepoOptionSchema, GenerateRepoOptionSchema, type CreateRepoOption, type GenerateRepoOption } from './schemas.js';
 import { TopicsService } from '../topics/service.js';
 import { REPO_ORDERINGS, ReposStore } from './store.js';
+import { RepoSearchStore } from './search-store.js';
+import { searchVisibility } from './search.js';
 import { GitIntentStore } from './intents.js';
 import type { RepoPush, Repository } from './tables.js';
 import { QuotaService } from '../quota/service.js';
@@ -294,11 +296,37 @@ export class ReposService {
     return this.listOwned(actor, owner, paging, 'id');
   }
 
-  /** Repositories of the signed-in actor (owned; collaborations will join here), ordered by `orderBy` (default: name). */
+  /**
+   * `GET /user/repos`, Forgejo's ListMyRepos: the repositories the signed-in actor owns, those it was given
+   * (collaborations, teams, so every repository of an organization it owns) and the public ones of the private
+   * organizations it belongs to, ordered by `orderBy` (default: name). One SQL filter for the page and its count.
+   */
   async listMine(actor: Actor, paging: Paging & { orderBy?: string } = {}): Promise<Page<RepoAccess>> {
     const me = actorUser(actor);
     if (!me) throw new ForbiddenError('sign in to list your repositories');
-    return this.listOwned(actor, me, paging, paging.orderBy || 'name');
+    const ordering = REPO_ORDERINGS.get(paging.orderBy || 'name');
+    if (!ordering) throw new ValidationError('order_by', 'invalid order_by');
+    const page = clampPage(this.ctx.settings, paging);
+    const { items, total } = await this.ctx.store(RepoSearchStore).search(
+      {
+        // What the actor may see at all (public-only and repository-limited tokens narrow it), of what is its own.
+        visibility: searchVisibility(actor, true),
+        ownerId: me.id,
+        memberOrgPublic: true,
+        topicOnly: false,
+        includeDescription: false,
+        impossible: false,
+        // Names repeat across owners: the id keeps pages apart.
+        ordering: [...ordering, ['id', 'asc']],
+      },
+      page,
+    );
+    const owners = await this.users.findByIds([...new Set(items.map((repo) => repo.owner_id))]);
+    const pairs = items.flatMap((repo) => {
+      const owner = owners.get(repo.owner_id);
+      return owner ? [{ repo, owner }] : [];
+    });
+    return { items: await this.access.repoAccessMany(actor, pairs), total };
   }
 
   private async listOwned(actor: Actor, owner: User, paging: Paging | undefined, orderBy: string): Promise<Page<RepoAccess>> {

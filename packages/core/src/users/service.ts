@@ -29,6 +29,7 @@ import { ACTIONS_USER_ID, GHOST_USER_ID, systemUserById } from './system.js';
 import { userVisibilityFilter } from './visibility.js';
 import { UserAvatarsService } from './avatars.js';
 import { OrgDirectoryStore } from '../orgs/org-directory-store.js';
+import { OrgLifecycleService } from '../orgs/org-lifecycle.js';
 import type { Updateable } from 'kysely';
 
 /** Character limits of the settings Forgejo checks (`binding:"MaxSize(n)"`), and of the columns behind the rest. */
@@ -303,11 +304,20 @@ export class UsersService {
 
   /**
    * Deletes an account with its tokens. A user who still owns repositories is refused unless `purge` is set, in
-   * which case the repositories go too. The last site administrator cannot be deleted.
+   * which case the repositories go too, and so do the organizations it is the last owner of, with theirs. The last
+   * site administrator cannot be deleted.
    */
   async delete(actor: Actor, user: User, options: DeleteUserOptions = {}): Promise<void> {
     if (!isSiteAdmin(actor)) throw new ForbiddenError('only site administrators may delete users');
     const repos = this.ctx.service(ReposService);
+    if (options.purge) {
+      // Checked before anything goes (and again below, in the transaction), as Forgejo's DeleteUser does.
+      if (user.is_admin === 1 && (await this.store.countAdmins()) <= 1) throw new ValidationError('username', 'can not delete the last admin user');
+      // Forgejo's purge: organizations this account is the last owner of go, with their repositories; from the
+      // others its memberships go with the account (below).
+      const lifecycle = this.ctx.service(OrgLifecycleService);
+      for (const org of await this.ctx.store(OrgDirectoryStore).solelyOwnedBy(user.id)) await lifecycle.purge(actor, org);
+    }
     await repos.withOwnedRepositoriesRemoved(user, { allowAny: options.purge ?? false, actor }, async (tx) => {
       const users = tx.store(UsersStore);
       if (user.is_admin === 1 && (await users.countAdmins()) <= 1) throw new ValidationError('username', 'can not delete the last admin user');

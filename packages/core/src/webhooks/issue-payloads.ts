@@ -54,8 +54,11 @@ export function changesOf(changes: IssueChanges | undefined, details: IssueDetai
   return out;
 }
 
-/** `IssuePayload`: an issue opened, edited, closed, reopened, (un)assigned, labelled or milestoned. */
-export function issuePayload(settings: Settings, action: IssueHookAction, details: IssueDetails, actor: Actor, changes?: IssueChanges): HookPayload {
+/**
+ * `IssuePayload`: an issue opened, edited, closed, reopened, (un)assigned, labelled or milestoned; `commitId` is the
+ * commit that closed or reopened it ('' when none did).
+ */
+export function issuePayload(settings: Settings, action: IssueHookAction, details: IssueDetails, actor: Actor, changes?: IssueChanges, commitId = ''): HookPayload {
   const changed = changesOf(changes, details, settings);
   return {
     action,
@@ -64,7 +67,7 @@ export function issuePayload(settings: Settings, action: IssueHookAction, detail
     issue: toApiIssue(details, { viewer: ANONYMOUS, settings }),
     repository: apiRepo(details.repo, details.owner, settings),
     sender: sender(actor, details.owner, settings),
-    commit_id: '',
+    commit_id: commitId,
   };
 }
 

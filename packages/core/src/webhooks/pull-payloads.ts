@@ -28,7 +28,7 @@ export function pullPayload(
   action: PullHookAction,
   details: PullDetails,
   actor: Actor,
-  options: { changes?: PullChanges; requestedReviewer?: User; review?: { type: string; content: string } } = {},
+  options: { changes?: PullChanges; requestedReviewer?: User; review?: { type: string; content: string }; commitId?: string } = {},
 ): HookPayload {
   const view = { viewer: ANONYMOUS, settings };
   const unseen = { ...details, base: { ...details.base, mode: AccessMode.None, units: undefined }, head: details.head && { ...details.head, mode: AccessMode.None, units: undefined } };
@@ -42,7 +42,8 @@ export function pullPayload(
     requested_reviewer: options.requestedReviewer ? toApiUser(options.requestedReviewer, view) : null,
     repository: apiRepo(details.repo, details.owner, settings),
     sender: toApiUser(actorUser(actor) ?? details.owner, view),
-    commit_id: '',
+    // The commit that closed or reopened it (a merge of another pull request that references it); '' by hand.
+    commit_id: options.commitId ?? '',
     review: options.review ?? null,
   };
 }

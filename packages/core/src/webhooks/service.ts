@@ -193,7 +193,10 @@ export class WebhooksService {
     const url = opts.config.url!;
     if (!isValidUrl(url)) throw new ValidationError('', 'Invalid url');
     const branchFilter = this.checkBranchFilter(opts.branch_filter ?? '');
-    let isSystem = false;
+    const scope = this.scopeOf(owner);
+    // The service description: `POST /admin/hooks` creates a system webhook (one `GET /admin/hooks` lists); only
+    // `is_system_webhook: "false"` makes it a default hook (copied into new repositories), as Forgejo's flag does.
+    let isSystem = scope.kind === 'admin';
     const systemFlag = opts.config.is_system_webhook;
     if (systemFlag !== undefined && systemFlag !== '') {
       const parsed = parseGoBool(systemFlag);
@@ -204,7 +207,6 @@ export class WebhooksService {
     const secret = opts.config.secret ?? '';
     this.checkStorable(secret, opts.authorization_header ?? '');
     const now = nowUnix();
-    const scope = this.scopeOf(owner);
     return this.store.insert({
       repo_id: scope.kind === 'repo' ? scope.repoId : 0,
       owner_id: scope.kind === 'owner' ? scope.ownerId : 0,
@@ -471,13 +473,20 @@ export class WebhooksService {
       for (const payload of payloads(details!)) await this.enqueue(tx, hooks, base.repo, event, () => payload);
     };
     /** An issue event as the deliveries of its kind: each spec one payload, for an issue or a pull request. */
-    const issueOrPull = (tx: CoreTransaction, base: IssueEventBase, event: keyof typeof PULL_EVENT_OF, specs: (d: IssueDetails) => IssueHookSpec[]): Promise<void> =>
+    const issueOrPull = (
+      tx: CoreTransaction,
+      base: IssueEventBase & { commitId?: string },
+      event: keyof typeof PULL_EVENT_OF,
+      specs: (d: IssueDetails) => IssueHookSpec[],
+    ): Promise<void> =>
       base.issue.is_pull
         ? pullHook(tx, base, PULL_EVENT_OF[event], (d) =>
             // A merge closes the issue side too; its delivery is the merge's (`closed` with `merged`).
-            d.pull.has_merged && event === 'issues' ? [] : specs(d).map((spec) => pullPayload(settings, spec.action, d, base.actor, { changes: spec.changes })),
+            d.pull.has_merged && event === 'issues'
+              ? []
+              : specs(d).map((spec) => pullPayload(settings, spec.action, d, base.actor, { changes: spec.changes, commitId: base.commitId })),
           )
-        : issueHook(tx, base, event, (d) => specs(d).map((spec) => issuePayload(settings, spec.action, d, base.actor, spec.changes)));
+        : issueHook(tx, base, event, (d) => specs(d).map((spec) => issuePayload(settings, spec.action, d, base.actor, spec.changes, base.commitId)));
 
     events.withinTransaction('issue.created', ({ payload }, tx) =>
       payload.issue.is_pull ? Promise.resolve() : issueHook(tx, payload, 'issues', (d) => [issuePayload(settings, 'opened', d, payload.actor)]),

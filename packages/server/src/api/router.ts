@@ -239,11 +239,14 @@ const QUERY_BOOLEANS: ReadonlyMap<string, boolean> = new Map([
 
 /**
  * Query parameters as an object under the schema's field names (matched as body fields are), with integer and
- * boolean fields converted as Forgejo's form helpers do: a malformed value is absent (the default applies).
+ * boolean fields converted as Forgejo's form helpers do: a malformed value is absent (the default applies). An
+ * empty value (`?labels=`, what clients send for "no filter") is absent too, as Go's form helpers read it
+ * (`FormString` gives "" either way, `StringsToInt64s` skips it); a required parameter sent empty is still missing.
  */
 function queryObject(params: URLSearchParams, schema: TObject): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of params) {
+    if (value === '') continue;
     const name = fieldName(schema, key);
     if (name === undefined) continue;
     const type = (schema.properties[name] as { type?: string }).type;
@@ -254,9 +257,11 @@ function queryObject(params: URLSearchParams, schema: TObject): Record<string, u
       const b = QUERY_BOOLEANS.get(value);
       if (b !== undefined) out[name] = b;
     } else if (type === 'array') {
-      // A repeated parameter (`status-types=read&status-types=pinned`): every value, as Go's `Form[key]`.
-      const values = (out[name] as string[] | undefined) ?? [];
-      values.push(value);
+      // A repeated parameter (`status-types=read&status-types=pinned`): every value, as Go's `Form[key]`; ids
+      // (`labels=3&labels=4`) as integers, as `StringsToInt64s` reads them (a malformed one stays text: 422).
+      const values = (out[name] as unknown[] | undefined) ?? [];
+      const items = (schema.properties[name] as { items?: { type?: string } }).items;
+      values.push(items?.type === 'integer' ? (parseQueryInteger(value) ?? value) : value);
       out[name] = values;
     } else out[name] = value;
   }

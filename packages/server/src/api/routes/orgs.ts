@@ -14,8 +14,11 @@ import {
   toApiOrganization,
   toApiRepository,
   toApiUser,
+  type Actor,
   type ApiView,
+  type CreateRepoOption,
   type Page,
+  type RepoHost,
   type User,
 } from '@repohost/core';
 import type { ApiRouter } from '../router.js';
@@ -180,6 +183,10 @@ export function registerOrgRoutes(router: ApiRouter, { me, user, org, admin }: G
     },
   });
 
+  // The same operation as `POST /user/repos` (quota included), owned by the organization.
+  const createOrgRepo = async ({ host, actor, org, body, view }: { host: RepoHost; actor: Actor; org: User; body: CreateRepoOption; view: ApiView }) =>
+    toApiRepository(await host.repos.create(actor, body, { owner: org }), view);
+
   org.add({
     method: 'POST',
     path: '/repos',
@@ -191,8 +198,27 @@ export function registerOrgRoutes(router: ApiRouter, { me, user, org, admin }: G
     body: CreateRepoOptionSchema,
     reply: { status: 201, description: 'Repository', schema: RepositorySchema },
     errors: ['bad_request', 'unauthorized', 'forbidden', 'not_found', 'conflict', 'quota_exceeded', 'validation'],
-    // The same operation as `POST /user/repos` (quota included), owned by the organization.
-    handler: async ({ host, actor, org, body, view }) => toApiRepository(await host.repos.create(actor, body, { owner: org }), view),
+    handler: createOrgRepo,
+  });
+
+  /** `/org/{org}/…`: the deprecated spelling that the Go SDK, `tea` and gitea-js still use; loads as `/orgs/{org}` does. */
+  const deprecatedOrg = router.group('/org/{org}', async ({ host, actor, params }) => ({
+    org: await host.orgs.resolve(actor, params.org),
+  }));
+
+  deprecatedOrg.add({
+    method: 'POST',
+    path: '/repos',
+    operationId: 'createOrgRepoDeprecated',
+    summary: 'Create a repository in an organization',
+    tag: 'organization',
+    auth: 'token',
+    // Forgejo asks both scopes here (the route sits outside the `/orgs/{org}` group that asks for organization).
+    scopes: ['organization', 'repository'],
+    body: CreateRepoOptionSchema,
+    reply: { status: 201, description: 'Repository', schema: RepositorySchema },
+    errors: ['bad_request', 'unauthorized', 'forbidden', 'not_found', 'conflict', 'quota_exceeded', 'validation'],
+    handler: createOrgRepo,
   });
 
   // ---- members ----

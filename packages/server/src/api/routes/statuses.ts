@@ -52,8 +52,8 @@ export function registerStatusRoutes(_router: ApiRouter, { repo }: Groups): void
     },
   });
 
-  const listStatuses = async ({ host, actor, repo, query, page, view }: ListContext, ref: string) => {
-    const result = await host.commitStatuses.list(actor, repo, ref, { ...page, ...query });
+  const listStatuses = async ({ host, actor, repo, query, page, view }: ListContext, target: { sha: string } | { ref: string }) => {
+    const result = await host.commitStatuses.list(actor, repo, target, { ...page, ...query });
     const repoPath = repoWebPath(repo.owner, repo.repo);
     return { items: result.items.map((s) => toApiCommitStatus(s, repoPath, result.creators.get(s.creator_id), view)), total: result.total };
   };
@@ -66,8 +66,8 @@ export function registerStatusRoutes(_router: ApiRouter, { repo }: Groups): void
     scopes: ['repository'],
     query: StatusListQuery,
     reply: { status: 200, description: 'CommitStatusList', list: CommitStatusSchema },
-    errors: ['bad_request', 'not_found'],
-    handler: (ctx) => listStatuses(ctx, ctx.params.sha),
+    errors: ['bad_request', 'not_found', 'validation'],
+    handler: (ctx) => listStatuses(ctx, { sha: ctx.params.sha }),
   });
   repo.add({
     method: 'GET',
@@ -79,7 +79,7 @@ export function registerStatusRoutes(_router: ApiRouter, { repo }: Groups): void
     query: StatusListQuery,
     reply: { status: 200, description: 'CommitStatusList', list: CommitStatusSchema },
     errors: ['bad_request', 'not_found'],
-    handler: (ctx) => listStatuses(ctx, ctx.params.ref),
+    handler: (ctx) => listStatuses(ctx, { ref: ctx.params.ref }),
   });
 
   repo.add({
