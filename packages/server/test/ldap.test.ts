@@ -73,6 +73,8 @@ describe.skipIf(!hasSlapd)('LDAP login source (slapd)', () => {
       TEST_DB === 'postgres'
         ? { FORGEJO__DATABASE__DB_TYPE: 'postgres', FORGEJO__DATABASE__HOST: db.HOST, FORGEJO__DATABASE__NAME: db.NAME, FORGEJO__DATABASE__USER: db.USER, FORGEJO__DATABASE__PASSWD: db.PASSWD, FORGEJO__DATABASE__SCHEMA: db.SCHEMA }
         : { FORGEJO__DATABASE__PATH: db.PATH };
+    // The server's key, as an installation's CLI reads it: the bind passwords are encrypted under it.
+    env.FORGEJO__SECURITY__SECRET_KEY = s.host.settings.security.SECRET_KEY;
     const out: string[] = [];
     const err: string[] = [];
     const code = await runCli(args, { stdout: (t) => out.push(t), stderr: (t) => err.push(t), env, cwd: work });
