@@ -5,7 +5,8 @@ export default defineConfig({
   entry: { index: 'src/index.ts', 'render-worker': 'src/markup/render-worker.ts' },
   format: ['esm'],
   target: 'node20',
-  dts: true,
+  // Declarations are for publishing and take most of the build time: the start path skips them (build-if-stale).
+  dts: process.env.REPOHOST_BUILD_DTS !== '0',
   sourcemap: true,
   clean: true,
 });

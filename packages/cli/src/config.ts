@@ -13,11 +13,17 @@ export interface GlobalOptions {
  * (a missing default file means built-in defaults; a missing `--config` file is an error).
  */
 export function cliSettings(options: GlobalOptions, io: CliIo, overrides?: SettingsOverrides): Settings {
-  const workPath = path.resolve(io.cwd, options.workPath ?? io.env.FORGEJO_WORK_DIR ?? io.env.GITEA_WORK_DIR ?? '.');
-  const configFile = options.config
-    ? path.resolve(io.cwd, options.config)
-    : path.join(workPath, 'custom', 'conf', 'app.ini');
-  return loadSettings({ configFile, requireConfigFile: Boolean(options.config), env: io.env, workPath, overrides });
+  const workPath = workPathOf(options, io);
+  return loadSettings({ configFile: configFileOf(options, io), requireConfigFile: Boolean(options.config), env: io.env, workPath, overrides });
+}
+
+function workPathOf(options: GlobalOptions, io: CliIo): string {
+  return path.resolve(io.cwd, options.workPath ?? io.env.FORGEJO_WORK_DIR ?? io.env.GITEA_WORK_DIR ?? '.');
+}
+
+/** The configuration file the settings come from (it may not exist: then they are the defaults). */
+export function configFileOf(options: GlobalOptions, io: CliIo): string {
+  return options.config ? path.resolve(io.cwd, options.config) : path.join(workPathOf(options, io), 'custom', 'conf', 'app.ini');
 }
 
 /**

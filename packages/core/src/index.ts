@@ -75,7 +75,7 @@ export { clampPage, type Page, type PageRequest, type Paging } from './paging.js
 export { API_PREFIX, apiUrl, apiDocsUrl, webUrl } from './urls.js';
 export { isoTime, type ApiView } from './wire.js';
 export { parseInput, acceptInput, decodeInput, fieldName, enumValues, matchesSchema, schemaErrors, StringEnum } from './validation/validate.js';
-export { openStorage, type Storage, type DialectName } from './storage/database.js';
+export { openStorage, backupSqlite, type Storage, type DialectName } from './storage/database.js';
 export { Store, StoreScope, type StoreClass } from './storage/store.js';
 export { migrateToLatest, migrationNames } from './storage/migrator.js';
 export * from './git/backend.js';
@@ -272,7 +272,7 @@ export { Glob, GlobSyntaxError, isGlobPattern } from './glob.js';
 export { branchRuleMatcher, tagRuleMatcher, filePatterns } from './protection/glob.js';
 export { ReleasesStore, type ReleaseFilter } from './releases/store.js';
 export type { Release, NewRelease, ReleasesTables } from './releases/tables.js';
-export { ReleasesService, parseReleaseId } from './releases/service.js';
+export { ReleasesService, parseReleaseId, type ReleaseSyncReport } from './releases/service.js';
 export { ReleaseAssetsService, type ReleaseAssetForm, type OpenReleaseAsset } from './releases/assets.js';
 export * from './releases/schemas.js';
 export { toApiRelease, releaseApiUrl, type ReleaseDetails } from './releases/convert.js';

@@ -1,77 +1,82 @@
-import type { ParseArgsConfig } from 'node:util';
 import { SYSTEM, type LdapKind, type LdapSourceOption } from '@repohost/core';
 import { withHost, type GlobalOptions } from '../config.js';
 import { UsageError, type CliIo } from '../io.js';
-import { parse, type Values } from './admin-user.js';
+import type { Flags, GroupCommand, Parsed, Values } from '../command.js';
 
-export const ADMIN_AUTH_HELP = `Usage: repohost admin auth <command> [options]
-
-Commands:
-  list                    List login sources (--min-width, --tab-width, --padding, --pad-char, --vertical-bars)
-  delete --id ID          Delete a login source no account uses
-  add-ldap                Add an LDAP source that searches through a bind DN
-  update-ldap --id ID     Change an LDAP (via BindDN) source: only the flags given
-  add-ldap-simple         Add an LDAP source that binds with the user's DN (simple auth)
-  update-ldap-simple --id ID   Change an LDAP (simple auth) source: only the flags given
-
-LDAP flags:
-  --name NAME                     name of the source (required to add)
-  --active | --not-active         whether sign-ins through it are allowed (default: active)
-  --security-protocol NAME        Unencrypted, LDAPS or StartTLS (required to add)
-  --skip-tls-verify               do not verify the server's certificate
-  --host HOST  --port PORT        where the LDAP server listens (required to add)
-  --user-search-base DN           where accounts are searched (required for add-ldap)
-  --user-filter FILTER            filter finding the account; %s stands for the login name (required to add)
-  --admin-filter FILTER           accounts matching it are site administrators
-  --restricted-filter FILTER      accounts matching it are restricted
-  --allow-deactivate-all          recorded (directory synchronization is not run yet)
-  --username-attribute ATTR       attribute holding the user name (default: the name typed at sign-in)
-  --firstname-attribute ATTR  --surname-attribute ATTR
-  --email-attribute ATTR          attribute holding the email address (required to add)
-  --public-ssh-key-attribute ATTR  --avatar-attribute ATTR   recorded (not synchronized yet)
-  --skip-local-2fa                recorded; local two-factor authentication still applies
-Bind DN only:
-  --bind-dn DN  --bind-password PASSWORD   the account that searches (none: anonymous search)
-  --attributes-in-bind            read the attributes as the bind DN
-  --synchronize-users | --disable-synchronize-users   recorded (no periodic synchronization yet)
-  --page-size N                   search page size
-Simple auth only:
-  --user-dn DN                    the user's DN, %s standing for the login name (required for add-ldap-simple)
-`;
-
-type Options = NonNullable<ParseArgsConfig['options']>;
+type Options = Flags;
 
 const COMMON_FLAGS: Options = {
-  name: { type: 'string' },
-  'not-active': { type: 'boolean' },
-  active: { type: 'boolean' },
-  'security-protocol': { type: 'string' },
-  'skip-tls-verify': { type: 'boolean' },
-  host: { type: 'string' },
-  port: { type: 'string' },
-  'user-search-base': { type: 'string' },
-  'user-filter': { type: 'string' },
-  'admin-filter': { type: 'string' },
-  'restricted-filter': { type: 'string' },
-  'allow-deactivate-all': { type: 'boolean' },
-  'username-attribute': { type: 'string' },
-  'firstname-attribute': { type: 'string' },
-  'surname-attribute': { type: 'string' },
-  'email-attribute': { type: 'string' },
-  'public-ssh-key-attribute': { type: 'string' },
-  'skip-local-2fa': { type: 'boolean' },
-  'avatar-attribute': { type: 'string' },
+  name: { type: 'string', value: 'NAME', help: 'name of the source (required to add)' },
+  'not-active': { type: 'boolean', help: 'refuse sign-ins through it' },
+  active: { type: 'boolean', help: 'allow sign-ins through it (default when adding)' },
+  'security-protocol': { type: 'string', value: 'NAME', help: 'Unencrypted, LDAPS or StartTLS (required to add)' },
+  'skip-tls-verify': { type: 'boolean', help: "do not verify the server's certificate" },
+  host: { type: 'string', value: 'HOST', help: 'where the LDAP server listens (required to add)' },
+  port: { type: 'string', value: 'PORT', help: 'its port (required to add)' },
+  'user-search-base': { type: 'string', value: 'DN', help: 'where accounts are searched (required for add-ldap)' },
+  'user-filter': { type: 'string', value: 'FILTER', help: 'filter finding the account; %s stands for the login name (required to add)' },
+  'admin-filter': { type: 'string', value: 'FILTER', help: 'accounts matching it are site administrators' },
+  'restricted-filter': { type: 'string', value: 'FILTER', help: 'accounts matching it are restricted' },
+  'allow-deactivate-all': { type: 'boolean', help: 'recorded (directory synchronization is not run yet)' },
+  'username-attribute': { type: 'string', value: 'ATTR', help: 'attribute holding the user name (default: the name typed at sign-in)' },
+  'firstname-attribute': { type: 'string', value: 'ATTR', help: 'attribute holding the first name' },
+  'surname-attribute': { type: 'string', value: 'ATTR', help: 'attribute holding the surname' },
+  'email-attribute': { type: 'string', value: 'ATTR', help: 'attribute holding the email address (required to add)' },
+  'public-ssh-key-attribute': { type: 'string', value: 'ATTR', help: 'recorded (not synchronized yet)' },
+  'skip-local-2fa': { type: 'boolean', help: 'recorded; local two-factor authentication still applies' },
+  'avatar-attribute': { type: 'string', value: 'ATTR', help: 'recorded (not synchronized yet)' },
 };
 const BIND_DN_FLAGS: Options = {
   ...COMMON_FLAGS,
-  'bind-dn': { type: 'string' },
-  'bind-password': { type: 'string' },
-  'attributes-in-bind': { type: 'boolean' },
-  'synchronize-users': { type: 'boolean' },
-  'disable-synchronize-users': { type: 'boolean' },
-  'page-size': { type: 'string' },
+  'bind-dn': { type: 'string', value: 'DN', help: 'the account that searches (none: anonymous search)' },
+  'bind-password': { type: 'string', value: 'PASSWORD', help: 'its password' },
+  'attributes-in-bind': { type: 'boolean', help: 'read the attributes as the bind DN' },
+  'synchronize-users': { type: 'boolean', help: 'recorded (no periodic synchronization yet)' },
+  'disable-synchronize-users': { type: 'boolean', help: 'recorded' },
+  'page-size': { type: 'string', value: 'N', help: 'search page size' },
 };
-const SIMPLE_FLAGS: Options = { ...COMMON_FLAGS, 'user-dn': { type: 'string' } };
+const SIMPLE_FLAGS: Options = { ...COMMON_FLAGS, 'user-dn': { type: 'string', value: 'DN', help: "the user's DN, %s standing for the login name (required for add-ldap-simple)" } };
+const ID: Options = { id: { type: 'string', value: 'ID', help: 'the login source (required)' } };
+
+/** `repohost admin auth …`: LDAP login sources, Gitea's verbs and flags. */
+export const ADMIN_AUTH: GroupCommand = {
+  name: 'auth',
+  summary: 'Manage login sources',
+  commands: [
+    {
+      name: 'list',
+      summary: 'List login sources',
+      flags: {
+        'min-width': { type: 'string', value: 'N', help: 'minimal cell width including any padding' },
+        'tab-width': { type: 'string', value: 'N', help: 'width of tab characters (default 8)' },
+        padding: { type: 'string', value: 'N', help: 'padding added to a cell before computing its width (default 1)' },
+        'pad-char': { type: 'string', value: 'C', help: 'ASCII character used for padding (default tab)' },
+        'vertical-bars': { type: 'boolean', help: 'vertical bars between columns' },
+      },
+      run: list,
+    },
+    { name: 'delete', summary: 'Delete a login source no account uses', flags: ID, run: remove },
+    { name: 'add-ldap', summary: 'Add an LDAP source that searches through a bind DN', flags: BIND_DN_FLAGS, run: (input, global, io) => add(input, 'bind_dn', global, io) },
+    {
+      name: 'update-ldap',
+      summary: 'Change an LDAP (via BindDN) source: only the flags given',
+      flags: { ...ID, ...BIND_DN_FLAGS },
+      run: (input, global, io) => update(input, 'bind_dn', global, io),
+    },
+    {
+      name: 'add-ldap-simple',
+      summary: "Add an LDAP source that binds with the user's DN (simple auth)",
+      flags: SIMPLE_FLAGS,
+      run: (input, global, io) => add(input, 'simple', global, io),
+    },
+    {
+      name: 'update-ldap-simple',
+      summary: 'Change an LDAP (simple auth) source: only the flags given',
+      flags: { ...ID, ...SIMPLE_FLAGS },
+      run: (input, global, io) => update(input, 'simple', global, io),
+    },
+  ],
+};
 
 /** Gitea's `argsSet`: each flag given, and not blank. */
 function argsSet(values: Values, names: string[]): void {
@@ -135,34 +140,7 @@ function ldapOption(v: Values): LdapSourceOption {
   return Object.fromEntries(Object.entries(option).filter(([, value]) => value !== undefined)) as LdapSourceOption;
 }
 
-export async function adminAuth(args: string[], global: GlobalOptions, io: CliIo): Promise<number> {
-  const [command, ...rest] = args;
-  switch (command) {
-    case 'list':
-      return list(rest, global, io);
-    case 'delete':
-      return remove(rest, global, io);
-    case 'add-ldap':
-      return add(rest, 'bind_dn', global, io);
-    case 'update-ldap':
-      return update(rest, 'bind_dn', global, io);
-    case 'add-ldap-simple':
-      return add(rest, 'simple', global, io);
-    case 'update-ldap-simple':
-      return update(rest, 'simple', global, io);
-    case undefined:
-    case 'help':
-    case '--help':
-    case '-h':
-      io.stdout(ADMIN_AUTH_HELP);
-      return command === undefined ? 1 : 0;
-    default:
-      throw new UsageError(`unknown command "admin auth ${command}"`);
-  }
-}
-
-async function add(args: string[], kind: LdapKind, global: GlobalOptions, io: CliIo): Promise<number> {
-  const v = parse(args, kind === 'bind_dn' ? BIND_DN_FLAGS : SIMPLE_FLAGS);
+async function add({ values: v }: Parsed, kind: LdapKind, global: GlobalOptions, io: CliIo): Promise<number> {
   const where = kind === 'bind_dn' ? 'user-search-base' : 'user-dn';
   argsSet(v, ['name', 'security-protocol', 'host', 'port', where, 'user-filter', 'email-attribute']);
   const option = ldapOption(v);
@@ -173,8 +151,7 @@ async function add(args: string[], kind: LdapKind, global: GlobalOptions, io: Cl
   });
 }
 
-async function update(args: string[], kind: LdapKind, global: GlobalOptions, io: CliIo): Promise<number> {
-  const v = parse(args, { id: { type: 'string' }, ...(kind === 'bind_dn' ? BIND_DN_FLAGS : SIMPLE_FLAGS) });
+async function update({ values: v }: Parsed, kind: LdapKind, global: GlobalOptions, io: CliIo): Promise<number> {
   argsSet(v, ['id']);
   const id = integerFlag(v, 'id')!;
   const option = ldapOption(v);
@@ -184,8 +161,7 @@ async function update(args: string[], kind: LdapKind, global: GlobalOptions, io:
   });
 }
 
-async function remove(args: string[], global: GlobalOptions, io: CliIo): Promise<number> {
-  const v = parse(args, { id: { type: 'string' } });
+async function remove({ values: v }: Parsed, global: GlobalOptions, io: CliIo): Promise<number> {
   argsSet(v, ['id']);
   const id = integerFlag(v, 'id')!;
   return withHost(global, io, async (host) => {
@@ -194,14 +170,7 @@ async function remove(args: string[], global: GlobalOptions, io: CliIo): Promise
   });
 }
 
-async function list(args: string[], global: GlobalOptions, io: CliIo): Promise<number> {
-  const v = parse(args, {
-    'min-width': { type: 'string' },
-    'tab-width': { type: 'string' },
-    padding: { type: 'string' },
-    'pad-char': { type: 'string' },
-    'vertical-bars': { type: 'boolean' },
-  });
+async function list({ values: v }: Parsed, global: GlobalOptions, io: CliIo): Promise<number> {
   const layout: TabLayout = {
     minWidth: integerFlag(v, 'min-width') ?? 0,
     tabWidth: integerFlag(v, 'tab-width') ?? 8,

@@ -1,47 +1,96 @@
-import { readFile, unlink } from 'node:fs/promises';
+import { readFile, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { RepoHost, createSecretKeyFile, generateSecretKey, type ReencryptReport } from '@repohost/core';
+import { NotSupportedError, RepoHost, createSecretKeyFile, generateSecretKey, type ReencryptReport } from '@repohost/core';
 import { cliSettings, type GlobalOptions } from '../config.js';
 import { UsageError, type CliIo } from '../io.js';
-import { parse } from './admin-user.js';
+import type { GroupCommand, Parsed } from '../command.js';
 
-export const ADMIN_REGENERATE_HELP = `Usage: repohost admin regenerate <command> [options]
-
-Commands:
-  secrets                 Re-encrypt the secrets stored in the database under the current [security] SECRET_KEY
-`;
-
-export const REGENERATE_SECRETS_HELP = `Usage: repohost admin regenerate secrets [--old-key KEY | --old-key-file FILE] [--dry-run]
-
-Re-encrypts every secret stored in the database (TOTP secrets, LDAP bind passwords, webhook Authorization
+/** `repohost admin regenerate …`: Gitea's `hooks` and `keys`, and RepoHost's `secrets`. */
+export const ADMIN_REGENERATE: GroupCommand = {
+  name: 'regenerate',
+  summary: 'Write again what RepoHost derives: server hooks, SSH keys, encrypted secrets',
+  commands: [
+    {
+      name: 'hooks',
+      summary: 'Write again the server-side git hooks every push runs',
+      description: `Writes again the server-side git hooks. RepoHost keeps no hook scripts in the repositories (there is
+nothing per repository to regenerate): every push runs the one set of hooks in the repositories root
+([repository] ROOT/.hooks, given to git as core.hooksPath), so this command checks those files and rewrites
+them. The server writes them at its first push too; this repairs them after they were edited or removed.
+`,
+      run: regenerateHooks,
+    },
+    {
+      name: 'keys',
+      summary: 'Rewrite the authorized_keys file (RepoHost keeps none: see --help)',
+      description: `Gitea rewrites the ~/.ssh/authorized_keys file it maintains. RepoHost maintains no authorized_keys file, so
+there is nothing to rewrite: its built-in SSH server reads the keys from the database, and an OpenSSH server
+asks "repohost keys" for each connection (AuthorizedKeysCommand, see "repohost keys --help"), so a key added or
+removed counts at once. This command says so and exits 0.
+`,
+      run: regenerateKeys,
+    },
+    {
+      name: 'secrets',
+      summary: 'Re-encrypt the secrets stored in the database under the current [security] SECRET_KEY',
+      description: `Re-encrypts every secret stored in the database (TOTP secrets, LDAP bind passwords, webhook Authorization
 headers, pull and push mirror credentials, migration credentials) from an old [security] SECRET_KEY to the
 current one, in one transaction. Run it, with the server stopped, after setting or changing SECRET_KEY (or
 SECRET_KEY_URI) on an existing installation. When no key is configured, it first generates one in the data
 folder (APP_DATA_PATH/secret_key, readable by its owner only), as a new installation's first start does.
 Values that decrypt under neither key are left as they are and listed (exit code 1): their users enter them again.
+`,
+      flags: {
+        'old-key': { type: 'string', value: 'KEY', help: 'the key the values are encrypted under now\n(default: the empty key of installations that never set one)' },
+        'old-key-file': { type: 'string', value: 'FILE', help: 'read the old key from FILE (whitespace trimmed),\nkeeping it off the command line' },
+        'dry-run': { type: 'boolean', help: 'count what would be re-encrypted; change nothing' },
+      },
+      run: regenerateSecrets,
+    },
+  ],
+};
 
-  --old-key KEY         the key the values are encrypted under now (default: the empty key of installations
-                        that never set one)
-  --old-key-file FILE   read the old key from FILE (whitespace trimmed), keeping it off the command line
-  --dry-run             count what would be re-encrypted; change nothing
-`;
-
-/** `repohost admin regenerate …` (Gitea has `hooks` and `keys` here; RepoHost has `secrets`). */
-export async function adminRegenerate(args: string[], global: GlobalOptions, io: CliIo): Promise<number> {
-  const [command, ...rest] = args;
-  if (command === 'secrets') return regenerateSecrets(rest, global, io);
-  io.stdout(ADMIN_REGENERATE_HELP);
-  if (command === undefined) return 1;
-  io.stderr(`unknown command "admin regenerate ${command}"\n`);
-  return 1;
+async function regenerateHooks(_input: Parsed, global: GlobalOptions, io: CliIo): Promise<number> {
+  // Start-up repairs nothing here, and the server may be running: open as `serv` does.
+  const host = await RepoHost.open({ settings: cliSettings(global, io), migrate: false, reconcile: false });
+  try {
+    const folder = path.join(host.settings.repository.ROOT, HOOKS_FOLDER);
+    const before = await hookFiles(folder);
+    try {
+      await host.git.syncHooks();
+    } catch (error) {
+      if (error instanceof NotSupportedError) {
+        io.stdout('The git backend ([repository] BACKEND) runs no hooks: nothing to write.\n');
+        return 0;
+      }
+      throw error;
+    }
+    const missing = before.filter((f) => !f.present).map((f) => f.name);
+    io.stdout(`${missing.length ? `Missing before: ${missing.join(', ')}. ` : ''}Wrote the server hooks in ${folder}.\n`);
+    return 0;
+  } finally {
+    await host.close();
+  }
 }
 
-async function regenerateSecrets(args: string[], global: GlobalOptions, io: CliIo): Promise<number> {
-  if (args.includes('--help') || args.includes('-h')) {
-    io.stdout(REGENERATE_SECRETS_HELP);
-    return 0;
-  }
-  const values = parse(args, { 'old-key': { type: 'string' }, 'old-key-file': { type: 'string' }, 'dry-run': { type: 'boolean' } });
+/** The hook files RepoHost writes, and whether each is there and executable. */
+export const HOOKS_FOLDER = '.hooks';
+const HOOK_FILES = ['pre-receive', 'push-check.cjs'];
+export async function hookFiles(folder: string): Promise<{ name: string; present: boolean }[]> {
+  return Promise.all(
+    HOOK_FILES.map(async (name) => {
+      const info = await stat(path.join(folder, name)).catch(() => undefined);
+      return { name, present: info !== undefined && info.isFile() && (info.mode & 0o100) !== 0 };
+    }),
+  );
+}
+
+function regenerateKeys(_input: Parsed, _global: GlobalOptions, io: CliIo): number {
+  io.stdout('RepoHost maintains no authorized_keys file: nothing to rewrite. OpenSSH asks "repohost keys" for each connection (AuthorizedKeysCommand; see "repohost keys --help").\n');
+  return 0;
+}
+
+async function regenerateSecrets({ values }: Parsed, global: GlobalOptions, io: CliIo): Promise<number> {
   const dryRun = values['dry-run'] === true;
   const oldKeyFile = values['old-key-file'];
   if (typeof oldKeyFile === 'string' && values['old-key'] !== undefined) throw new UsageError('give --old-key or --old-key-file, not both');

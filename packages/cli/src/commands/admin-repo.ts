@@ -1,31 +1,35 @@
 import { SYSTEM, isOrganization, userActor, type Job, type RepoHost, type User } from '@repohost/core';
 import { withHost, type GlobalOptions } from '../config.js';
 import { UsageError, type CliIo } from '../io.js';
-import { parse, required } from './admin-user.js';
-
-export const ADMIN_REPO_HELP = `Usage: repohost admin repo <command> [options]
-
-Commands:
-  migrate                 Migrate a repository from a git address (or a Gitea/Forgejo instance), showing progress
-      --clone-addr URL        address to clone (required)
-      --owner NAME            user or organization that will own the repository (required)
-      --name NAME             name of the new repository (required)
-      --user NAME             account doing the migration (default: the owner; required for an organization)
-      --auth-username U  --auth-password P  --auth-token T   credentials for the remote
-      --mirror                keep it a pull mirror   --mirror-interval D (Go duration, e.g. 8h)
-      --private  --description TEXT
-      --service git|gitea|forgejo   with gitea/forgejo: --issues --labels --milestones --releases --pull-requests --wiki
-`;
+import { required } from './admin-user.js';
+import type { LeafCommand, Parsed } from '../command.js';
 
 /** `repohost admin repo …`. */
-export async function adminRepo(args: string[], global: GlobalOptions, io: CliIo): Promise<number> {
-  const [command, ...rest] = args;
-  if (command === 'migrate') return migrateRepo(rest, global, io);
-  io.stdout(ADMIN_REPO_HELP);
-  if (command === undefined) return 1;
-  io.stderr(`unknown command "admin repo ${command}"\n`);
-  return 1;
-}
+export const ADMIN_REPO_MIGRATE: LeafCommand = {
+  name: 'migrate',
+  summary: 'Migrate a repository from a git address (or a Gitea/Forgejo instance), showing progress',
+  flags: {
+    'clone-addr': { type: 'string', value: 'URL', help: 'address to clone (required)' },
+    owner: { type: 'string', value: 'NAME', help: 'user or organization that will own the repository (required)' },
+    name: { type: 'string', value: 'NAME', help: 'name of the new repository (required)' },
+    user: { type: 'string', value: 'NAME', help: 'account doing the migration (default: the owner; required for an organization)' },
+    'auth-username': { type: 'string', value: 'USER', help: 'user name for the remote' },
+    'auth-password': { type: 'string', value: 'PASSWORD', help: 'password for the remote' },
+    'auth-token': { type: 'string', value: 'TOKEN', help: 'token for the remote' },
+    mirror: { type: 'boolean', help: 'keep it a pull mirror' },
+    'mirror-interval': { type: 'string', value: 'DURATION', help: 'how often the mirror syncs (Go duration, e.g. 8h)' },
+    private: { type: 'boolean', help: 'make the repository private' },
+    description: { type: 'string', value: 'TEXT', help: 'its description' },
+    service: { type: 'string', value: 'NAME', help: 'git, gitea or forgejo (the others take the flags below)' },
+    issues: { type: 'boolean', help: 'with gitea/forgejo: also issues' },
+    labels: { type: 'boolean', help: 'with gitea/forgejo: also labels' },
+    milestones: { type: 'boolean', help: 'with gitea/forgejo: also milestones' },
+    releases: { type: 'boolean', help: 'with gitea/forgejo: also releases' },
+    'pull-requests': { type: 'boolean', help: 'with gitea/forgejo: also pull requests' },
+    wiki: { type: 'boolean', help: 'with gitea/forgejo: also the wiki' },
+  },
+  run: migrateRepo,
+};
 
 const BAR_WIDTH = 30;
 const POLL_MS = 200;
@@ -41,27 +45,7 @@ export function progressLine(job: Pick<Job, 'progress_done' | 'progress_total' |
   return `[${' '.repeat(BAR_WIDTH)}] ${message || job.status}`;
 }
 
-async function migrateRepo(args: string[], global: GlobalOptions, io: CliIo): Promise<number> {
-  const values = parse(args, {
-    'clone-addr': { type: 'string' },
-    owner: { type: 'string' },
-    name: { type: 'string' },
-    user: { type: 'string' },
-    'auth-username': { type: 'string' },
-    'auth-password': { type: 'string' },
-    'auth-token': { type: 'string' },
-    mirror: { type: 'boolean' },
-    'mirror-interval': { type: 'string' },
-    private: { type: 'boolean' },
-    description: { type: 'string' },
-    service: { type: 'string' },
-    issues: { type: 'boolean' },
-    labels: { type: 'boolean' },
-    milestones: { type: 'boolean' },
-    releases: { type: 'boolean' },
-    'pull-requests': { type: 'boolean' },
-    wiki: { type: 'boolean' },
-  });
+async function migrateRepo({ values }: Parsed, global: GlobalOptions, io: CliIo): Promise<number> {
   const cloneAddr = required(values, 'clone-addr');
   const ownerName = required(values, 'owner');
   const name = required(values, 'name');

@@ -1,64 +1,7 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { SYSTEM, ValidationError, randomPassword, type User } from '@repohost/core';
 import { withHost, type GlobalOptions } from '../config.js';
 import { UsageError, type CliIo } from '../io.js';
-
-export const ADMIN_USER_HELP = `Usage: repohost admin user <command> [options]
-
-Commands:
-  create                  Create a new user
-      --username NAME         username (required; --name is an older alias)
-      --email EMAIL           email address (required)
-      --password PASSWORD     password (or --random-password)
-      --random-password       generate a random password and print it
-      --random-password-length N   length of the generated password (default 12)
-      --admin                 make the user a site administrator
-      --restricted            make the user restricted
-      --fullname NAME         full name
-      --must-change-password  require a password change on next sign-in (default: true, except for the first user)
-      --access-token          also create an access token and print it
-      --access-token-name N   name of that token (default "gitea-admin")
-      --access-token-scopes S comma-separated scopes of that token (default "all")
-  list                    List users (--admin: administrators only)
-  change-password         Change a user's password
-      --username, -u NAME   --password, -p PASSWORD   --must-change-password[=false]
-  delete                  Delete a user
-      --id ID | --username, -u NAME | --email, -e EMAIL   [--purge]
-  generate-access-token   Create an access token for a user
-      --username, -u NAME   --token-name, -t NAME (default "gitea-admin")   --scopes S (default "all")   --raw
-  must-change-password    Set (or with --unset clear) "must change password" for the named users
-      [USERNAME...]   --all, -A (every user)   --exclude, -e NAME (repeatable)   --unset
-  reset-2fa               Remove a user's two-factor authentication (enrolled or pending)
-      --username, -u NAME
-  enable-2fa              Enrol a user in two-factor authentication (TOTP): prints the secret and otpauth:// URI;
-                          run again with --code (from the authenticator app) to confirm, which prints the scratch code
-      --username, -u NAME   --code CODE
-`;
-
-export type Values = Record<string, string | boolean | undefined>;
-
-/** Parses flags; booleans also take Gitea's `--flag=true|false` form. */
-export function parse(args: string[], options: NonNullable<ParseArgsConfig['options']>): Values {
-  return parseWithPositionals(args, options, false).values;
-}
-
-function parseWithPositionals(
-  args: string[],
-  options: NonNullable<ParseArgsConfig['options']>,
-  allowPositionals = true,
-): { values: Values & Record<string, string | boolean | string[] | undefined>; positionals: string[] } {
-  const normalized = args.map((arg) => {
-    const m = /^--([\w-]+)=(true|false)$/i.exec(arg);
-    if (!m || options[m[1]!]?.type !== 'boolean') return arg;
-    return m[2]!.toLowerCase() === 'true' ? `--${m[1]}` : `--no-${m[1]}`;
-  });
-  try {
-    const parsed = parseArgs({ args: normalized, options, strict: true, allowPositionals, allowNegative: true });
-    return { values: parsed.values as Values, positionals: parsed.positionals };
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-}
+import type { Flags, GroupCommand, Parsed, Values } from '../command.js';
 
 export function required(values: Values, name: string, flag = name): string {
   const value = values[name];
@@ -66,52 +9,103 @@ export function required(values: Values, name: string, flag = name): string {
   return value;
 }
 
-export async function adminUser(args: string[], global: GlobalOptions, io: CliIo): Promise<number> {
-  const [command, ...rest] = args;
-  switch (command) {
-    case 'create':
-      return create(rest, global, io);
-    case 'list':
-      return list(rest, global, io);
-    case 'change-password':
-      return changePassword(rest, global, io);
-    case 'delete':
-      return remove(rest, global, io);
-    case 'generate-access-token':
-      return generateAccessToken(rest, global, io);
-    case 'must-change-password':
-      return mustChangePassword(rest, global, io);
-    case 'reset-2fa':
-      return resetTwoFactor(rest, global, io);
-    case 'enable-2fa':
-      return enableTwoFactor(rest, global, io);
-    case undefined:
-    case 'help':
-    case '--help':
-    case '-h':
-      io.stdout(ADMIN_USER_HELP);
-      return command === undefined ? 1 : 0;
-    default:
-      throw new UsageError(`unknown command "admin user ${command}"`);
-  }
-}
+const USERNAME: Flags = { username: { type: 'string', short: 'u', value: 'NAME', help: 'the user' } };
 
-async function create(args: string[], global: GlobalOptions, io: CliIo): Promise<number> {
-  const v = parse(args, {
-    username: { type: 'string' },
-    name: { type: 'string' },
-    email: { type: 'string' },
-    password: { type: 'string' },
-    'random-password': { type: 'boolean' },
-    'random-password-length': { type: 'string' },
-    admin: { type: 'boolean' },
-    restricted: { type: 'boolean' },
-    fullname: { type: 'string' },
-    'must-change-password': { type: 'boolean' },
-    'access-token': { type: 'boolean' },
-    'access-token-name': { type: 'string' },
-    'access-token-scopes': { type: 'string' },
-  });
+const RESET_2FA = {
+  summary: "Remove a user's two-factor authentication (enrolled or pending)",
+  flags: USERNAME,
+  run: resetTwoFactor,
+};
+
+/** `repohost admin user …`, Gitea's verbs and flags. */
+export const ADMIN_USER: GroupCommand = {
+  name: 'user',
+  summary: 'Manage users',
+  commands: [
+    {
+      name: 'create',
+      summary: 'Create a new user',
+      flags: {
+        username: { type: 'string', value: 'NAME', help: 'username (required)' },
+        name: { type: 'string', value: 'NAME', help: 'older alias of --username' },
+        email: { type: 'string', value: 'EMAIL', help: 'email address (required)' },
+        password: { type: 'string', value: 'PASSWORD', help: 'password (or --random-password)' },
+        'random-password': { type: 'boolean', help: 'generate a random password and print it' },
+        'random-password-length': { type: 'string', value: 'N', help: 'length of the generated password (default 12)' },
+        admin: { type: 'boolean', help: 'make the user a site administrator' },
+        restricted: { type: 'boolean', help: 'make the user restricted' },
+        fullname: { type: 'string', value: 'NAME', help: 'full name' },
+        'must-change-password': { type: 'boolean', help: 'require a password change on next sign-in\n(default: true, except for the first user)' },
+        'access-token': { type: 'boolean', help: 'also create an access token and print it' },
+        'access-token-name': { type: 'string', value: 'NAME', help: 'name of that token (default "gitea-admin")' },
+        'access-token-scopes': { type: 'string', value: 'SCOPES', help: 'comma-separated scopes of that token (default "all")' },
+      },
+      run: create,
+    },
+    {
+      name: 'list',
+      summary: 'List users',
+      flags: { admin: { type: 'boolean', help: 'administrators only' } },
+      run: list,
+    },
+    {
+      name: 'change-password',
+      summary: "Change a user's password",
+      flags: {
+        ...USERNAME,
+        password: { type: 'string', short: 'p', value: 'PASSWORD', help: 'the new password (required)' },
+        'must-change-password': { type: 'boolean', help: 'require a change on next sign-in (default: true; =false to not)' },
+      },
+      run: changePassword,
+    },
+    {
+      name: 'delete',
+      summary: 'Delete a user',
+      flags: {
+        id: { type: 'string', value: 'ID', help: 'the user\'s id' },
+        ...USERNAME,
+        email: { type: 'string', short: 'e', value: 'EMAIL', help: 'the user\'s email address' },
+        purge: { type: 'boolean', help: 'also delete what the user owns (repositories, …)' },
+      },
+      run: remove,
+    },
+    {
+      name: 'generate-access-token',
+      summary: 'Create an access token for a user',
+      flags: {
+        ...USERNAME,
+        'token-name': { type: 'string', short: 't', value: 'NAME', help: 'name of the token (default "gitea-admin")' },
+        scopes: { type: 'string', value: 'SCOPES', help: 'comma-separated scopes (default "all")' },
+        raw: { type: 'boolean', help: 'print the token alone' },
+      },
+      run: generateAccessToken,
+    },
+    {
+      name: 'must-change-password',
+      summary: 'Set (or with --unset clear) "must change password" for the named users',
+      args: '[USERNAME...]',
+      flags: {
+        all: { type: 'boolean', short: 'A', help: 'every user' },
+        exclude: { type: 'string', short: 'e', multiple: true, value: 'NAME', help: 'leave this user out (repeatable)' },
+        unset: { type: 'boolean', help: 'clear instead of set' },
+      },
+      run: mustChangePassword,
+    },
+    // Gitea's name, and Forgejo's (`reset-mfa`) for the same command.
+    { name: 'reset-2fa', ...RESET_2FA },
+    { name: 'reset-mfa', ...RESET_2FA },
+    {
+      name: 'enable-2fa',
+      summary: 'Enrol a user in two-factor authentication (TOTP)',
+      description:
+        'Enrols a user in two-factor authentication (TOTP): prints the secret and otpauth:// URI; run again with\n--code (from the authenticator app) to confirm, which prints the scratch code. Not in Forgejo\'s CLI\n(its users enrol on the web).\n',
+      flags: { ...USERNAME, code: { type: 'string', value: 'CODE', help: 'the code the authenticator app shows' } },
+      run: enableTwoFactor,
+    },
+  ],
+};
+
+async function create({ values: v }: Parsed, global: GlobalOptions, io: CliIo): Promise<number> {
   const username = (v.username as string | undefined) ?? (v.name as string | undefined);
   if (!username) throw new UsageError('missing required flag --username');
   const email = required(v, 'email');
@@ -154,8 +148,7 @@ async function create(args: string[], global: GlobalOptions, io: CliIo): Promise
   });
 }
 
-async function list(args: string[], global: GlobalOptions, io: CliIo): Promise<number> {
-  const v = parse(args, { admin: { type: 'boolean' } });
+async function list({ values: v }: Parsed, global: GlobalOptions, io: CliIo): Promise<number> {
   return withHost(global, io, async (host) => {
     const users: User[] = [];
     const limit = host.settings.api.MAX_RESPONSE_ITEMS;
@@ -178,12 +171,7 @@ async function list(args: string[], global: GlobalOptions, io: CliIo): Promise<n
   });
 }
 
-async function changePassword(args: string[], global: GlobalOptions, io: CliIo): Promise<number> {
-  const v = parse(args, {
-    username: { type: 'string', short: 'u' },
-    password: { type: 'string', short: 'p' },
-    'must-change-password': { type: 'boolean' },
-  });
+async function changePassword({ values: v }: Parsed, global: GlobalOptions, io: CliIo): Promise<number> {
   const username = required(v, 'username');
   const password = required(v, 'password');
   return withHost(global, io, async (host) => {
@@ -195,13 +183,7 @@ async function changePassword(args: string[], global: GlobalOptions, io: CliIo):
   });
 }
 
-async function remove(args: string[], global: GlobalOptions, io: CliIo): Promise<number> {
-  const v = parse(args, {
-    id: { type: 'string' },
-    username: { type: 'string', short: 'u' },
-    email: { type: 'string', short: 'e' },
-    purge: { type: 'boolean' },
-  });
+async function remove({ values: v }: Parsed, global: GlobalOptions, io: CliIo): Promise<number> {
   if (!v.id && !v.username && !v.email) throw new UsageError('you must provide the id, username or email of a user to delete');
   return withHost(global, io, async (host) => {
     let user: User | undefined;
@@ -218,13 +200,7 @@ async function remove(args: string[], global: GlobalOptions, io: CliIo): Promise
   });
 }
 
-async function generateAccessToken(args: string[], global: GlobalOptions, io: CliIo): Promise<number> {
-  const v = parse(args, {
-    username: { type: 'string', short: 'u' },
-    'token-name': { type: 'string', short: 't' },
-    scopes: { type: 'string' },
-    raw: { type: 'boolean' },
-  });
+async function generateAccessToken({ values: v }: Parsed, global: GlobalOptions, io: CliIo): Promise<number> {
   const username = required(v, 'username');
   return withHost(global, io, async (host) => {
     const created = await host.tokens.create(SYSTEM, await host.users.resolve(SYSTEM, username), {
@@ -236,12 +212,7 @@ async function generateAccessToken(args: string[], global: GlobalOptions, io: Cl
   });
 }
 
-async function mustChangePassword(args: string[], global: GlobalOptions, io: CliIo): Promise<number> {
-  const { values: v, positionals } = parseWithPositionals(args, {
-    all: { type: 'boolean', short: 'A' },
-    exclude: { type: 'string', short: 'e', multiple: true },
-    unset: { type: 'boolean' },
-  });
+async function mustChangePassword({ values: v, positionals }: Parsed, global: GlobalOptions, io: CliIo): Promise<number> {
   if (positionals.length === 0 && !v.all) throw new UsageError('either usernames or --all must be provided');
   const value = !v.unset;
   return withHost(global, io, async (host) => {
@@ -255,8 +226,7 @@ async function mustChangePassword(args: string[], global: GlobalOptions, io: Cli
   });
 }
 
-async function resetTwoFactor(args: string[], global: GlobalOptions, io: CliIo): Promise<number> {
-  const v = parse(args, { username: { type: 'string', short: 'u' } });
+async function resetTwoFactor({ values: v }: Parsed, global: GlobalOptions, io: CliIo): Promise<number> {
   const username = required(v, 'username');
   return withHost(global, io, async (host) => {
     const user = await host.users.findByName(username);
@@ -268,8 +238,7 @@ async function resetTwoFactor(args: string[], global: GlobalOptions, io: CliIo):
 }
 
 /** Not in Forgejo's CLI (its users enrol on the web): the library's enrol and confirm, for sites without a web UI. */
-async function enableTwoFactor(args: string[], global: GlobalOptions, io: CliIo): Promise<number> {
-  const v = parse(args, { username: { type: 'string', short: 'u' }, code: { type: 'string' } });
+async function enableTwoFactor({ values: v }: Parsed, global: GlobalOptions, io: CliIo): Promise<number> {
   const username = required(v, 'username');
   const code = v.code as string | undefined;
   return withHost(global, io, async (host) => {

@@ -1,24 +1,29 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { RepoHost, KeyType } from '@repohost/core';
 import { cliSettings, type GlobalOptions } from '../config.js';
 import { UsageError, type CliIo } from '../io.js';
+import type { LeafCommand, Parsed } from '../command.js';
 
-export const KEYS_HELP = `Usage: repohost keys -e git -u USER -t TYPE -k KEY
-
-For OpenSSH's AuthorizedKeysCommand: prints the authorized_keys line that lets KEY in, running "repohost serv":
+export const KEYS: LeafCommand = {
+  name: 'keys',
+  summary: 'Print the authorized_keys line for an SSH key (OpenSSH AuthorizedKeysCommand)',
+  description: `For OpenSSH's AuthorizedKeysCommand: prints the authorized_keys line that lets KEY in, running "repohost serv":
 a user's key as its RepoHost account, a deploy key to its repositories only. Exits 1 for any other key.
-  --expected, -e NAME   the login git uses (default "git"); for any other USER nothing is printed
-  --username, -u USER   the login the client asked for (sshd's %u)
-  --type, -t TYPE       the key's type (sshd's %t)
-  --content, -k KEY     the key's base64 content (sshd's %k)
 
 Example sshd_config:
   Match User git
     AuthorizedKeysCommandUser git
     AuthorizedKeysCommand /path/to/repohost --config=/path/to/app.ini keys -e git -u %u -t %t -k %k
-`;
+`,
+  flags: {
+    expected: { type: 'string', short: 'e', default: 'git', value: 'NAME', help: 'the login git uses (default "git"); for any other USER nothing is printed' },
+    username: { type: 'string', short: 'u', value: 'USER', help: "the login the client asked for (sshd's %u)" },
+    type: { type: 'string', short: 't', value: 'TYPE', help: "the key's type (sshd's %t)" },
+    content: { type: 'string', short: 'k', value: 'KEY', help: "the key's base64 content (sshd's %k)" },
+  },
+  run: keys,
+};
 
 /** A word as a POSIX shell reads it back unchanged. */
 export function shellQuote(word: string): string {
@@ -42,26 +47,8 @@ export function authorizedKeyLine(options: { app: string[]; configFile?: string;
   return `command="${command.replace(/"/g, '\\"')}",${restrictions} ${options.content}`;
 }
 
-export async function keys(args: string[], global: GlobalOptions, io: CliIo): Promise<number> {
-  if (args.includes('--help') || args.includes('-h')) {
-    io.stdout(KEYS_HELP);
-    return 0;
-  }
-  let v;
-  try {
-    v = parseArgs({
-      args,
-      options: {
-        expected: { type: 'string', short: 'e', default: 'git' },
-        username: { type: 'string', short: 'u' },
-        type: { type: 'string', short: 't' },
-        content: { type: 'string', short: 'k' },
-      },
-      strict: true,
-    }).values;
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+async function keys({ values }: Parsed, global: GlobalOptions, io: CliIo): Promise<number> {
+  const v = values as { expected?: string; username?: string; type?: string; content?: string };
   if (v.username === undefined) throw new UsageError('No username provided');
   // sshd asks for every login; only the git login is ours to answer.
   if (v.username.trim() !== (v.expected ?? 'git').trim()) return 0;

@@ -3,14 +3,19 @@ import { RepoHost, type SshIdentity } from '@repohost/core';
 import { parseGitCommand, sshErrorMessage, type GitCommand } from '@repohost/server';
 import { cliSettings, type GlobalOptions } from '../config.js';
 import type { CliIo } from '../io.js';
+import type { LeafCommand } from '../command.js';
 
-export const SERV_HELP = `Usage: repohost serv key-<ID>
-
-Run by OpenSSH for a key "repohost keys" let in (the authorized_keys command): serves the git command in
+export const SERV: LeafCommand = {
+  name: 'serv',
+  summary: 'Serve git over OpenSSH for a key (run from authorized_keys)',
+  args: 'key-<ID>',
+  description: `Run by OpenSSH for a key "repohost keys" let in (the authorized_keys command): serves the git command in
 SSH_ORIGINAL_COMMAND (git-upload-pack or git-receive-pack) over stdin and stdout: a user's key as its owner, with
 the same permission checks as every other way in; a deploy key on its repositories only (pushing only when it is
 read-write), exactly as the built-in SSH server decides.
-`;
+`,
+  run: (input, global, io) => serv(input.positionals, global, io),
+};
 
 const KEY_ARGUMENT = /^key-(\d{1,15})$/;
 
@@ -20,11 +25,7 @@ function fail(io: CliIo, message: string): number {
   return 1;
 }
 
-export async function serv(args: string[], global: GlobalOptions, io: CliIo): Promise<number> {
-  if (args.includes('--help') || args.includes('-h')) {
-    io.stdout(SERV_HELP);
-    return 0;
-  }
+async function serv(args: string[], global: GlobalOptions, io: CliIo): Promise<number> {
   const keyId = KEY_ARGUMENT.exec(args[0] ?? '')?.[1];
   if (keyId === undefined || args.length !== 1) return fail(io, 'Key ID format error');
   const settings = cliSettings(global, io);
@@ -75,7 +76,7 @@ async function run(host: RepoHost, command: GitCommand, identity: SshIdentity, i
     try {
       // Who git runs as (a deploy key: its grant on this repository first), decided by core as for the built-in server.
       const actor = await host.keys.sshActor(identity, command);
-      session = await host.transfer.run(actor, { ...command, protocol: io.env.GIT_PROTOCOL, deployKey: identity.kind === 'deploy' }, input, {
+      session = await host.transfer.run(actor, { ...command, protocol: io.env.GIT_PROTOCOL, deployKey: identity.kind === 'deploy', followRenames: true }, input, {
         stateless: false,
         serverSpeaksFirst: true,
         signal: stop.signal,

@@ -1,17 +1,21 @@
 import { writeFile, rm } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import type { RepoHost } from '@repohost/core';
 import { startServer } from '@repohost/server';
 import { cliSettings, openHost, type GlobalOptions } from '../config.js';
 import { UsageError, type CliIo } from '../io.js';
+import type { LeafCommand, Parsed } from '../command.js';
 
-export const WEB_HELP = `Usage: repohost web [--port PORT] [--pid FILE] [--quiet]
-
-Starts the server: API at /api/v1, git over HTTP, swagger document at /swagger.v1.json.
-  --port, -p PORT   listen on PORT instead of [server] HTTP_PORT
-  --pid, -P FILE    write the process id to FILE
-  --quiet, -q       print nothing once started
-`;
+export const WEB: LeafCommand = {
+  name: 'web',
+  summary: 'Start the server',
+  description: 'Starts the server: API at /api/v1, git over HTTP (and SSH when [server] START_SSH_SERVER), swagger document at\n/swagger.v1.json. It listens on [server] HTTP_ADDR (default 0.0.0.0, every interface) and HTTP_PORT (3000).\n',
+  flags: {
+    port: { type: 'string', short: 'p', value: 'PORT', help: 'listen on PORT instead of [server] HTTP_PORT' },
+    pid: { type: 'string', short: 'P', value: 'FILE', help: 'write the process id to FILE' },
+    quiet: { type: 'boolean', short: 'q', help: 'print nothing once started' },
+  },
+  run: web,
+};
 
 /**
  * Says what start-up repaired, then compares storage with the database in the background (it reads every
@@ -35,21 +39,22 @@ function reportStorage(host: RepoHost, io: CliIo): NodeJS.Timeout {
   return setTimeout(warn, 1000).unref();
 }
 
-export async function web(args: string[], global: GlobalOptions, io: CliIo): Promise<number> {
-  if (args.includes('--help') || args.includes('-h')) {
-    io.stdout(WEB_HELP);
-    return 0;
-  }
-  let v;
-  try {
-    v = parseArgs({
-      args,
-      options: { port: { type: 'string', short: 'p' }, pid: { type: 'string', short: 'P' }, quiet: { type: 'boolean', short: 'q' } },
-      strict: true,
-    }).values;
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+/**
+ * One line for a port that cannot be listened on (another server has it, or it needs privileges), naming the
+ * setting that chooses it; undefined for any other error, which is reported as it is.
+ */
+function listenFailure(error: unknown, httpPort: number): string | undefined {
+  const { code, syscall, address, port } = error as NodeJS.ErrnoException & { address?: string; port?: number };
+  if (syscall !== 'listen' || port === undefined) return undefined;
+  const http = port === httpPort;
+  if (code === 'EADDRNOTAVAIL') return `cannot listen on ${address ?? 'that address'}: no interface has it; choose another with ${http ? '[server] HTTP_ADDR' : '[server] SSH_LISTEN_HOST'} in app.ini`;
+  const why = code === 'EADDRINUSE' ? 'it is already in use (is another server running?)' : code === 'EACCES' ? 'permission denied (ports below 1024 need privileges)' : code;
+  const setting = http ? '[server] HTTP_PORT in app.ini, or --port' : '[server] SSH_LISTEN_PORT (or SSH_PORT) in app.ini';
+  return `cannot listen on port ${port}${address ? ` of ${address}` : ''}: ${why}; choose another with ${setting}`;
+}
+
+async function web({ values }: Parsed, global: GlobalOptions, io: CliIo): Promise<number> {
+  const v = values as { port?: string; pid?: string; quiet?: boolean };
   let port: number | undefined;
   if (v.port !== undefined) {
     port = Number(v.port);
@@ -58,7 +63,16 @@ export async function web(args: string[], global: GlobalOptions, io: CliIo): Pro
   // Given before loading, so a ROOT_URL derived from the port follows it.
   const settings = cliSettings(global, io, port === undefined ? undefined : { server: { HTTP_PORT: port } });
   const host = await openHost(settings, io, { announce: true });
-  const server = await startServer(host, { port: settings.server.HTTP_PORT });
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer(host, { port: settings.server.HTTP_PORT });
+  } catch (error) {
+    await host.close();
+    const message = listenFailure(error, settings.server.HTTP_PORT);
+    if (message === undefined) throw error;
+    io.stderr(`Error: ${message}\n`);
+    return 1;
+  }
   if (v.pid) await writeFile(v.pid, `${process.pid}\n`);
   if (!v.quiet) io.stdout(`RepoHost listening on ${server.url} (ROOT_URL ${settings.server.ROOT_URL}, database ${settings.database.DB_TYPE})\n`);
   io.onListening?.(server.url);

@@ -38,9 +38,10 @@ export class LocalBlobStorage implements BlobStorage {
     const limit = options.maxBytes !== undefined && options.maxBytes >= 0 ? options.maxBytes : Infinity;
     const hash = options.sha256 ? createHash('sha256') : undefined;
     const temporaryFolder = path.join(this.root, TEMPORARY_FOLDER);
-    await mkdir(temporaryFolder, { recursive: true });
+    // The data folder is the server account's alone, whatever the umask: folders 0700, files 0600.
+    await mkdir(temporaryFolder, { recursive: true, mode: 0o700 });
     const temporary = path.join(temporaryFolder, `${Date.now()}-${randomBytes(8).toString('hex')}`);
-    const file = await open(temporary, 'wx');
+    const file = await open(temporary, 'wx', 0o600);
     let size = 0;
     try {
       try {
@@ -54,7 +55,7 @@ export class LocalBlobStorage implements BlobStorage {
       } finally {
         await file.close();
       }
-      await mkdir(path.dirname(target), { recursive: true });
+      await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
       await rename(temporary, target);
     } catch (error) {
       await unlink(temporary).catch(() => {});

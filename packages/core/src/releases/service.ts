@@ -32,6 +32,7 @@ import {
   type ReleaseListQuery,
 } from './schemas.js';
 import { ReleasesStore } from './store.js';
+import { MaintenanceStore } from '../cron/maintenance-store.js';
 import type { Release, ReleaseChanges } from './tables.js';
 
 const TAGS = 'refs/tags/';
@@ -74,7 +75,9 @@ export class ReleasesService {
     this.ctx.events.withinTransaction('repo.deleted', async ({ payload }, tx) => {
       await tx.store(ReleasesStore).deleteOfRepo(payload.repo.id);
     });
-    this.ctx.events.on('repo.pushed', async ({ payload }) => this.followPush(payload.repo.id, payload.updates, repoKey(payload.owner, payload.repo)));
+    this.ctx.events.on('repo.pushed', async ({ payload }) => {
+      await this.followPush(payload.repo.id, payload.updates, repoKey(payload.owner, payload.repo));
+    });
   }
 
   // ---- rights ----
@@ -351,16 +354,54 @@ export class ReleasesService {
   }
 
   /**
+   * `repohost admin repo-sync-releases` (Gitea's): the published releases of every repository agree with its tags
+   * in git again, after tags were changed behind RepoHost's back (a restored backup, git run on the storage): a
+   * release whose tag is gone becomes a draft, one whose tag moved follows it, as after a push. `onRepository`
+   * hears each repository's outcome; one that fails (its storage is missing) is counted, and the walk goes on.
+   */
+  async syncAllWithTags(onRepository?: (name: string, outcome: { drafted: number; moved: number } | Error) => void): Promise<ReleaseSyncReport> {
+    const report: ReleaseSyncReport = { repositories: 0, drafted: 0, moved: 0, failed: 0 };
+    for (let after = 0; ; ) {
+      const batch = await this.ctx.store(MaintenanceStore).repositoriesAfter(after, 100);
+      if (batch.length === 0) return report;
+      for (const repo of batch) {
+        const key = { owner: repo.owner, name: repo.name };
+        try {
+          const outcome = await this.syncWithTags(repo.id, key);
+          report.repositories++;
+          report.drafted += outcome.drafted;
+          report.moved += outcome.moved;
+          onRepository?.(`${repo.owner}/${repo.name}`, outcome);
+        } catch (error) {
+          report.failed++;
+          onRepository?.(`${repo.owner}/${repo.name}`, error as Error);
+        }
+      }
+      after = batch[batch.length - 1]!.id;
+    }
+  }
+
+  /** One repository's published releases set right against its tags (see `syncAllWithTags`). */
+  async syncWithTags(repoId: number, key: ReturnType<typeof repoKey>): Promise<{ drafted: number; moved: number }> {
+    const releases = await this.store.published(repoId);
+    if (releases.length === 0) return { drafted: 0, moved: 0 };
+    const tags = new Set((await this.ctx.git.listRefs(key, TAGS)).map((r) => r.ref.slice(TAGS.length).toLowerCase()));
+    // What a push that left git as it is now would have said of each release's tag.
+    const updates = releases.map((r): RefUpdate => ({ ref: TAGS + r.tag_name, oldId: '', newId: tags.has(r.lower_tag_name) ? 'present' : '0'.repeat(40) }));
+    return this.followPush(repoId, updates, key);
+  }
+
+  /**
    * After a push: releases whose tag was deleted become drafts without a commit (Forgejo's PushUpdateDeleteTag);
    * published releases whose tag moved follow it.
    */
-  private async followPush(repoId: number, updates: readonly RefUpdate[], key: ReturnType<typeof repoKey>): Promise<void> {
+  private async followPush(repoId: number, updates: readonly RefUpdate[], key: ReturnType<typeof repoKey>): Promise<{ drafted: number; moved: number }> {
     const tagUpdates = updates.filter((u) => u.ref.startsWith(TAGS));
-    if (tagUpdates.length === 0) return;
+    if (tagUpdates.length === 0) return { drafted: 0, moved: 0 };
     const deleted = tagUpdates.filter((u) => /^0+$/.test(u.newId)).map((u) => u.ref.slice(TAGS.length));
     const moved = tagUpdates.filter((u) => !/^0+$/.test(u.newId)).map((u) => u.ref.slice(TAGS.length));
     const releases = await this.store.byTags(repoId, [...deleted, ...moved]);
-    if (releases.length === 0) return;
+    if (releases.length === 0) return { drafted: 0, moved: 0 };
     const lowerDeleted = new Set(deleted.map((t) => t.toLowerCase()));
     const gone = releases.filter((r) => lowerDeleted.has(r.lower_tag_name));
     const following = releases.filter((r) => !lowerDeleted.has(r.lower_tag_name) && r.is_draft === 0);
@@ -372,7 +413,7 @@ export class ReleasesService {
       const commit = commitOf.get(release.lower_tag_name);
       if (commit && commit !== release.sha1) moves.push({ id: release.id, sha1: commit, num_commits: await this.ctx.git.countCommits(key, { head: commit }) });
     }
-    if (gone.length === 0 && moves.length === 0) return;
+    if (gone.length === 0 && moves.length === 0) return { drafted: 0, moved: 0 };
     await this.ctx.transaction(async (tx) => {
       const store = tx.store(ReleasesStore);
       if (gone.length > 0) {
@@ -382,6 +423,15 @@ export class ReleasesService {
       }
       for (const { id, ...changes } of moves) await store.update(id, changes);
     });
+    return { drafted: gone.length, moved: moves.length };
   }
+}
+
+/** What `syncAllWithTags` did. */
+export interface ReleaseSyncReport {
+  repositories: number;
+  drafted: number;
+  moved: number;
+  failed: number;
 }
 

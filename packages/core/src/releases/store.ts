@@ -113,6 +113,11 @@ export class ReleasesStore extends Store<ReleasesTables> {
     return Number(row?.n ?? 0);
   }
 
+  /** The repository's published releases (neither drafts nor tag-only rows). */
+  published(repoId: number): Promise<Release[]> {
+    return this.db.selectFrom('release').selectAll().where('repo_id', '=', repoId).where('is_draft', '=', 0).where('is_tag', '=', 0).execute();
+  }
+
   /** A push deleted these tags: their releases become drafts without a commit (Forgejo's PushUpdateDeleteTag). */
   async tagsDeleted(repoId: number, lowerTags: readonly string[]): Promise<void> {
     for (let i = 0; i < lowerTags.length; i += CHUNK) {

@@ -47,6 +47,21 @@ async function openSqlite(settings: Settings['database']): Promise<Storage> {
   return makeStorage(new SqliteDialect({ database }), 'sqlite', directRead);
 }
 
+/**
+ * Writes a consistent copy of the SQLite database named by `[database]` to `file` (which must not exist), while
+ * other connections keep working: `VACUUM INTO` reads one snapshot. For `repohost dump`.
+ */
+export async function backupSqlite(settings: Settings['database'], file: string): Promise<void> {
+  if (settings.DB_TYPE === 'postgres' || settings.PATH === ':memory:') throw new Error('backupSqlite copies a SQLite database file');
+  const { default: SqliteDatabase } = await import('better-sqlite3');
+  const sqlite = new SqliteDatabase(settings.PATH, { fileMustExist: true, readonly: true, timeout: Math.max(settings.SQLITE_TIMEOUT, 5000) });
+  try {
+    sqlite.prepare('VACUUM INTO ?').run(file);
+  } finally {
+    sqlite.close();
+  }
+}
+
 type BetterSqlite = import('better-sqlite3').Database;
 
 /**

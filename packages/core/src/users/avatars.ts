@@ -116,10 +116,11 @@ export class UserAvatarsService {
 
   private async store(hash: string, data: Buffer): Promise<void> {
     const folder = this.folder;
-    await mkdir(folder, { recursive: true });
+    // The server account's alone, whatever the umask (the folder may be outside the data folder's 0700).
+    await mkdir(folder, { recursive: true, mode: 0o700 });
     // Written aside and renamed: a reader never sees half a file, and the same image written twice is harmless.
     const temporary = path.join(folder, `.${hash}.${randomBytes(4).toString('hex')}.tmp`);
-    await writeFile(temporary, data);
+    await writeFile(temporary, data, { mode: 0o600 });
     await rename(temporary, path.join(folder, hash));
   }
 }
