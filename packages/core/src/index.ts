@@ -272,7 +272,7 @@ export { Glob, GlobSyntaxError, isGlobPattern } from './glob.js';
 export { branchRuleMatcher, tagRuleMatcher, filePatterns } from './protection/glob.js';
 export { ReleasesStore, type ReleaseFilter } from './releases/store.js';
 export type { Release, NewRelease, ReleasesTables } from './releases/tables.js';
-export { ReleasesService, parseReleaseId, type ReleaseSyncReport } from './releases/service.js';
+export { ReleasesService, parseReleaseId } from './releases/service.js';
 export { ReleaseAssetsService, type ReleaseAssetForm, type OpenReleaseAsset } from './releases/assets.js';
 export * from './releases/schemas.js';
 export { toApiRelease, releaseApiUrl, type ReleaseDetails } from './releases/convert.js';

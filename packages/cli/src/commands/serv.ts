@@ -75,8 +75,10 @@ async function run(host: RepoHost, command: GitCommand, identity: SshIdentity, i
     let session;
     try {
       // Who git runs as (a deploy key: its grant on this repository first), decided by core as for the built-in server.
-      const actor = await host.keys.sshActor(identity, command);
-      session = await host.transfer.run(actor, { ...command, protocol: io.env.GIT_PROTOCOL, deployKey: identity.kind === 'deploy', followRenames: true }, input, {
+      // Old names of renamed and transferred repositories are served in place, as Forgejo's serv does.
+      const followRenames = host.redirects.followRepo.bind(host.redirects);
+      const actor = await host.keys.sshActor(identity, { ...command, followRenames });
+      session = await host.transfer.run(actor, { ...command, protocol: io.env.GIT_PROTOCOL, deployKey: identity.kind === 'deploy', followRenames }, input, {
         stateless: false,
         serverSpeaksFirst: true,
         signal: stop.signal,

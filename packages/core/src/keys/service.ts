@@ -9,9 +9,9 @@ import { acceptInput } from '../validation/validate.js';
 import { canSignIn, isOrganization, type User } from '../users/tables.js';
 import { UsersStore } from '../users/store.js';
 import type { RepoAccess } from '../repos/access.js';
+import type { RenameFollower } from '../repos/transfer.js';
 import type { GitService } from '../git/backend.js';
 import { ReposService } from '../repos/service.js';
-import { RedirectsService } from '../redirects/service.js';
 import { CreateKeyOptionSchema, type CreateKeyOption } from './schemas.js';
 import { KeyType, type DeployKey, type PublicKey } from './tables.js';
 import { KeysStore, type DeployKeyWithContent } from './store.js';
@@ -265,7 +265,7 @@ export class KeysService {
    * repository with the mode the key grants; git then runs as the repository's owner, as Forgejo records a
    * deploy key's push.
    */
-  async authorizeDeployKey(key: PublicKey, ownerName: string, repoName: string, needed: AccessModeValue): Promise<DeployKeyAccess> {
+  async authorizeDeployKey(key: PublicKey, ownerName: string, repoName: string, needed: AccessModeValue, followRenames?: RenameFollower): Promise<DeployKeyAccess> {
     if (key.type !== KeyType.Deploy) throw new NotFoundError('Repository not found');
     let access: RepoAccess;
     const name = repoName.replace(/\.git$/i, '');
@@ -273,7 +273,7 @@ export class KeysService {
       access = await this.repos.resolve(SYSTEM, ownerName, name);
     } catch (error) {
       // Deploy keys are for SSH, which serves a renamed or transferred repository under its old names too.
-      const moved = error instanceof NotFoundError ? await this.ctx.service(RedirectsService).followRepo(SYSTEM, ownerName, name) : undefined;
+      const moved = error instanceof NotFoundError && followRenames ? await followRenames(SYSTEM, ownerName, name) : undefined;
       if (moved) access = moved;
       else if (error instanceof NotFoundError) throw new NotFoundError('Repository not found');
       else throw error;
@@ -297,10 +297,10 @@ export class KeysService {
    * A deploy key: its grant on that repository first (none is not found, read-only refuses a push), then the
    * repository's owner, as Forgejo records a deploy key's push.
    */
-  async sshActor(identity: SshIdentity, request: { owner: string; name: string; service: GitService }): Promise<Actor> {
+  async sshActor(identity: SshIdentity, request: { owner: string; name: string; service: GitService; followRenames?: RenameFollower }): Promise<Actor> {
     if (identity.kind === 'user') return userActor(identity.user);
     const needed = request.service === 'receive-pack' ? AccessMode.Write : AccessMode.Read;
-    const { access } = await this.authorizeDeployKey(identity.key, request.owner, request.name, needed);
+    const { access } = await this.authorizeDeployKey(identity.key, request.owner, request.name, needed, request.followRenames);
     return userActor(access.owner);
   }
 

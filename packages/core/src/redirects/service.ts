@@ -8,8 +8,7 @@ import { AccessService } from '../access/service.js';
 import { NotFoundError } from '../errors.js';
 import type { RepoAccess } from '../repos/access.js';
 import { ReposService } from '../repos/service.js';
-import { ReposStore } from '../repos/store.js';
-import { UsersStore } from '../users/store.js';
+import { UsersService } from '../users/service.js';
 import type { User } from '../users/tables.js';
 import { RedirectsStore } from './store.js';
 
@@ -69,7 +68,7 @@ export class RedirectsService {
   /** The account once called `name` (nothing is called so now), when `actor` may see it. */
   async findUser(actor: Actor, name: string): Promise<User | undefined> {
     const id = await this.store.userTarget(name.toLowerCase());
-    const user = id === undefined ? undefined : await this.ctx.store(UsersStore).findById(id);
+    const user = id === undefined ? undefined : await this.users.findById(id);
     if (!user || !(await this.ctx.service(AccessService).canSee(actor, user))) return undefined;
     return user;
   }
@@ -79,7 +78,7 @@ export class RedirectsService {
    * git over HTTP redirect (the account first, then the repository under it).
    */
   async findRepo(actor: Actor, ownerName: string, repoName: string): Promise<RepoRedirect | undefined> {
-    const owner = await this.ctx.store(UsersStore).findByName(ownerName);
+    const owner = await this.users.findByName(ownerName);
     if (!owner) {
       const moved = await this.findUser(actor, ownerName);
       return moved && { kind: 'owner', owner: moved };
@@ -94,21 +93,31 @@ export class RedirectsService {
    * `actor`'s access: for git over SSH, which serves the renamed repository in place as Forgejo's serv does.
    */
   async followRepo(actor: Actor, ownerName: string, repoName: string): Promise<RepoAccess | undefined> {
-    const users = this.ctx.store(UsersStore);
-    let owner = await users.findByName(ownerName);
+    let owner = await this.users.findByName(ownerName);
     if (!owner) {
       const id = await this.store.userTarget(ownerName.toLowerCase());
-      owner = id === undefined ? undefined : await users.findById(id);
+      owner = id === undefined ? undefined : await this.users.findById(id);
     }
     if (!owner) return undefined;
-    const repo = await this.ctx.store(ReposStore).findByOwnerAndName(owner.id, repoName);
-    const id = repo?.id ?? (await this.store.repoTarget(owner.id, repoName.toLowerCase()));
+    // The name under the owner's current name first; a name that is a repository's is never a redirect's too.
+    const current = await this.orNotFound(this.ctx.service(ReposService).resolve(actor, owner.name, repoName));
+    if (current) return current;
+    const id = await this.store.repoTarget(owner.id, repoName.toLowerCase());
     return id === undefined ? undefined : this.accessTo(actor, id);
   }
 
-  private async accessTo(actor: Actor, repoId: number): Promise<RepoAccess | undefined> {
+  private get users(): UsersService {
+    return this.ctx.service(UsersService);
+  }
+
+  private accessTo(actor: Actor, repoId: number): Promise<RepoAccess | undefined> {
+    return this.orNotFound(this.ctx.service(ReposService).resolveById(actor, repoId));
+  }
+
+  /** What `lookup` found, or undefined where it found nothing the actor may see. */
+  private async orNotFound<T>(lookup: Promise<T>): Promise<T | undefined> {
     try {
-      return await this.ctx.service(ReposService).resolveById(actor, repoId);
+      return await lookup;
     } catch (error) {
       if (error instanceof NotFoundError) return undefined;
       throw error;

@@ -32,7 +32,6 @@ import {
   type ReleaseListQuery,
 } from './schemas.js';
 import { ReleasesStore } from './store.js';
-import { MaintenanceStore } from '../cron/maintenance-store.js';
 import type { Release, ReleaseChanges } from './tables.js';
 
 const TAGS = 'refs/tags/';
@@ -354,34 +353,10 @@ export class ReleasesService {
   }
 
   /**
-   * `repohost admin repo-sync-releases` (Gitea's): the published releases of every repository agree with its tags
+   * `repohost admin repo-sync-releases` (Gitea's), for one repository: its published releases agree with its tags
    * in git again, after tags were changed behind RepoHost's back (a restored backup, git run on the storage): a
-   * release whose tag is gone becomes a draft, one whose tag moved follows it, as after a push. `onRepository`
-   * hears each repository's outcome; one that fails (its storage is missing) is counted, and the walk goes on.
+   * release whose tag is gone becomes a draft, one whose tag moved follows it, as after a push.
    */
-  async syncAllWithTags(onRepository?: (name: string, outcome: { drafted: number; moved: number } | Error) => void): Promise<ReleaseSyncReport> {
-    const report: ReleaseSyncReport = { repositories: 0, drafted: 0, moved: 0, failed: 0 };
-    for (let after = 0; ; ) {
-      const batch = await this.ctx.store(MaintenanceStore).repositoriesAfter(after, 100);
-      if (batch.length === 0) return report;
-      for (const repo of batch) {
-        const key = { owner: repo.owner, name: repo.name };
-        try {
-          const outcome = await this.syncWithTags(repo.id, key);
-          report.repositories++;
-          report.drafted += outcome.drafted;
-          report.moved += outcome.moved;
-          onRepository?.(`${repo.owner}/${repo.name}`, outcome);
-        } catch (error) {
-          report.failed++;
-          onRepository?.(`${repo.owner}/${repo.name}`, error as Error);
-        }
-      }
-      after = batch[batch.length - 1]!.id;
-    }
-  }
-
-  /** One repository's published releases set right against its tags (see `syncAllWithTags`). */
   async syncWithTags(repoId: number, key: ReturnType<typeof repoKey>): Promise<{ drafted: number; moved: number }> {
     const releases = await this.store.published(repoId);
     if (releases.length === 0) return { drafted: 0, moved: 0 };
@@ -426,12 +401,3 @@ export class ReleasesService {
     return { drafted: gone.length, moved: moves.length };
   }
 }
-
-/** What `syncAllWithTags` did. */
-export interface ReleaseSyncReport {
-  repositories: number;
-  drafted: number;
-  moved: number;
-  failed: number;
-}
-

@@ -10,7 +10,6 @@ import { ConcurrencyLimit } from '../git/limit.js';
 import { ReposService, repoKey } from './service.js';
 import { GitIntentStore } from './intents.js';
 import type { RepoAccess } from './access.js';
-import { RedirectsService } from '../redirects/service.js';
 import { QuotaService } from '../quota/service.js';
 import { ProtectionService } from '../protection/service.js';
 
@@ -24,11 +23,15 @@ export interface TransferRequest {
   /** A deploy key authenticated the client (SSH): branch rules judge its push by `push_whitelist_deploy_keys`. */
   deployKey?: boolean;
   /**
-   * Serve the repository an old name leads to after renames and transfers, in place (SSH, as Forgejo's serv does).
-   * Over HTTP the server redirects instead, so that the client moves to the new URL.
+   * Where an old name leads after renames and transfers, to serve that repository in place (SSH, as Forgejo's serv
+   * does; the caller passes the redirects domain's `followRepo`). Over HTTP the server redirects instead, so that
+   * the client moves to the new URL.
    */
-  followRenames?: boolean;
+  followRenames?: RenameFollower;
 }
+
+/** The repository `owner/name` names after every rename and transfer, with `actor`'s access; undefined for none. */
+export type RenameFollower = (actor: Actor, owner: string, name: string) => Promise<RepoAccess | undefined>;
 
 export interface TransferOptions {
   /** Aborted when the client has gone away: a waiting request leaves the queue, a running git is killed. */
@@ -80,7 +83,7 @@ export class GitTransferService {
       access = await this.repos.resolve(actor, request.owner, name);
     } catch (error) {
       // Looked up only once the name itself found nothing: reads of existing repositories pay nothing for renames.
-      const moved = error instanceof NotFoundError && request.followRenames ? await this.ctx.service(RedirectsService).followRepo(actor, request.owner, name) : undefined;
+      const moved = error instanceof NotFoundError && request.followRenames ? await request.followRenames(actor, request.owner, name) : undefined;
       if (moved) return this.checked(actor, request, moved);
       if (error instanceof NotFoundError && actor.kind === 'anonymous') throw new UnauthorizedError();
       if (error instanceof NotFoundError) throw new NotFoundError('Repository not found');

@@ -316,8 +316,10 @@ async function serve(
   stop.signal.addEventListener('abort', () => input.destroy(), { once: true });
   let session;
   try {
-    const actor = await host.keys.sshActor(account, command);
-    session = await host.transfer.run(actor, { ...command, protocol, deployKey: account.kind === 'deploy', followRenames: true }, input, {
+    // Old names of renamed and transferred repositories are served in place, as Forgejo's serv does.
+    const followRenames = host.redirects.followRepo.bind(host.redirects);
+    const actor = await host.keys.sshActor(account, { ...command, followRenames });
+    session = await host.transfer.run(actor, { ...command, protocol, deployKey: account.kind === 'deploy', followRenames }, input, {
       stateless: false,
       serverSpeaksFirst: true,
       signal: stop.signal,
