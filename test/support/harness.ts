@@ -161,3 +161,5 @@ export async function testDatabaseEnv(): Promise<{ env: Record<string, string>; 
 
 /** A throwaway OpenLDAP server (login source tests). */
 export * from './slapd.js';
+/** Two-factor codes, computed independently of core. */
+export * from './totp.js';

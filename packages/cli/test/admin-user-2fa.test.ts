@@ -3,29 +3,9 @@
  * column of `list`. Codes come from a small RFC 6238 implementation here, not from the library core uses.
  */
 import { describe, expect, it } from 'vitest';
-import { createHmac } from 'node:crypto';
 import { SYSTEM } from '@repohost/core';
 import { useCliWorkspace } from './cli-workspace';
-
-function totp(secret: string, counter = Math.floor(Date.now() / 30_000)): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  let bits = 0;
-  let value = 0;
-  const key: number[] = [];
-  for (const char of secret) {
-    value = (value << 5) | alphabet.indexOf(char);
-    bits += 5;
-    if (bits >= 8) {
-      key.push((value >>> (bits - 8)) & 0xff);
-      bits -= 8;
-    }
-  }
-  const message = Buffer.alloc(8);
-  message.writeBigUInt64BE(BigInt(counter));
-  const mac = createHmac('sha1', Buffer.from(key)).update(message).digest();
-  const offset = mac[mac.length - 1]! & 0x0f;
-  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
-}
+import { totp } from '@repohost/test-support';
 
 describe('repohost admin user enable-2fa / reset-2fa', () => {
   const ws = useCliWorkspace('repohost-cli-2fa-');

@@ -3,7 +3,6 @@
  * enrolled before a restart still verifies after it), SECRET_KEY_URI, and `admin regenerate secrets` moving an
  * installation that ran without a key onto one.
  */
-import { createHmac } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -11,26 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '@repohost/cli';
 import { RepoHost, SYSTEM, loadSettings, userActor } from '@repohost/core';
 import { useCliWorkspace } from './cli-workspace';
-
-function totp(secret: string, step = Math.floor(Date.now() / 30_000)): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  let bits = 0;
-  let value = 0;
-  const key: number[] = [];
-  for (const char of secret) {
-    value = (value << 5) | alphabet.indexOf(char);
-    bits += 5;
-    if (bits >= 8) {
-      key.push((value >>> (bits - 8)) & 0xff);
-      bits -= 8;
-    }
-  }
-  const message = Buffer.alloc(8);
-  message.writeBigUInt64BE(BigInt(step));
-  const mac = createHmac('sha1', Buffer.from(key)).update(message).digest();
-  const offset = mac[mac.length - 1]! & 0x0f;
-  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
-}
+import { totp } from '@repohost/test-support';
 
 const PASSWORD = 'secret-pass-1';
 const basic = `Basic ${Buffer.from(`alice:${PASSWORD}`).toString('base64')}`;

@@ -3,36 +3,15 @@
  * stored (TOTP, LDAP bind password, webhook header, pull and push mirror credentials, migration credentials) moves
  * to it: read back equal under the new key, and no longer readable under the empty one.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { JobsStore } from '../src/jobs/store.js';
 import { LoginSourcesStore, RepoHost, SYSTEM, userActor, type Settings, type User } from '@repohost/core';
-import { createUser, openTestHost, type TestHost } from '@repohost/test-support';
+import { createUser, openTestHost, totp, type TestHost } from '@repohost/test-support';
 import { decryptHeader } from '../src/webhooks/secrets.js';
 import { decryptRemoteCredentials } from '../src/migrate/remote.js';
 import { decryptSecret } from '../src/security/secrets.js';
 import { BIND_PASSWORD_PURPOSE, parseConfig } from '../src/loginsources/service.js';
-
-/** RFC 6238 codes from a base32 secret, written here rather than taken from the library core uses. */
-function totp(secret: string, step: number): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  let bits = 0;
-  let value = 0;
-  const key: number[] = [];
-  for (const char of secret) {
-    value = (value << 5) | alphabet.indexOf(char);
-    bits += 5;
-    if (bits >= 8) {
-      key.push((value >>> (bits - 8)) & 0xff);
-      bits -= 8;
-    }
-  }
-  const message = Buffer.alloc(8);
-  message.writeBigUInt64BE(BigInt(step));
-  const mac = createHmac('sha1', Buffer.from(key)).update(message).digest();
-  const offset = mac[mac.length - 1]! & 0x0f;
-  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
-}
 
 const step = () => Math.floor(Date.now() / 30_000);
 

@@ -2,10 +2,9 @@
  * Sign-in throttling in core, as an embedder calls it: `host.users.authenticate(login, password, { address })`.
  * The counters live in the database, so two hosts over one database enforce one limit.
  */
-import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RepoHost, SecurityStore, TooManyRequestsError, loadSettings, userActor, type SettingsOverrides, type SignInFailure, type User } from '@repohost/core';
-import { PASSWORD, createUser, openTestHost, type TestHost } from '@repohost/test-support';
+import { createUser, openTestHost, PASSWORD, totp, type TestHost } from '@repohost/test-support';
 
 const open: TestHost[] = [];
 async function host(security: SettingsOverrides['security'], database?: SettingsOverrides['database']): Promise<TestHost> {
@@ -108,34 +107,13 @@ function tally(outcomes: readonly string[]): Record<string, number> {
   return out;
 }
 
-/** HOTP (RFC 4226, SHA-1, six digits) of a base32 secret, computed here independently of core. */
-function hotp(secret: string, counter: number): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  let bits = 0;
-  let value = 0;
-  const key: number[] = [];
-  for (const char of secret.toUpperCase()) {
-    value = (value << 5) | alphabet.indexOf(char);
-    bits += 5;
-    if (bits >= 8) {
-      key.push((value >>> (bits - 8)) & 0xff);
-      bits -= 8;
-    }
-  }
-  const message = Buffer.alloc(8);
-  message.writeBigUInt64BE(BigInt(counter));
-  const mac = createHmac('sha1', Buffer.from(key)).update(message).digest();
-  const offset = mac[mac.length - 1]! & 0x0f;
-  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
-}
-
 /** A user with two-factor authentication in force, and a six-digit code that is none of its current ones. */
 async function enrolled(h: RepoHost, name: string): Promise<{ user: User; wrongCode: string }> {
   const user = await createUser(h, name);
   const { secret } = await h.twoFactor.enrol(userActor(user), user);
   const step = Math.floor(Date.now() / 30_000);
-  await h.twoFactor.confirm(userActor(user), user, hotp(secret, step));
-  const current = new Set([-1, 0, 1, 2].map((d) => hotp(secret, step + d)));
+  await h.twoFactor.confirm(userActor(user), user, totp(secret, step));
+  const current = new Set([-1, 0, 1, 2].map((d) => totp(secret, step + d)));
   const wrongCode = ['000000', '111111', '222222', '333333', '444444'].find((code) => !current.has(code))!;
   return { user, wrongCode };
 }

@@ -6,7 +6,6 @@
  * deactivated source refuses; wrong passwords count in the sign-in throttle; two-factor authentication still
  * applies; an unreachable directory answers promptly with 503, never a hang.
  */
-import { createHmac } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
@@ -15,32 +14,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runCli } from '@repohost/cli';
 import { SYSTEM, UserSchema, matchesSchema, userActor, type User } from '@repohost/core';
-import { SLAPD_MISSING, TEST_DB, basic, createToken, createUser, jsonInit, slapdPath, startSlapd, startTestServer, tokenHeader, type TestDirectory, type TestServer } from '@repohost/test-support';
+import { basic, createToken, createUser, jsonInit, SLAPD_MISSING, slapdPath, startSlapd, startTestServer, TEST_DB, tokenHeader, totp, type TestDirectory, type TestServer } from '@repohost/test-support';
 import { expectApiError, json, uniq } from './helpers';
 
 const hasSlapd = slapdPath() !== undefined;
 if (!hasSlapd) console.warn(SLAPD_MISSING);
-
-/** HOTP/TOTP (RFC 4226/6238, SHA-1, six digits), independent of the library core uses. */
-function totp(secret: string, step = Math.floor(Date.now() / 30_000)): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  let bits = 0;
-  let value = 0;
-  const key: number[] = [];
-  for (const char of secret.replace(/=+$/, '').toUpperCase()) {
-    value = (value << 5) | alphabet.indexOf(char);
-    bits += 5;
-    if (bits >= 8) {
-      key.push((value >>> (bits - 8)) & 0xff);
-      bits -= 8;
-    }
-  }
-  const message = Buffer.alloc(8);
-  message.writeBigUInt64BE(BigInt(step));
-  const mac = createHmac('sha1', Buffer.from(key)).update(message).digest();
-  const offset = mac[mac.length - 1]! & 0x0f;
-  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
-}
 
 function person(uid: string, base: string, password: string, extra: Record<string, string> = {}): string {
   const lines = [

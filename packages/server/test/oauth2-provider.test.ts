@@ -4,7 +4,6 @@
  * makes them), the code exchange, ID-token verification against the JWKS, userinfo and refresh. The tokens are
  * then used on the API and as git's password; and every bad input gets the answer Forgejo gives (or RFC 6749's).
  */
-import { createHmac } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,7 +12,7 @@ import { promisify } from 'node:util';
 import * as oauth from 'oauth4webapi';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { userActor, type Storage, type User } from '@repohost/core';
-import { PASSWORD, createToken, createUser, startTestServer, tokenHeader, type TestServer } from '@repohost/test-support';
+import { createToken, createUser, PASSWORD, startTestServer, tokenHeader, totp, type TestServer } from '@repohost/test-support';
 import { headerSafeUrl } from '../src/web-pages.js';
 import { json, uniq } from './helpers';
 
@@ -266,27 +265,6 @@ describe('authorization code flow with PKCE, driven by oauth4webapi', () => {
     expect(withCode.headers.get('location')).toMatch(/\/login\/oauth\/authorize\?/);
   });
 });
-
-/** RFC 6238 TOTP (SHA-1, six digits), computed here independently of core. */
-function totp(secret: string, counter: number): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  let bits = 0;
-  let value = 0;
-  const bytes: number[] = [];
-  for (const char of secret.replace(/=+$/, '').toUpperCase()) {
-    value = (value << 5) | alphabet.indexOf(char);
-    bits += 5;
-    if (bits >= 8) {
-      bytes.push((value >>> (bits - 8)) & 0xff);
-      bits -= 8;
-    }
-  }
-  const message = Buffer.alloc(8);
-  message.writeBigUInt64BE(BigInt(counter));
-  const mac = createHmac('sha1', Buffer.from(bytes)).update(message).digest();
-  const offset = mac[mac.length - 1]! & 0x0f;
-  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
-}
 
 describe('the authorization endpoint refuses', () => {
   test('an unknown client or an unregistered redirect URI with an error page, never a redirect', async () => {

@@ -2,55 +2,23 @@
  * Two-factor authentication (TOTP, RFC 6238) as a client sees it: enrolment through core, then password basic
  * auth on the API needs `X-Forgejo-OTP` (or `X-Gitea-OTP`) with a current code used only once; tokens are
  * unaffected; git over HTTP takes no password of an enrolled account; wrong codes count in the sign-in throttle.
- * Codes are computed here with node:crypto (RFC 4226/6238), independently of the otpauth library core uses.
+ * Codes are computed by the test support's own RFC 6238 code, independently of the otpauth library core uses.
  */
-import { createHmac } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ConflictError, ForbiddenError, NotFoundError, SYSTEM, TwoFactorStore, UserSchema, ValidationError, matchesSchema, userActor, type User } from '@repohost/core';
-import { PASSWORD, basic, createToken, createUser, startTestServer, tokenHeader, type TestServer } from '@repohost/test-support';
+import { PASSWORD, basic, createToken, createUser, startTestServer, tokenHeader, totp, totpStep, type TestServer } from '@repohost/test-support';
 import { expectApiError, json, uniq } from './helpers';
 
 const run = promisify(execFile);
-
-function base32Decode(text: string): Buffer {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  let bits = 0;
-  let value = 0;
-  const out: number[] = [];
-  for (const char of text.replace(/=+$/, '').toUpperCase()) {
-    value = (value << 5) | alphabet.indexOf(char);
-    bits += 5;
-    if (bits >= 8) {
-      out.push((value >>> (bits - 8)) & 0xff);
-      bits -= 8;
-    }
-  }
-  return Buffer.from(out);
-}
-
-/** HOTP (RFC 4226) with SHA-1 and six digits. */
-function hotp(secret: string, counter: number): string {
-  const message = Buffer.alloc(8);
-  message.writeBigUInt64BE(BigInt(counter));
-  const mac = createHmac('sha1', base32Decode(secret)).update(message).digest();
-  const offset = mac[mac.length - 1]! & 0x0f;
-  const binary = mac.readUInt32BE(offset) & 0x7fffffff;
-  return String(binary % 1_000_000).padStart(6, '0');
-}
-
-/** The TOTP time step now (30 seconds). */
-function step(): number {
-  return Math.floor(Date.now() / 30_000);
-}
 
 /** A user with confirmed two-factor authentication; `last` is the step its confirming code used. */
 async function enrolled(s: TestServer, prefix: string): Promise<{ user: User; secret: string; last: number; scratch: string }> {
   const user = await createUser(s.host, uniq(prefix));
   const { secret } = await s.host.twoFactor.enrol(userActor(user), user);
-  const last = step();
-  const { scratch } = await s.host.twoFactor.confirm(userActor(user), user, hotp(secret, last));
+  const last = totpStep();
+  const { scratch } = await s.host.twoFactor.confirm(userActor(user), user, totp(secret, last));
   return { user, secret, last, scratch };
 }
 
@@ -82,15 +50,15 @@ describe('two-factor authentication', () => {
     // Enrolling again while pending replaces the secret: the old one no longer confirms.
     const again = await s.host.twoFactor.enrol(actor, user);
     expect(again.secret).not.toBe(secret);
-    await expect(s.host.twoFactor.confirm(actor, user, hotp(secret, step()))).rejects.toBeInstanceOf(ValidationError);
+    await expect(s.host.twoFactor.confirm(actor, user, totp(secret, totpStep()))).rejects.toBeInstanceOf(ValidationError);
     await expect(s.host.twoFactor.confirm(actor, user, 'abcdef')).rejects.toBeInstanceOf(ValidationError);
     expect(await s.host.twoFactor.isEnrolled(user)).toBe(false);
 
-    const { scratch } = await s.host.twoFactor.confirm(actor, user, hotp(again.secret, step()));
+    const { scratch } = await s.host.twoFactor.confirm(actor, user, totp(again.secret, totpStep()));
     expect(scratch).toMatch(/^[A-Za-z0-9]{10}$/);
     expect(await s.host.twoFactor.isEnrolled(user)).toBe(true);
     await expect(s.host.twoFactor.enrol(actor, user)).rejects.toBeInstanceOf(ConflictError);
-    await expect(s.host.twoFactor.confirm(actor, user, hotp(again.secret, step() + 1))).rejects.toBeInstanceOf(ConflictError);
+    await expect(s.host.twoFactor.confirm(actor, user, totp(again.secret, totpStep() + 1))).rejects.toBeInstanceOf(ConflictError);
   });
 
   test('only the user or a site administrator manages it; confirming without enrolling is not found', async () => {
@@ -101,7 +69,7 @@ describe('two-factor authentication', () => {
     await expect(s.host.twoFactor.disable(userActor(mallory), alice)).rejects.toBeInstanceOf(ForbiddenError);
     await expect(s.host.twoFactor.confirm(userActor(alice), alice, '123456')).rejects.toBeInstanceOf(NotFoundError);
     const { secret } = await s.host.twoFactor.enrol(userActor(admin), alice);
-    await s.host.twoFactor.confirm(userActor(admin), alice, hotp(secret, step()));
+    await s.host.twoFactor.confirm(userActor(admin), alice, totp(secret, totpStep()));
     expect(await s.host.twoFactor.isEnrolled(alice)).toBe(true);
   });
 
@@ -117,16 +85,16 @@ describe('two-factor authentication', () => {
   test('password basic auth needs the current code in X-Forgejo-OTP: missing or wrong is 401, right is 200', async () => {
     const { user, secret, last } = await enrolled(s, 'otp');
     expect(await expectApiError(await getUser(s, user.name), 401, s.url)).toBe('invalid provided OTP');
-    const wrong = hotp(secret, last + 1) === '000000' ? '111111' : '000000';
+    const wrong = totp(secret, last + 1) === '000000' ? '111111' : '000000';
     expect(await expectApiError(await getUser(s, user.name, { 'X-Forgejo-OTP': wrong }), 401, s.url)).toBe('invalid provided OTP');
     expect(await expectApiError(await getUser(s, user.name, { 'X-Forgejo-OTP': 'not-a-code' }), 401, s.url)).toBe('invalid provided OTP');
     // A code far from now (an hour ago) is refused.
-    expect((await getUser(s, user.name, { 'X-Forgejo-OTP': hotp(secret, last - 120) })).status).toBe(401);
+    expect((await getUser(s, user.name, { 'X-Forgejo-OTP': totp(secret, last - 120) })).status).toBe(401);
     // A wrong password is still the password's error, whatever the code.
-    const badPassword = await s.fetch('/api/v1/user', { headers: { Authorization: basic(user.name, 'wrong-password'), 'X-Forgejo-OTP': hotp(secret, last + 1) } });
+    const badPassword = await s.fetch('/api/v1/user', { headers: { Authorization: basic(user.name, 'wrong-password'), 'X-Forgejo-OTP': totp(secret, last + 1) } });
     expect(await expectApiError(badPassword, 401, s.url)).toBe('invalid username, password or token');
 
-    const ok = await getUser(s, user.name, { 'X-Forgejo-OTP': hotp(secret, last + 1) });
+    const ok = await getUser(s, user.name, { 'X-Forgejo-OTP': totp(secret, last + 1) });
     expect(ok.status).toBe(200);
     const body = await json(ok);
     expect(matchesSchema(UserSchema, body)).toBe(true);
@@ -135,17 +103,17 @@ describe('two-factor authentication', () => {
 
   test('a code is accepted once: the same code again (same window) is refused, as is the confirming code', async () => {
     const { user, secret, last } = await enrolled(s, 'replay');
-    expect((await getUser(s, user.name, { 'X-Forgejo-OTP': hotp(secret, last) })).status).toBe(401);
-    const code = hotp(secret, last + 1);
+    expect((await getUser(s, user.name, { 'X-Forgejo-OTP': totp(secret, last) })).status).toBe(401);
+    const code = totp(secret, last + 1);
     expect((await getUser(s, user.name, { 'X-Forgejo-OTP': code })).status).toBe(200);
     expect(await expectApiError(await getUser(s, user.name, { 'X-Forgejo-OTP': code }), 401, s.url)).toBe('invalid provided OTP');
     // Nor can an earlier window's code follow a later one.
-    expect((await getUser(s, user.name, { 'X-Forgejo-OTP': hotp(secret, last) })).status).toBe(401);
+    expect((await getUser(s, user.name, { 'X-Forgejo-OTP': totp(secret, last) })).status).toBe(401);
   });
 
   test("Gitea's X-Gitea-OTP header works too", async () => {
     const { user, secret, last } = await enrolled(s, 'gitea');
-    expect((await getUser(s, user.name, { 'X-Gitea-OTP': hotp(secret, last + 1) })).status).toBe(200);
+    expect((await getUser(s, user.name, { 'X-Gitea-OTP': totp(secret, last + 1) })).status).toBe(200);
   });
 
   test('token auth is unaffected: Authorization token, a token as basic password or as user name', async () => {
@@ -173,8 +141,8 @@ describe('two-factor authentication', () => {
 
   test('verify accepts a current TOTP code once', async () => {
     const { user, secret, last } = await enrolled(s, 'verify');
-    expect(await s.host.twoFactor.verify(user, hotp(secret, last + 1))).toBe('totp');
-    expect(await s.host.twoFactor.verify(user, hotp(secret, last + 1))).toBeNull();
+    expect(await s.host.twoFactor.verify(user, totp(secret, last + 1))).toBe('totp');
+    expect(await s.host.twoFactor.verify(user, totp(secret, last + 1))).toBeNull();
     const plain = await createUser(s.host, uniq('plain'));
     expect(await s.host.twoFactor.verify(plain, '123456')).toBeNull();
   });
@@ -189,7 +157,7 @@ describe('two-factor authentication', () => {
     expect(await s.host.twoFactor.disable(userActor(user), user)).toBe(false);
     // And a new enrolment can start.
     const { secret } = await s.host.twoFactor.enrol(userActor(user), user);
-    await s.host.twoFactor.confirm(userActor(user), user, hotp(secret, step()));
+    await s.host.twoFactor.confirm(userActor(user), user, totp(secret, totpStep()));
     expect(await s.host.twoFactor.disable(SYSTEM, user)).toBe(true);
   });
 
@@ -222,7 +190,7 @@ describe('two-factor authentication', () => {
     const noCode = await s.fetch(refs, { headers: { Authorization: basic(user.name, PASSWORD) } });
     expect(noCode.status).toBe(401);
     await noCode.arrayBuffer();
-    const withCode = await s.fetch(refs, { headers: { Authorization: basic(user.name, PASSWORD), 'X-Forgejo-OTP': hotp(secret, last + 1) } });
+    const withCode = await s.fetch(refs, { headers: { Authorization: basic(user.name, PASSWORD), 'X-Forgejo-OTP': totp(secret, last + 1) } });
     expect(withCode.status).toBe(401);
     expect(withCode.headers.get('content-type')).toMatch(/^text\/plain/);
     expect(await withCode.text()).toContain('Users with two-factor authentication enabled cannot perform HTTP/HTTPS operations via plain username and password');
@@ -250,7 +218,7 @@ describe('two-factor codes in the sign-in throttle', () => {
 
   test('wrong codes count as failed sign-ins: after 3 the account is refused with 429, even with the right code; tokens still work', async () => {
     const { user, secret, last } = await enrolled(s, 'guess');
-    const right = hotp(secret, last + 1);
+    const right = totp(secret, last + 1);
     const wrong = right === '000000' ? '111111' : '000000';
     for (let i = 0; i < 3; i++) expect((await getUser(s, user.name, { 'X-Forgejo-OTP': wrong })).status).toBe(401);
     const locked = await getUser(s, user.name, { 'X-Forgejo-OTP': right });
@@ -262,7 +230,7 @@ describe('two-factor codes in the sign-in throttle', () => {
 
   test('40 parallel wrong codes with the right password: 3 are checked (401), 37 refused unchecked (429)', async () => {
     const { user, secret, last } = await enrolled(s, 'flood');
-    const current = new Set([0, 1, 2].map((d) => hotp(secret, last + d)));
+    const current = new Set([0, 1, 2].map((d) => totp(secret, last + d)));
     const wrong = ['000000', '111111', '222222', '333333'].find((code) => !current.has(code))!;
     const responses = await Promise.all(Array.from({ length: 40 }, () => getUser(s, user.name, { 'X-Forgejo-OTP': wrong })));
     expect(responses.map((res) => res.status).sort()).toEqual([...Array<number>(3).fill(401), ...Array<number>(37).fill(429)]);
@@ -271,9 +239,9 @@ describe('two-factor codes in the sign-in throttle', () => {
 
   test('a right code clears the account counter as a right password does', async () => {
     const { user, secret, last } = await enrolled(s, 'clear');
-    const wrong = hotp(secret, last + 1) === '000000' ? '111111' : '000000';
+    const wrong = totp(secret, last + 1) === '000000' ? '111111' : '000000';
     for (let i = 0; i < 2; i++) expect((await getUser(s, user.name, { 'X-Forgejo-OTP': wrong })).status).toBe(401);
-    expect((await getUser(s, user.name, { 'X-Forgejo-OTP': hotp(secret, last + 1) })).status).toBe(200);
+    expect((await getUser(s, user.name, { 'X-Forgejo-OTP': totp(secret, last + 1) })).status).toBe(200);
     for (let i = 0; i < 2; i++) expect((await getUser(s, user.name, { 'X-Forgejo-OTP': wrong })).status).toBe(401);
     // Two failures since the success: not locked yet (a locked account would answer 429).
     expect((await getUser(s, user.name, { 'X-Forgejo-OTP': wrong })).status).toBe(401);
