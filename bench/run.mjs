@@ -378,7 +378,8 @@ async function main() {
     // ---- setup: a database with REPO_COUNT repositories --------------------------------------------------
     progress(`setting up ${REPO_COUNT} repositories through host.repos.create …`);
     const settings = loadSettings({ workPath, overrides: { server: { HTTP_ADDR: '127.0.0.1', HTTP_PORT: 0 } } });
-    const host = await RepoHost.open({ settings, noSecretKey: 'ephemeral' });
+    // A new installation's key file, as `repohost web` makes it: the servers this bench starts on it read it.
+    const host = await RepoHost.open({ settings, noSecretKey: 'generate' });
     const { setupMs, token, writeToken } = await populate(host, REPO_COUNT);
     const withToken = { authorization: `token ${token}` };
     progress(`setup done in ${(setupMs / 1000).toFixed(1)} s`);
