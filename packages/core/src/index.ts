@@ -70,6 +70,7 @@ export {
 } from './orgs/team-schemas.js';
 export { toApiTeam } from './orgs/team-convert.js';
 export { CoreContext, type CoreTransaction, type ServiceClass } from './context.js';
+export { trimEnd, trimStart } from './text.js';
 export { DomainEvents, type DomainEvent, type AnyDomainEvent, type DomainEventMap, type DomainEventType } from './events/bus.js';
 export { clampPage, type Page, type PageRequest, type Paging } from './paging.js';
 export { API_PREFIX, apiUrl, apiDocsUrl, webUrl } from './urls.js';

@@ -6,7 +6,7 @@
  */
 import type { Readable } from 'node:stream';
 import busboy, { type Busboy, type FileInfo } from 'busboy';
-import { BadRequestError, isRepoHostError, type RepoHostError } from '@repohost/core';
+import { BadRequestError, isRepoHostError, trimEnd, type RepoHostError } from '@repohost/core';
 
 /** A file field of the form. */
 export interface MultipartFile {
@@ -69,11 +69,8 @@ export async function readMultipartFile(
 
 /** Go's `filepath.Base` of a client's file name (on Linux: only `/` separates). */
 function baseName(name: string): string {
-  // Trailing slashes counted by hand: `/\/+$/` is quadratic on a long run of slashes not at the end.
-  let end = name.length;
-  while (end > 0 && name[end - 1] === '/') end--;
-  if (end === 0) return '/';
-  const trimmed = name.slice(0, end);
+  const trimmed = trimEnd(name, '/');
+  if (trimmed === '') return '/';
   return trimmed.slice(trimmed.lastIndexOf('/') + 1);
 }
 

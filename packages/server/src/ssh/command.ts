@@ -3,7 +3,7 @@
  * `SSH_ORIGINAL_COMMAND`) read it: `git-upload-pack '/owner/repo.git'`, `git-receive-pack 'owner/repo.git'` or
  * `git upload-pack …`. Anything else is refused before any git process exists.
  */
-import { isRepoHostError, NotFoundError, type GitService } from '@repohost/core';
+import { isRepoHostError, NotFoundError, trimEnd, trimStart, type GitService } from '@repohost/core';
 
 export interface GitCommand {
   service: GitService;
@@ -79,13 +79,7 @@ export function parseGitCommand(line: string): GitCommand {
   const service = VERBS.get(verb);
   if (!service) throw new SshCommandError(verb === '' ? 'No command given' : `Unknown git command: ${verb}`);
   if (words.length !== 2) throw new SshCommandError(words.length < 2 ? 'Too few arguments' : 'Too many arguments');
-  // Outer slashes counted by hand: `/\/+$/` is quadratic on a long run of slashes not at the end.
-  const given = words[1]!;
-  let start = 0;
-  let end = given.length;
-  while (start < end && given[start] === '/') start++;
-  while (end > start && given[end - 1] === '/') end--;
-  const parts = given.slice(start, end).split('/');
+  const parts = trimEnd(trimStart(words[1]!, '/'), '/').split('/');
   if (parts.length !== 2) throw new SshCommandError(`Invalid repository path: ${words[1]}`);
   const owner = parts[0]!;
   const name = parts[1]!.replace(/\.git$/i, '');
