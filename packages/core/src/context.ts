@@ -1,6 +1,6 @@
 import type { Settings } from './config/settings.js';
 import type { Storage, DialectName } from './storage/database.js';
-import { StoreScope, type StoreClass } from './storage/store.js';
+import { StoreScope, type StoreClass, type PortClass } from './storage/store.js';
 import type { GitBackend } from './git/backend.js';
 import { DomainEvents, type AnyDomainEvent, type DomainEventMap, type DomainEventType } from './events/bus.js';
 import { nowUnix } from './storage/database.js';
@@ -12,6 +12,8 @@ export type ServiceClass<S> = new (ctx: CoreContext) => S;
 export interface CoreTransaction {
   /** A store bound to this transaction. */
   store<S>(cls: StoreClass<S>): S;
+  /** Another domain's port (its `port.ts`) bound to this transaction: what that domain lets others read and write. */
+  port<P>(cls: PortClass<P>): P;
   /** Queues an event: in-transaction subscribers run before commit, the others after it; none if it rolls back. */
   emit<K extends DomainEventType>(type: K, payload: DomainEventMap[K]): void;
 }
@@ -44,6 +46,11 @@ export class CoreContext {
     return this.root.store(cls);
   }
 
+  /** Another domain's port (its `port.ts`) outside any transaction: what that domain lets others read and write. */
+  port<P>(cls: PortClass<P>): P {
+    return this.root.store(cls);
+  }
+
   /** The host's one instance of a service. */
   service<S>(cls: ServiceClass<S>): S {
     let service = this.services.get(cls) as S | undefined;
@@ -67,6 +74,7 @@ export class CoreContext {
       const scope = new StoreScope(this.storage, trx);
       const tx: CoreTransaction = {
         store: (cls) => scope.store(cls),
+        port: (cls) => scope.store(cls),
         emit: (type, payload) => {
           events.push({ type, payload, occurredUnix: nowUnix() } as AnyDomainEvent);
         },

@@ -57,7 +57,6 @@ import { WebhooksService } from './webhooks/service.js';
 import { TwoFactorService } from './twofactor/service.js';
 import { LoginSourcesService } from './loginsources/service.js';
 import { IssuesService } from './issues/service.js';
-import { IssueCommitRefsService } from './issues/commit-refs.js';
 import { AttachmentsService } from './attachments/service.js';
 import { CommentsService } from './comments/service.js';
 import { ReactionsService } from './reactions/service.js';
@@ -76,12 +75,12 @@ import { ReleaseAssetsService } from './releases/assets.js';
 import { IssuePinsService } from './issues/pins.js';
 import { IssueTemplatesService } from './issues/templates.js';
 import { JobsService } from './jobs/service.js';
-import { JOB_HANDLERS } from './jobs/handlers.js';
 import { CronService } from './cron/service.js';
 import { PushMirrorsService } from './pushmirrors/service.js';
 import { MirrorsService } from './mirrors/service.js';
 import { MigrateService } from './migrate/service.js';
 import { SecretsAtRestService } from './secretsatrest/service.js';
+import { CRON_TASKS, DOMAINS, JOB_HANDLERS, REPAIRS } from './domains.js';
 
 export interface RepoHostOptions {
   /** Resolved settings; when absent they are loaded from `config`. */

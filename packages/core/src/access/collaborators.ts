@@ -8,9 +8,9 @@ import type { CoreContext } from '../context.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
 import { nowUnix } from '../storage/database.js';
-import { UsersStore } from '../users/store.js';
+import { UsersPort } from '../users/port.js';
 import { isOrganization, type User } from '../users/tables.js';
-import { BlocksStore } from '../social/store.js';
+import { SocialPort } from '../social/port.js';
 import type { RepoAccess } from '../repos/access.js';
 import { acceptInput } from '../validation/validate.js';
 import { isSelf, isSiteAdmin, userActor, type Actor } from './actor.js';
@@ -53,7 +53,7 @@ export class CollaboratorsService {
    * (`missing: 'validation'`) and 404 on the permission route (`missing: 'not_found'`).
    */
   async resolveAccount(name: string, missing: 'validation' | 'not_found' = 'validation'): Promise<User> {
-    const user = await this.ctx.store(UsersStore).findByName(name);
+    const user = await this.ctx.port(UsersPort).byName(name);
     if (user) return user;
     if (missing === 'not_found') throw new NotFoundError(noSuchUser(name));
     throw new ValidationError('', noSuchUser(name));
@@ -62,7 +62,7 @@ export class CollaboratorsService {
   /** The repository's collaborators, oldest collaboration first (anyone who can see the repository may list them). */
   async list(_actor: Actor, access: RepoAccess, paging?: Paging): Promise<Page<User>> {
     const { items, total } = await this.store.collaborationsOf(access.repo.id, clampPage(this.ctx.settings, paging));
-    const users = await this.ctx.store(UsersStore).findByIds(items.map((c) => c.user_id));
+    const users = await this.ctx.port(UsersPort).byIds(items.map((c) => c.user_id));
     return { items: items.flatMap((c) => users.get(c.user_id) ?? []), total };
   }
 
@@ -87,7 +87,7 @@ export class CollaboratorsService {
     const requested = opts.permission === undefined ? undefined : accessModeOf(opts.permission);
     const now = nowUnix();
     await this.ctx.transaction(async (tx) => {
-      if (await tx.store(BlocksStore).eitherBlocked(owner.id, user.id)) throw new ForbiddenError(BLOCKED_MESSAGE);
+      if (await tx.port(SocialPort).eitherBlocked(owner.id, user.id)) throw new ForbiddenError(BLOCKED_MESSAGE);
       const store = tx.store(AccessStore);
       const existing = await store.collaboration(repo.id, user.id);
       if (existing) {

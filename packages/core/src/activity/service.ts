@@ -1,18 +1,18 @@
-import { PullsStore } from '../pulls/store.js';
+import { PullsPort } from '../pulls/port.js';
 import '../pulls/events.js';
 import type { CoreContext, CoreTransaction } from '../context.js';
 import type { DomainEvent } from '../events/bus.js';
 import { actorUser, isSelf, isSiteAdmin, userActor, type Actor } from '../access/actor.js';
 import { AccessMode, NO_GRANTS, repoPermission, unitMode, type UnitName } from '../access/permissions.js';
-import { AccessStore } from '../access/store.js';
+import { AccessPort } from '../access/port.js';
 import { AccessService } from '../access/service.js';
 import type { Team } from '../orgs/tables.js';
 import type { LoggedCommit, RefUpdate } from '../git/backend.js';
 import type { Page, PageRequest } from '../paging.js';
 import { nowUnix } from '../storage/database.js';
-import { UsersStore } from '../users/store.js';
+import { UsersPort } from '../users/port.js';
 import { isOrganization, type User } from '../users/tables.js';
-import { ReposStore } from '../repos/store.js';
+import { ReposPort } from '../repos/port.js';
 import { WatchMode } from '../repos/watches.js';
 import { searchVisibility } from '../repos/search.js';
 import type { RepoAccess } from '../repos/access.js';
@@ -97,7 +97,7 @@ export class ActivityService {
     });
     events.withinTransaction('repo.starred', async ({ payload, occurredUnix }, tx) => {
       const { user, repo } = payload;
-      const owner = await tx.store(UsersStore).findById(repo.owner_id);
+      const owner = await tx.port(UsersPort).byId(repo.owner_id);
       if (!owner) return;
       await this.fanOut(tx, repo, owner, [this.pending(OpType.StarRepo, userActor(user), owner, repo, occurredUnix)]);
     });
@@ -123,7 +123,7 @@ export class ActivityService {
   private subscribeIssueEvents(): void {
     const events = this.ctx.events;
     const record = async (tx: CoreTransaction, base: IssueEventBase, [issueOp, pullOp]: readonly [number, number], occurredUnix: number, extra: Partial<Pending>) => {
-      if (base.issue.is_pull && issueOp === OpType.CloseIssue && (await tx.store(PullsStore).byIssueId(base.issue.id))?.has_merged) return;
+      if (base.issue.is_pull && issueOp === OpType.CloseIssue && (await tx.port(PullsPort).byIssueId(base.issue.id))?.has_merged) return;
       const opType = base.issue.is_pull ? pullOp : issueOp;
       await this.fanOut(tx, base.repo, base.owner, [this.pending(opType, base.actor, base.owner, base.repo, occurredUnix, extra)]);
     };
@@ -152,13 +152,13 @@ export class ActivityService {
    */
   private async fanOut(tx: CoreTransaction, repo: Repository, owner: User, actions: readonly Pending[]): Promise<void> {
     if (actions.length === 0) return;
-    const watcherIds = await tx.store(ReposStore).watcherIds(repo.id, [WatchMode.Normal, WatchMode.Auto]);
+    const watcherIds = await tx.port(ReposPort).watcherIds(repo.id, [WatchMode.Normal, WatchMode.Auto]);
     // Per gated unit, the watchers who may read it.
     const readers = new Map<UnitName, Set<number>>();
     const gated = [...new Set(actions.map((a) => GATED_OPS.get(a.op_type)).filter((u): u is UnitName => u !== undefined))];
     if (watcherIds.length > 0 && gated.length > 0) {
-      const watchers = await tx.store(UsersStore).findByIds(watcherIds);
-      const grants = await tx.store(AccessStore).grantsOfUsers([...watchers.keys()], repo.id, owner.id);
+      const watchers = await tx.port(UsersPort).byIds(watcherIds);
+      const grants = await tx.port(AccessPort).grantsOfUsers([...watchers.keys()], repo.id, owner.id);
       const permissions = [...watchers.values()].map((w) => ({ id: w.id, permission: repoPermission(userActor(w), repo, owner, grants.get(w.id) ?? NO_GRANTS) }));
       for (const unit of gated) readers.set(unit, new Set(permissions.filter((p) => unitMode(p.permission, unit) >= AccessMode.Read).map((p) => p.id)));
     }
@@ -195,7 +195,7 @@ export class ActivityService {
     if (actions.length === 0) return;
     await this.ctx.transaction(async (tx) => {
       // Deleted since the push: its actions went with it.
-      const current = await tx.store(ReposStore).findById(repo.id);
+      const current = await tx.port(ReposPort).byId(repo.id);
       if (!current) return;
       await this.fanOut(tx, current, owner, actions.map((a) => ({ ...a, is_private: current.is_private })));
     });
@@ -320,7 +320,7 @@ export class ActivityService {
   private async load(actor: Actor, page: Page<Action>): Promise<Page<ActivityEntry>> {
     if (page.items.length === 0) return { items: [], total: page.total };
     const repos = await this.store.repositories(page.items.map((a) => a.repo_id));
-    const users = await this.ctx.store(UsersStore).findByIds([...page.items.map((a) => a.act_user_id), ...[...repos.values()].map((r) => r.owner_id)]);
+    const users = await this.ctx.port(UsersPort).byIds([...page.items.map((a) => a.act_user_id), ...[...repos.values()].map((r) => r.owner_id)]);
     const found: { action: Action; actUser: User; repo: Repository; owner: User }[] = [];
     for (const action of page.items) {
       const repo = repos.get(action.repo_id);

@@ -8,8 +8,9 @@ import { Store } from '../storage/store.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
 import { Visibility, type UsersTables } from '../users/tables.js';
 import type { Repository, ReposTables } from '../repos/tables.js';
-import { visible, type SearchVisibility } from '../repos/search-store.js';
-import { teamRepoIds } from '../access/store.js';
+import { ReposPort } from '../repos/port.js';
+import type { SearchVisibility } from '../repos/types.js';
+import { AccessPort } from '../access/port.js';
 import type { Action, ActivityTables, NewAction } from './tables.js';
 
 type FeedTables = ActivityTables & Pick<ReposTables, 'repository'> & Pick<UsersTables, 'user'>;
@@ -112,7 +113,7 @@ function matching(eb: Eb, filter: FeedFilter): Expression<SqlBool> {
   if (filter.receiverId !== undefined) all.push(eb('action.user_id', '=', filter.receiverId));
   if (filter.performerId !== undefined) all.push(eb('action.act_user_id', '=', filter.performerId));
   if (filter.repoId !== undefined) all.push(eb('action.repo_id', '=', filter.repoId));
-  if (filter.teamId !== undefined) all.push(eb('action.repo_id', 'in', teamRepoIds(filter.teamId)));
+  if (filter.teamId !== undefined) all.push(eb('action.repo_id', 'in', AccessPort.teamRepoIds(filter.teamId)));
   if (filter.ownRowsOnly) all.push(eb('action.user_id', '=', eb.ref('action.act_user_id')));
   if (!filter.includePrivate) all.push(eb('action.is_private', '=', 0));
   if (filter.createdFrom !== undefined) all.push(eb('action.created_unix', '>=', filter.createdFrom));
@@ -126,7 +127,7 @@ function matching(eb: Eb, filter: FeedFilter): Expression<SqlBool> {
  * this query's builder also knows `action` and `act`, which the rule does not use).
  */
 function readableRepo(eb: Eb, visibility: SearchVisibility): Expression<SqlBool> {
-  return visible(eb as unknown as Parameters<typeof visible>[0], visibility);
+  return ReposPort.visible(eb as unknown as Parameters<typeof ReposPort.visible>[0], visibility);
 }
 
 function visibleActor(eb: Eb, rule: ActUserRule): Expression<SqlBool> {

@@ -7,12 +7,11 @@ import { BlobsService } from '../blobs/service.js';
 import { parseByteRange, type RangeAnswer } from '../blobs/range.js';
 import type { BlobSource, BlobStorage } from '../blobs/storage.js';
 import { SNIFF_BYTES, sniffServedType, type ServedType } from '../gitdata/sniff.js';
-import { CommentLookupStore } from '../comments/lookup-store.js';
+import { CommentsPort } from '../comments/port.js';
 import type { Comment } from '../comments/tables.js';
 import { ForbiddenError, LockedError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
 import { IssuesService } from '../issues/service.js';
-import { IssuesStore } from '../issues/store.js';
-import { IssueUpdateDateStore } from '../issues/update-date-store.js';
+import { IssuesPort } from '../issues/port.js';
 import type { Issue } from '../issues/tables.js';
 import '../issues/events.js';
 import '../comments/events.js';
@@ -182,8 +181,8 @@ export class AttachmentsService {
    */
   async resolveComment(_actor: Actor, access: RepoAccess, id: string | number): Promise<LoadedComment> {
     const number = parseId(id);
-    const comment = number === undefined ? undefined : await this.ctx.store(CommentLookupStore).byId(number);
-    const issue = comment && (await this.ctx.store(IssuesStore).byId(comment.issue_id));
+    const comment = number === undefined ? undefined : await this.ctx.port(CommentsPort).byId(number);
+    const issue = comment && (await this.ctx.port(IssuesPort).byId(comment.issue_id));
     if (!comment || !issue || issue.repo_id !== access.repo.id || !this.issues.mayRead(access, issue.is_pull)) {
       throw new NotFoundError('comment does not exist');
     }
@@ -258,7 +257,7 @@ export class AttachmentsService {
     }
     const access = await this.ctx.service(ReposService).resolveById(actor, attachment.repo_id);
     if (attachment.issue_id > 0) {
-      const issue = await this.ctx.store(IssuesStore).byId(attachment.issue_id);
+      const issue = await this.ctx.port(IssuesPort).byId(attachment.issue_id);
       if (!issue || issue.repo_id !== attachment.repo_id || !this.issues.mayRead(access, issue.is_pull)) throw new NotFoundError();
       return;
     }
@@ -381,9 +380,9 @@ export class AttachmentsService {
         });
         // Forgejo re-saves the issue (or comment) with its new attachment, which moves its updated time; a dated
         // upload sets the issue's time instead, as it is.
-        if (datedUnix !== undefined) await tx.store(IssueUpdateDateStore).setUpdated(issue.id, datedUnix);
-        else if (commentId === 0) await tx.store(IssuesStore).touch(issue.id);
-        else await tx.store(CommentLookupStore).touch(commentId);
+        if (datedUnix !== undefined) await tx.port(IssuesPort).setUpdateDate(issue.id, datedUnix);
+        else if (commentId === 0) await tx.port(IssuesPort).touch(issue.id);
+        else await tx.port(CommentsPort).touch(commentId);
         return row;
       });
     } catch (error) {

@@ -1,20 +1,20 @@
 import type { CoreContext, CoreTransaction } from '../context.js';
 import { userActor } from '../access/actor.js';
 import { AccessMode, NO_GRANTS, repoPermission, unitMode } from '../access/permissions.js';
-import { AccessStore } from '../access/store.js';
-import { IssuesStore } from '../issues/store.js';
+import { AccessPort } from '../access/port.js';
+import { IssuesPort } from '../issues/port.js';
 import type { Issue } from '../issues/tables.js';
 import type { RepoAccess } from '../repos/access.js';
-import { ReposStore } from '../repos/store.js';
+import { ReposPort } from '../repos/port.js';
 import type { Repository } from '../repos/tables.js';
 import { viewUnits } from '../repos/units.js';
 import { nowUnix } from '../storage/database.js';
-import { UsersStore } from '../users/store.js';
+import { UsersPort } from '../users/port.js';
 import { isOrganization, type User } from '../users/tables.js';
 import { findIssueReferences, type IssueReference } from './references.js';
-import { CommentsStore, RefAction } from './store.js';
+import { CommentsStore } from './store.js';
 import type { Comment } from './tables.js';
-import { COMMENT_TYPES } from './types.js';
+import { COMMENT_TYPES, RefAction } from './types.js';
 
 /** An issue a text references, with the action the reference keeps. */
 interface ReferenceTarget {
@@ -73,7 +73,7 @@ export class CrossReferencesService {
         created_unix: when,
         updated_unix: when,
       });
-      await tx.store(IssuesStore).update(target.issue.id, { updated_unix: when });
+      await tx.port(IssuesPort).markUpdated(target.issue.id, when);
     }
   }
 
@@ -87,7 +87,7 @@ export class CrossReferencesService {
     fromComment: boolean,
   ): Promise<ReferenceTarget[]> {
     if (found.length === 0) return [];
-    const issues = tx.store(IssuesStore);
+    const issues = tx.port(IssuesPort);
     const others = new Map<string, RepoAccess | null>();
     for (const ref of found) {
       if (ref.owner === '') continue;
@@ -129,16 +129,16 @@ export class CrossReferencesService {
    * change's transaction (a read beside it would wait for the connection the transaction holds).
    */
   private async readableRepo(tx: CoreTransaction, doer: User, ownerName: string, name: string): Promise<RepoAccess | null> {
-    const owner = await tx.store(UsersStore).findByName(ownerName);
-    const repo = owner ? await tx.store(ReposStore).findByOwnerAndName(owner.id, name) : undefined;
+    const owner = await tx.port(UsersPort).byName(ownerName);
+    const repo = owner ? await tx.port(ReposPort).byOwnerAndName(owner.id, name) : undefined;
     return owner && repo ? this.accessTo(tx, doer, repo, owner) : null;
   }
 
   /** What the doer may do to `repo` (null: nothing, not even see it), read through the transaction. */
   private async accessTo(tx: CoreTransaction, doer: User, repo: Repository, knownOwner?: User): Promise<RepoAccess | null> {
-    const owner = knownOwner ?? (await tx.store(UsersStore).findById(repo.owner_id));
+    const owner = knownOwner ?? (await tx.port(UsersPort).byId(repo.owner_id));
     if (!owner) return null;
-    const grants = doer.id === owner.id || doer.is_admin === 1 ? NO_GRANTS : await tx.store(AccessStore).grantsOn(doer.id, repo.id, owner.id, isOrganization(owner));
+    const grants = doer.id === owner.id || doer.is_admin === 1 ? NO_GRANTS : await tx.port(AccessPort).grantsOn(doer.id, repo.id, owner.id, isOrganization(owner));
     const access: RepoAccess = { repo, owner, ...repoPermission(userActor(doer), repo, owner, grants) };
     return access.mode === AccessMode.None ? null : access;
   }

@@ -3,7 +3,7 @@
  * `owner/repo#12` in another, each standing between spaces or brackets, outside code. A keyword right before a
  * reference (`closes #12`, `reopens #3`) gives it an action, which only a pull request's references carry out.
  */
-import { RefAction } from './store.js';
+import { RefAction } from './types.js';
 
 export interface IssueReference {
   /** Both empty: the repository the text belongs to. */

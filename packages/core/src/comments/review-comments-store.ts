@@ -3,8 +3,9 @@ import type { Comment, CommentsTables } from './tables.js';
 import { COMMENT_TYPES } from './types.js';
 
 /**
- * The reviews domain's reads and writes of `comment`: a review's line comments (code type, `review_id`), the
- * timeline entry each submitted review has (review type) and dismissals.
+ * The reads and writes of `comment` about reviews: a review's line comments (code type, `review_id`), the
+ * timeline entry each submitted review has (review type) and dismissals. The reviews domain reaches them
+ * through CommentsPort.
  */
 export class ReviewCommentsStore extends Store<CommentsTables> {
   /** The line comments of these reviews, oldest first. */

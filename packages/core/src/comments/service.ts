@@ -2,27 +2,26 @@ import type { CoreContext, CoreTransaction } from '../context.js';
 import { actorUser, type Actor } from '../access/actor.js';
 import { AccessService } from '../access/service.js';
 import { toApiAttachment } from '../attachments/convert.js';
-import { AttachmentsStore } from '../attachments/store.js';
+import { AttachmentsPort } from '../attachments/port.js';
 import { ConflictError, ForbiddenError, LockedError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
-import { IssueCommentCountStore } from '../issues/comment-count-store.js';
 import { toApiIssue } from '../issues/convert.js';
 import type { ApiIssue } from '../issues/schemas.js';
 import { IssuesService } from '../issues/service.js';
-import { IssuesStore } from '../issues/store.js';
+import { IssuesPort } from '../issues/port.js';
 import type { Issue } from '../issues/tables.js';
-import { LabelsStore } from '../labels/store.js';
+import { LabelsPort } from '../labels/port.js';
 import type { Label } from '../labels/tables.js';
-import { MilestonesStore } from '../milestones/store.js';
+import { MilestonesPort } from '../milestones/port.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
-import { ReactionsStore } from '../reactions/store.js';
+import { ReactionsPort } from '../reactions/port.js';
 import type { RepoAccess } from '../repos/access.js';
 import { repoWebPath } from '../repos/convert.js';
 import type { Repository } from '../repos/tables.js';
 import { SocialService } from '../social/service.js';
 import { nowUnix } from '../storage/database.js';
 import { secondsToText, toApiTrackedTime } from '../times/convert.js';
-import { TrackedTimesStore } from '../times/store.js';
-import { UsersStore } from '../users/store.js';
+import { TimesPort } from '../times/port.js';
+import { UsersPort } from '../users/port.js';
 import { GHOST_USER } from '../users/system.js';
 import type { User } from '../users/tables.js';
 import { acceptInput } from '../validation/validate.js';
@@ -99,7 +98,7 @@ export class CommentsService {
     const number = typeof id === 'number' ? id : ID_PATTERN.test(id) ? Number(id) : NaN;
     if (!Number.isSafeInteger(number) || number < 1) throw new NotFoundError('comment does not exist');
     const comment = await this.ctx.store(CommentsStore).byId(number);
-    const issue = comment ? await this.ctx.store(IssuesStore).byId(comment.issue_id) : undefined;
+    const issue = comment ? await this.ctx.port(IssuesPort).byId(comment.issue_id) : undefined;
     if (!comment || !issue || issue.repo_id !== access.repo.id || !this.issues.mayRead(access, issue.is_pull)) {
       throw new NotFoundError('comment does not exist');
     }
@@ -129,9 +128,9 @@ export class CommentsService {
     const issuesById = new Map(knownIssues.map((i) => [i.id, i]));
     const missing = [...new Set(comments.map((c) => c.issue_id))].filter((id) => !issuesById.has(id));
     const [posters, loaded, attachments] = await Promise.all([
-      this.ctx.store(UsersStore).findByIds(comments.map((c) => c.poster_id)),
-      this.ctx.store(IssuesStore).byIds(missing),
-      this.ctx.store(AttachmentsStore).ofComments(comments.map((c) => c.id)),
+      this.ctx.port(UsersPort).byIds(comments.map((c) => c.poster_id)),
+      this.ctx.port(IssuesPort).byIds(missing),
+      this.ctx.port(AttachmentsPort).ofComments(comments.map((c) => c.id)),
     ]);
     for (const issue of loaded) issuesById.set(issue.id, issue);
     const assets = new Map<number, CommentRelations['assets'] & object>();
@@ -164,11 +163,11 @@ export class CommentsService {
     if (rows.length === 0) return { items: [], total: page.total };
     const ids = (pick: (c: Comment) => number) => [...new Set(rows.map(pick).filter((id) => id > 0))];
     const [labels, milestones, times, refComments, linkedIssues] = await Promise.all([
-      this.ctx.store(LabelsStore).byIds(ids((c) => (c.type === COMMENT_TYPES.label ? c.label_id : 0))),
-      this.ctx.store(MilestonesStore).byIds([...ids((c) => c.milestone_id), ...ids((c) => c.old_milestone_id)]),
-      this.ctx.store(TrackedTimesStore).byIds(ids((c) => c.time_id)),
+      this.ctx.port(LabelsPort).byIds(ids((c) => (c.type === COMMENT_TYPES.label ? c.label_id : 0))),
+      this.ctx.port(MilestonesPort).byIds([...ids((c) => c.milestone_id), ...ids((c) => c.old_milestone_id)]),
+      this.ctx.port(TimesPort).byIds(ids((c) => c.time_id)),
       this.ctx.store(CommentsStore).byIds(ids((c) => c.ref_comment_id)),
-      this.ctx.store(IssuesStore).byIds([...ids((c) => c.dependent_issue_id), ...ids((c) => c.ref_issue_id)]),
+      this.ctx.port(IssuesPort).byIds([...ids((c) => c.dependent_issue_id), ...ids((c) => c.ref_issue_id)]),
     ]);
     const issueDetails = await this.issues.details(actor, [issue, ...linkedIssues.filter((i) => i.id !== issue.id)]);
     // Who may read what: this repository is known; others' linked issues are read as the actor may.
@@ -186,8 +185,8 @@ export class CommentsService {
 
     const userIds = [...rows.map((c) => c.poster_id), ...rows.map((c) => c.assignee_id).filter((id) => id > 0), ...times.map((t) => t.user_id), ...refComments.map((c) => c.poster_id)];
     const [users, refAttachments] = await Promise.all([
-      this.ctx.store(UsersStore).findByIds(userIds),
-      this.ctx.store(AttachmentsStore).ofComments(refComments.map((c) => c.id)),
+      this.ctx.port(UsersPort).byIds(userIds),
+      this.ctx.port(AttachmentsPort).ofComments(refComments.map((c) => c.id)),
     ]);
     const labelsById = new Map(labels.map((l) => [l.id, l]));
     const milestonesById = new Map(milestones.map((m) => [m.id, m]));
@@ -255,9 +254,9 @@ export class CommentsService {
         created_unix: when,
         updated_unix: when,
       });
-      const issues = tx.store(IssuesStore);
+      const issues = tx.port(IssuesPort);
       await issues.addComments(issue.id, 1);
-      if (at !== undefined) await issues.update(issue.id, { updated_unix: at });
+      if (at !== undefined) await issues.markUpdated(issue.id, at);
       const updated = (await issues.byId(issue.id)) ?? issue;
       await this.ctx.service(CrossReferencesService).record(tx, user, access.repo, updated, { body: opts.body }, { comment, updatedUnix: at });
       tx.emit('comment.created', { actor, repo: access.repo, owner: access.owner, issue: updated, comment });
@@ -282,7 +281,7 @@ export class CommentsService {
     return this.ctx.transaction(async (tx) => {
       const updated = await tx.store(CommentsStore).updateContent(comment.id, comment.content_version, opts.body, at ?? nowUnix());
       if (!updated) throw new ConflictError('the comment is already changed');
-      if (at !== undefined) await tx.store(IssuesStore).update(issue.id, { updated_unix: at });
+      if (at !== undefined) await tx.port(IssuesPort).markUpdated(issue.id, at);
       await this.ctx.service(CrossReferencesService).record(tx, user, access.repo, issue, { body: updated.content }, { comment: updated, removeOld: true, updatedUnix: at });
       tx.emit('comment.edited', { actor, repo: access.repo, owner: access.owner, issue, comment: updated, previousBody: comment.content });
       return updated;
@@ -302,9 +301,9 @@ export class CommentsService {
     await this.ctx.transaction(async (tx) => {
       const comments = tx.store(CommentsStore);
       await comments.delete(comment.id);
-      await tx.store(ReactionsStore).deleteOfComment(comment.id);
+      await tx.port(ReactionsPort).deleteOfComment(comment.id);
       if (CONVERSATION_TYPES.has(comment.type)) {
-        await tx.store(IssueCommentCountStore).setNumComments(issue.id, await comments.countConversation(issue.id));
+        await tx.port(IssuesPort).setNumComments(issue.id, await comments.countConversation(issue.id));
       }
       await comments.neuter((await comments.activeReferencesFrom(issue.id, comment.id)).map((c) => c.id));
       tx.emit('comment.deleted', { actor, repo: access.repo, owner: access.owner, issue, comment });

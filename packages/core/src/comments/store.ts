@@ -1,9 +1,10 @@
+import type { Expression } from 'kysely';
 import { nowUnix } from '../storage/database.js';
 import { Store } from '../storage/store.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
 import type { IssuesTables } from '../issues/tables.js';
 import type { Comment, CommentsTables, NewComment } from './tables.js';
-import { COMMENT_TYPES } from './types.js';
+import { COMMENT_TYPES, RefAction } from './types.js';
 
 /** Which comments of a list: one type (absent: every type but code comments), updated within a window. */
 export interface CommentFilter {
@@ -14,9 +15,8 @@ export interface CommentFilter {
   before?: number;
 }
 
-/** Cross-reference actions (Forgejo's XRefAction): the stored number's position. */
-export const REF_ACTIONS = ['none', 'closes', 'reopens', 'neutered'] as const;
-export const RefAction = { None: 0, Closes: 1, Reopens: 2, Neutered: 3 } as const;
+/** A comment or timeline event to record: its times default to now. */
+export type CommentDraft = Omit<NewComment, 'created_unix' | 'updated_unix'> & Partial<Pick<NewComment, 'created_unix' | 'updated_unix'>>;
 
 /**
  * The `comment` table: comments and timeline events. Lists of a repository's comments join `issue` for its
@@ -26,7 +26,7 @@ export class CommentsStore extends Store<CommentsTables & Pick<IssuesTables, 'is
   private readonly byIdQuery = this.precompiled<Comment, 'id'>('byId', (db, param) => db.selectFrom('comment').selectAll().where('id', '=', param('id')));
 
   /** Records a comment or a timeline event; `created_unix`/`updated_unix` default to now. */
-  async insert(row: Omit<NewComment, 'created_unix' | 'updated_unix'> & Partial<Pick<NewComment, 'created_unix' | 'updated_unix'>>): Promise<Comment> {
+  async insert(row: CommentDraft): Promise<Comment> {
     const now = nowUnix();
     return this.db
       .insertInto('comment')
@@ -117,5 +117,50 @@ export class CommentsStore extends Store<CommentsTables & Pick<IssuesTables, 'is
   async neuter(ids: readonly number[], updatedUnix = nowUnix()): Promise<void> {
     if (ids.length === 0) return;
     await this.db.updateTable('comment').set({ ref_action: RefAction.Neutered, updated_unix: updatedUnix }).where('id', 'in', [...ids]).execute();
+  }
+
+  /** Marks the comment changed now (Forgejo re-saves a comment when a file is attached to it). */
+  async touch(id: number): Promise<void> {
+    await this.db.updateTable('comment').set({ updated_unix: nowUnix() }).where('id', '=', id).execute();
+  }
+
+  /** Of these issues, those whose timeline already references commit `sha`. */
+  async issuesReferencingCommit(issueIds: readonly number[], sha: string): Promise<Set<number>> {
+    if (issueIds.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('comment')
+      .select('issue_id')
+      .where('type', '=', COMMENT_TYPES.commit_ref)
+      .where('commit_sha', '=', sha)
+      .where('issue_id', 'in', [...new Set(issueIds)])
+      .execute();
+    return new Set(rows.map((r) => r.issue_id));
+  }
+
+  /** References issue `issueId` made that close or reopen the issues they name, oldest first. */
+  closingReferencesFrom(issueId: number): Promise<Comment[]> {
+    return this.db
+      .selectFrom('comment')
+      .selectAll()
+      .where('ref_issue_id', '=', issueId)
+      .where('ref_action', 'in', [RefAction.Closes, RefAction.Reopens])
+      .orderBy('id')
+      .execute();
+  }
+
+  /** Drops the `label` events that name a deleted label (Forgejo deletes them with the label). */
+  async deleteLabelEvents(labelId: number): Promise<void> {
+    await this.db.deleteFrom('comment').where('type', '=', COMMENT_TYPES.label).where('label_id', '=', labelId).execute();
+  }
+
+  /** Drops the `label` events naming these labels on these issues (labels a transferred repository may no longer use). */
+  async deleteLabelEventsOn(labelIds: readonly number[], issueIds: Expression<number>): Promise<void> {
+    if (labelIds.length === 0) return;
+    await this.db
+      .deleteFrom('comment')
+      .where('type', '=', COMMENT_TYPES.label)
+      .where('label_id', 'in', [...labelIds])
+      .where('issue_id', 'in', issueIds)
+      .execute();
   }
 }

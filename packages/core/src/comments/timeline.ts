@@ -20,9 +20,8 @@ import type { User } from '../users/tables.js';
 import { isoTime, type ApiView } from '../wire.js';
 import { CommentSchema, type ApiComment } from './schemas.js';
 import { issueWebUrl, type CommentRelations } from './convert.js';
-import { REF_ACTIONS } from './store.js';
 import type { Comment } from './tables.js';
-import { commentTypeName } from './types.js';
+import { commentTypeName, REF_ACTIONS } from './types.js';
 
 const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 

@@ -54,3 +54,7 @@ export const COMMENT_TYPES = Object.freeze(
 export function commentTypeName(type: number): CommentTypeName {
   return COMMENT_TYPE_NAMES[type] ?? 'comment';
 }
+
+/** Cross-reference actions (Forgejo's XRefAction): the stored number's position. */
+export const REF_ACTIONS = ['none', 'closes', 'reopens', 'neutered'] as const;
+export const RefAction = { None: 0, Closes: 1, Reopens: 2, Neutered: 3 } as const;

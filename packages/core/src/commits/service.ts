@@ -5,7 +5,7 @@ import type { CommitRangeOptions, GitCommit, RepoKey } from '../git/backend.js';
 import { clampPage, type Paging, type PageRequest } from '../paging.js';
 import type { RepoAccess } from '../repos/access.js';
 import { repoKey } from '../repos/service.js';
-import { UsersStore } from '../users/store.js';
+import { UsersPort } from '../users/port.js';
 import type { CommitView } from './convert.js';
 import type { CommitViewOptions } from './schemas.js';
 import { CommitVerifier } from './verification.js';
@@ -139,7 +139,7 @@ export class CommitsService {
     const verify = options.verification ?? true;
     const emails = commits.flatMap((c) => [c.authorEmail, c.committerEmail]);
     const [users, raws] = await Promise.all([
-      this.ctx.store(UsersStore).findByEmails(emails),
+      this.ctx.port(UsersPort).byEmails(emails),
       verify ? this.ctx.git.readObjects(key, commits.map((c) => c.id)) : Promise.resolve([]),
     ]);
     const verifier = new CommitVerifier(this.ctx);

@@ -8,7 +8,7 @@ import { clampPage, type Page, type Paging } from '../paging.js';
 import type { RepoAccess } from '../repos/access.js';
 import { repoKey } from '../repos/service.js';
 import { isValidRefName } from '../repos/names.js';
-import { UsersStore } from '../users/store.js';
+import { UsersPort } from '../users/port.js';
 import type { User } from '../users/tables.js';
 import { acceptInput } from '../validation/validate.js';
 import { CreateStatusOptionSchema, type CommitStatusSort, type CommitStatusState, type CreateStatusOption } from './schemas.js';
@@ -152,6 +152,6 @@ export class CommitStatusesService {
 
   private creatorsOf(statuses: CommitStatus[]): Promise<Map<number, User>> {
     const ids = [...new Set(statuses.map((s) => s.creator_id).filter((id) => id > 0))];
-    return ids.length ? this.ctx.store(UsersStore).findByIds(ids) : Promise.resolve(new Map());
+    return ids.length ? this.ctx.port(UsersPort).byIds(ids) : Promise.resolve(new Map());
   }
 }

@@ -6,11 +6,11 @@
  */
 import type { CoreContext } from '../context.js';
 import { GpgKeysService } from '../gpg/service.js';
-import { UsersStore } from '../users/store.js';
+import { UsersPort } from '../users/port.js';
 import { isOrganization, type User } from '../users/tables.js';
 import { noReplyAddress } from '../users/convert.js';
-import { GpgKeysStore } from '../gpg/store.js';
-import { KeysStore } from '../keys/store.js';
+import { GpgPort } from '../gpg/port.js';
+import { KeysPort } from '../keys/port.js';
 import { keyBlobOf, verifySshSignature } from '../keys/sshsig.js';
 
 type OpenPgpVerify = typeof import('./openpgp-verify.js');
@@ -149,7 +149,7 @@ export class CommitVerifier {
         const gpg = this.ctx.service(GpgKeysService);
         const key = await gpg.findByKeyId(issuer);
         if (!key) return undefined;
-        const owner = await this.ctx.store(UsersStore).findById(key.primary.owner_id);
+        const owner = await this.ctx.port(UsersPort).byId(key.primary.owner_id);
         if (!owner) return undefined;
         let vouched = key.key.verified === 1 || key.primary.verified === 1;
         if (!vouched) {
@@ -169,27 +169,27 @@ export class CommitVerifier {
     let found = this.committers.get(lower);
     if (!found) {
       found = (async () => {
-        const users = this.ctx.store(UsersStore);
+        const users = this.ctx.port(UsersPort);
         const noReplySuffix = `@noreply.${this.ctx.settings.server.DOMAIN.toLowerCase()}`;
         const user = lower.endsWith(noReplySuffix)
-          ? await users.findByName(lower.slice(0, -noReplySuffix.length))
-          : (await users.findByEmails([lower])).get(lower);
+          ? await users.byName(lower.slice(0, -noReplySuffix.length))
+          : (await users.byEmails([lower])).get(lower);
         if (!user || isOrganization(user)) return undefined;
         const gpg = this.ctx.service(GpgKeysService);
         const verifiedEmails = await gpg.verifiedEmailsOf(user);
         const activated = verifiedEmails.has(lower) || lower === noReplyAddress(user, this.ctx.settings).toLowerCase();
-        const sshKeys = (await this.ctx.store(KeysStore).signingKeysOf(user.id)).flatMap((key) => {
+        const sshKeys = (await this.ctx.port(KeysPort).signingKeysOf(user.id)).flatMap((key) => {
           const blob = key.verified === 1 ? keyBlobOf(key.content) : undefined;
           return blob ? [{ blob, fingerprint: key.fingerprint }] : [];
         });
         let gpgKeys: Promise<string[]> | undefined;
         const loadGpgKeys = async (): Promise<string[]> => {
-          const store = this.ctx.store(GpgKeysStore);
-          const { items } = await store.listOf(user.id, { page: 1, limit: MAX_COMMITTER_GPG_KEYS });
+          const gpg = this.ctx.port(GpgPort);
+          const { items } = await gpg.keysOf(user.id, { page: 1, limit: MAX_COMMITTER_GPG_KEYS });
           // A key vouches when it was verified and the address is the account's, or when it lists the address.
           const listsAddress = (key: { emails: string }) => verifiedEmails.has(lower) && parseEmails(key.emails).some((e) => e.toLowerCase() === lower);
           const usable = items.filter(({ key }) => (key.verified === 1 && activated) || listsAddress(key));
-          const armored = await Promise.all(usable.map(({ key }) => store.importOf(key.key_id)));
+          const armored = await Promise.all(usable.map(({ key }) => gpg.importOf(key.key_id)));
           return armored.flatMap((row) => (row ? [row.content] : []));
         };
         return { user, activated, sshKeys, gpgKeys: () => (gpgKeys ??= loadGpgKeys()) };

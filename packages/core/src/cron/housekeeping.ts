@@ -4,13 +4,13 @@
  */
 import type { CoreContext } from '../context.js';
 import { AttachmentsService } from '../attachments/service.js';
-import { OAuth2ProviderStore } from '../oauth2/provider-store.js';
+import { OAuth2Port } from '../oauth2/port.js';
 import { PullsService } from '../pulls/service.js';
 import { RepoLanguagesService } from '../repos/languages.js';
-import { ReposStore } from '../repos/store.js';
-import { SecurityStore } from '../security/store.js';
+import { ReposPort } from '../repos/port.js';
+import { SecurityPort } from '../security/port.js';
 import { nowUnix } from '../storage/database.js';
-import { UsersStore } from '../users/store.js';
+import { UsersPort } from '../users/port.js';
 import { MaintenanceStore } from './maintenance-store.js';
 
 const REPO_BATCH = 100;
@@ -29,11 +29,7 @@ export class CronHousekeepingService {
 
   /** [cleanup_expired_sessions] OAuth2 authorization codes and tokens, and sign-in sessions, past their lifetime. */
   async cleanupExpiredSessions(): Promise<string> {
-    const store = this.ctx.store(OAuth2ProviderStore);
-    const now = nowUnix();
-    const codes = await store.deleteExpiredCodes(now);
-    const tokens = await store.deleteExpiredTokens(now);
-    const sessions = await store.deleteExpiredSessions(now);
+    const { codes, tokens, sessions } = await this.ctx.port(OAuth2Port).deleteExpired(nowUnix());
     return `removed ${codes} authorization codes, ${tokens} OAuth2 tokens and ${sessions} sessions past their lifetime`;
   }
 
@@ -43,10 +39,10 @@ export class CronHousekeepingService {
    */
   async cleanupSignInFailures(): Promise<string> {
     const { LOGIN_FAILURE_WINDOW: window, LOGIN_KNOWN_ADDRESS_DAYS: days } = this.ctx.settings.security;
-    const store = this.ctx.store(SecurityStore);
+    const security = this.ctx.port(SecurityPort);
     const now = nowUnix();
-    const removed = await store.deleteStarted(now - Math.max(0, window));
-    const forgotten = await store.forgetKnown(now - Math.max(0, days) * 86_400);
+    const removed = await security.deleteFailuresStartedBefore(now - Math.max(0, window));
+    const forgotten = await security.forgetKnownBefore(now - Math.max(0, days) * 86_400);
     return `removed ${removed} ended sign-in failure counters and ${forgotten} addresses known past LOGIN_KNOWN_ADDRESS_DAYS`;
   }
 
@@ -70,8 +66,8 @@ export class CronHousekeepingService {
       const listed = await this.ctx.store(MaintenanceStore).repositoriesAfter(after, REPO_BATCH);
       if (listed.length === 0) break;
       after = listed[listed.length - 1]!.id;
-      const repos = await this.ctx.store(ReposStore).findByIds(listed.map((r) => r.id));
-      const owners = await this.ctx.store(UsersStore).findByIds([...new Set(repos.map((r) => r.owner_id))]);
+      const repos = await this.ctx.port(ReposPort).byIds(listed.map((r) => r.id));
+      const owners = await this.ctx.port(UsersPort).byIds([...new Set(repos.map((r) => r.owner_id))]);
       for (const repo of repos) {
         const owner = owners.get(repo.owner_id);
         if (!owner || repo.is_empty === 1 || signal.aborted) continue;

@@ -7,7 +7,7 @@ import { ConflictError, NotSupportedError, ValidationError } from '../errors.js'
 import { SYSTEM } from '../access/actor.js';
 import { nowUnix } from '../storage/database.js';
 import { ReposService } from '../repos/service.js';
-import { ReposStore } from '../repos/store.js';
+import { ReposPort } from '../repos/port.js';
 import { RepoStorageService } from '../repos/storage.js';
 import { GitIntentStore } from '../repos/intents.js';
 import { UsersService } from '../users/service.js';
@@ -92,7 +92,7 @@ export class CronMaintenanceService {
       done: (count) => `collected garbage in ${count} repositories`,
       nothingOnDisk: 'the git backend keeps no repositories on disk to collect',
       succeeded: async (repo, key) => {
-        await this.ctx.store(ReposStore).update(repo.id, { size: await this.ctx.git.size(key) });
+        await this.ctx.port(ReposPort).setSize(repo.id, await this.ctx.git.size(key));
       },
     });
   }
@@ -187,7 +187,7 @@ export class CronMaintenanceService {
       try {
         const { repo } = await repos.resolve(SYSTEM, key.owner, key.name);
         await this.ctx.git.create(key, { objectFormat: repo.object_format_name === 'sha256' ? 'sha256' : 'sha1', defaultBranch: repo.default_branch });
-        await this.ctx.store(ReposStore).update(repo.id, { is_empty: 1, size: 0, updated_unix: nowUnix() });
+        await this.ctx.port(ReposPort).resetToEmpty(repo.id, nowUnix());
         done++;
       } catch (error) {
         failures.push(`${key.owner}/${key.name}: ${(error as Error).message}`);

@@ -14,7 +14,7 @@ import { nowUnix } from '../storage/database.js';
 import { isoTime } from '../wire.js';
 import { parseSchedule, type Schedule } from './schedule.js';
 import { CronStore } from './store.js';
-import { CRON_TASKS, cronConfig, type CronTaskDefinition } from './tasks.js';
+import { cronConfig, type CronTaskDefinition } from './tasks.js';
 import type { ApiCron } from './schemas.js';
 import type { CronTaskRow } from './tables.js';
 
@@ -42,6 +42,8 @@ function clip(text: string): string {
 
 export class CronService {
   readonly owner = `${hostname().slice(0, 32)}:${process.pid}:${randomBytes(6).toString('hex')}`;
+  /** The tasks the domains declare (`register`), in order. */
+  private tasks: readonly CronTaskDefinition[] = [];
   private plannedCache: PlannedTask[] | undefined;
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
   private stopped = true;
@@ -55,11 +57,17 @@ export class CronService {
     return this.ctx.store(CronStore);
   }
 
+  /** Sets the tasks (the host gives those of `domains.ts`, once, before anything is scheduled). */
+  register(tasks: readonly CronTaskDefinition[]): void {
+    this.tasks = tasks;
+    this.plannedCache = undefined;
+  }
+
   /** The registered tasks, in order, with their settings. */
   private get planned(): PlannedTask[] {
     if (this.plannedCache) return this.plannedCache;
     const settings = this.ctx.settings;
-    this.plannedCache = CRON_TASKS.filter((task) => task.registered?.(settings) ?? true).map((definition) => {
+    this.plannedCache = this.tasks.filter((task) => task.registered?.(settings) ?? true).map((definition) => {
       const config = cronConfig(settings, definition.name);
       const schedule = config.ENABLED ? parseSchedule(config.SCHEDULE) : undefined;
       if (config.ENABLED && !schedule) console.error(`[repohost] [cron.${definition.name}] SCHEDULE: "${config.SCHEDULE}" is not a schedule; the task runs only by hand`);

@@ -7,7 +7,7 @@ import { isSelf, isSiteAdmin, type Actor } from '../access/actor.js';
 import { isUniqueViolation, nowUnix } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
 import type { User } from '../users/tables.js';
-import { UsersStore } from '../users/store.js';
+import { UsersPort } from '../users/port.js';
 import { CreateGPGKeyOptionSchema, VerifyGPGKeyOptionSchema, type CreateGPGKeyOption, type VerifyGPGKeyOption } from './schemas.js';
 import { GpgKeysStore } from './store.js';
 import type { GpgKey, GpgKeyWithSubkeys } from './tables.js';
@@ -61,7 +61,7 @@ export class GpgKeysService {
   /** The owner's verified addresses, lower-cased: those activated in `email_address`, and the primary one of an active account. */
   async verifiedEmailsOf(user: User): Promise<Set<string>> {
     const emails = new Set<string>();
-    for (const row of await this.ctx.store(UsersStore).emailsOf(user.id)) if (row.is_activated === 1) emails.add(row.lower_email);
+    for (const email of await this.ctx.port(UsersPort).activatedEmailsOf(user.id)) emails.add(email);
     if (user.is_active === 1 && user.email) emails.add(user.email.toLowerCase());
     return emails;
   }

@@ -7,17 +7,15 @@
 import type { CoreContext } from '../context.js';
 import { actorUser, userActor } from '../access/actor.js';
 import { AccessService } from '../access/service.js';
-import { CommitRefsStore } from '../comments/commit-refs-store.js';
 import { findIssueReferences } from '../comments/references.js';
-import { RefAction } from '../comments/store.js';
-import { CommentsStore } from '../comments/store.js';
-import { COMMENT_TYPES } from '../comments/types.js';
+import { CommentsPort } from '../comments/port.js';
+import { COMMENT_TYPES, RefAction } from '../comments/types.js';
 import type { DomainEvent } from '../events/bus.js';
 import type { RefUpdate } from '../git/backend.js';
 import type { RepoAccess } from '../repos/access.js';
-import { ReposStore } from '../repos/store.js';
+import { ReposPort } from '../repos/port.js';
 import type { Repository } from '../repos/tables.js';
-import { UsersStore } from '../users/store.js';
+import { UsersPort } from '../users/port.js';
 import type { User } from '../users/tables.js';
 import '../repos/events.js';
 import { IssuesService } from './service.js';
@@ -101,8 +99,8 @@ export class IssueCommitRefsService {
   }
 
   private async repoIdNamed(ownerName: string, name: string): Promise<number | null> {
-    const owner = await this.ctx.store(UsersStore).findByName(ownerName);
-    const repo = owner && (await this.ctx.store(ReposStore).findByOwnerAndName(owner.id, name.toLowerCase()));
+    const owner = await this.ctx.port(UsersPort).byName(ownerName);
+    const repo = owner && (await this.ctx.port(ReposPort).byOwnerAndName(owner.id, name.toLowerCase()));
     return repo ? repo.id : null;
   }
 
@@ -118,8 +116,8 @@ export class IssueCommitRefsService {
     const doerActor = userActor(doer);
     for (const mention of mentions) {
       if (!accessByRepo.has(mention.repoId)) {
-        const repo = mention.repoId === pushedTo.id ? pushedTo : await this.ctx.store(ReposStore).findById(mention.repoId);
-        const owner = repo && (await this.ctx.store(UsersStore).findById(repo.owner_id));
+        const repo = mention.repoId === pushedTo.id ? pushedTo : await this.ctx.port(ReposPort).byId(mention.repoId);
+        const owner = repo && (await this.ctx.port(UsersPort).byId(repo.owner_id));
         accessByRepo.set(mention.repoId, repo && owner ? await accessService.repoAccess(doerActor, repo, owner) : null);
       }
       const access = accessByRepo.get(mention.repoId);
@@ -127,8 +125,8 @@ export class IssueCommitRefsService {
       const issue = await issues.byIndex(mention.repoId, mention.index);
       if (!issue || !issuesService.mayRead(access, issue.is_pull)) continue;
       await this.ctx.transaction(async (tx) => {
-        if ((await tx.store(CommitRefsStore).issuesReferencing([issue.id], mention.sha)).size === 0) {
-          await tx.store(CommentsStore).insert({ type: COMMENT_TYPES.commit_ref, poster_id: doer.id, issue_id: issue.id, content: mention.message, commit_sha: mention.sha });
+        if ((await tx.port(CommentsPort).issuesReferencingCommit([issue.id], mention.sha)).size === 0) {
+          await tx.port(CommentsPort).record({ type: COMMENT_TYPES.commit_ref, poster_id: doer.id, issue_id: issue.id, content: mention.message, commit_sha: mention.sha });
         }
         const current = await tx.store(IssuesStore).byId(issue.id);
         if (!current || current.is_pull || !closesFrom(current, pushedTo, mention.branch) || !issuesService.mayWrite(access, current)) return;

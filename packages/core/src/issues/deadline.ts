@@ -5,7 +5,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { CoreContext } from '../context.js';
 import { actorUser, type Actor } from '../access/actor.js';
-import { CommentsStore } from '../comments/store.js';
+import { CommentsPort } from '../comments/port.js';
 import { COMMENT_TYPES } from '../comments/types.js';
 import { ForbiddenError, UnauthorizedError, ValidationError } from '../errors.js';
 import type { RepoAccess } from '../repos/access.js';
@@ -48,7 +48,7 @@ export class IssueDeadlineService {
       if (current.deadline_unix === deadline) return current;
       const type =
         deadline === 0 ? COMMENT_TYPES.removed_deadline : current.deadline_unix === 0 ? COMMENT_TYPES.added_deadline : COMMENT_TYPES.modified_deadline;
-      await tx.store(CommentsStore).insert({ type, poster_id: user.id, issue_id: issue.id, content: deadlineCommentContent(deadline, current.deadline_unix) });
+      await tx.port(CommentsPort).record({ type, poster_id: user.id, issue_id: issue.id, content: deadlineCommentContent(deadline, current.deadline_unix) });
       return issues.update(issue.id, { deadline_unix: deadline, updated_unix: nowUnix() });
     });
   }

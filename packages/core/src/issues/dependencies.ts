@@ -7,16 +7,16 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { CoreContext } from '../context.js';
 import { actorUser, type Actor } from '../access/actor.js';
 import { AccessService } from '../access/service.js';
-import { CommentsStore } from '../comments/store.js';
+import { CommentsPort } from '../comments/port.js';
 import { COMMENT_TYPES } from '../comments/types.js';
 import { BadRequestError, ConflictError, LockedError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
 import { clampPage, offsetOf, type Paging } from '../paging.js';
 import type { RepoAccess } from '../repos/access.js';
 import { ReposService } from '../repos/service.js';
-import { ReposStore } from '../repos/store.js';
+import { ReposPort } from '../repos/port.js';
 import { viewUnits } from '../repos/units.js';
 import type { Repository } from '../repos/tables.js';
-import { UsersStore } from '../users/store.js';
+import { UsersPort } from '../users/port.js';
 import type { Settings } from '../config/settings.js';
 import { acceptInput } from '../validation/validate.js';
 import { IssueDependenciesStore } from './dependencies-store.js';
@@ -118,9 +118,9 @@ export class IssueDependenciesService {
       }
       // One event on each side, each naming the other issue, as Forgejo records them.
       const type = adding ? COMMENT_TYPES.add_dependency : COMMENT_TYPES.remove_dependency;
-      const comments = tx.store(CommentsStore);
-      await comments.insert({ type, poster_id: user.id, issue_id: target.id, dependent_issue_id: dependency.id });
-      await comments.insert({ type, poster_id: user.id, issue_id: dependency.id, dependent_issue_id: target.id });
+      const comments = tx.port(CommentsPort);
+      await comments.record({ type, poster_id: user.id, issue_id: target.id, dependent_issue_id: dependency.id });
+      await comments.record({ type, poster_id: user.id, issue_id: dependency.id, dependent_issue_id: target.id });
       await tx.store(IssuesStore).touch(target.id);
       await tx.store(IssuesStore).touch(dependency.id);
     });
@@ -145,8 +145,8 @@ export async function accessOfRepos(ctx: CoreContext, actor: Actor, repoIds: rea
   if (known) result.set(known.repo.id, known);
   const missing = [...new Set(repoIds)].filter((id) => !result.has(id));
   if (missing.length === 0) return result;
-  const repos = await ctx.store(ReposStore).findByIds(missing);
-  const owners = await ctx.store(UsersStore).findByIds([...new Set(repos.map((r) => r.owner_id))]);
+  const repos = await ctx.port(ReposPort).byIds(missing);
+  const owners = await ctx.port(UsersPort).byIds([...new Set(repos.map((r) => r.owner_id))]);
   const pairs = repos.flatMap((repo) => {
     const owner = owners.get(repo.owner_id);
     return owner ? [{ repo, owner }] : [];

@@ -49,16 +49,4 @@ export class IssueImportStore extends Store<IssuesTables> {
       .onConflict((oc) => oc.column('group_id').doUpdateSet({ max_index: sql`case when issue_index.max_index > ${highest} then issue_index.max_index else ${highest} end` }))
       .execute();
   }
-
-  /** How many issues each milestone of the repository holds, and how many are closed, in one grouped query. */
-  async milestoneCounts(repoId: number): Promise<Map<number, { total: number; closed: number }>> {
-    const rows = await this.db
-      .selectFrom('issue')
-      .select((eb) => ['milestone_id', eb.fn.countAll<number>().as('total'), eb.fn.sum<number>('is_closed').as('closed')])
-      .where('repo_id', '=', repoId)
-      .where('milestone_id', '>', 0)
-      .groupBy('milestone_id')
-      .execute();
-    return new Map(rows.map((r) => [Number(r.milestone_id), { total: Number(r.total), closed: Number(r.closed ?? 0) }]));
-  }
 }

@@ -6,7 +6,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { CoreContext } from '../context.js';
 import { actorUser, type Actor } from '../access/actor.js';
-import { CommentsStore } from '../comments/store.js';
+import { CommentsPort } from '../comments/port.js';
 import { COMMENT_TYPES } from '../comments/types.js';
 import { ConflictError, ForbiddenError, UnauthorizedError, ValidationError } from '../errors.js';
 import type { RepoAccess } from '../repos/access.js';
@@ -45,7 +45,7 @@ export class IssueLockService {
       // The conditional update decides between concurrent requests: only one of them changes the flag.
       const updated = await tx.store(IssueLockStore).setLockedIfNot(issue.id, locked, nowUnix());
       if (!updated) throw new ConflictError(locked ? 'issue is already locked' : 'issue is not locked');
-      await tx.store(CommentsStore).insert({ type: locked ? COMMENT_TYPES.lock : COMMENT_TYPES.unlock, poster_id: user.id, issue_id: issue.id, content: reason });
+      await tx.port(CommentsPort).record({ type: locked ? COMMENT_TYPES.lock : COMMENT_TYPES.unlock, poster_id: user.id, issue_id: issue.id, content: reason });
       return updated;
     });
   }

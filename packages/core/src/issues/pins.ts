@@ -1,7 +1,7 @@
 import type { CoreContext } from '../context.js';
 import { actorUser, isSiteAdmin, type Actor } from '../access/actor.js';
 import { AccessMode } from '../access/permissions.js';
-import { CommentsStore } from '../comments/store.js';
+import { CommentsPort } from '../comments/port.js';
 import { COMMENT_TYPES } from '../comments/types.js';
 import { BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError } from '../errors.js';
 import type { RepoAccess } from '../repos/access.js';
@@ -49,7 +49,7 @@ export class IssuePinsService {
       const last = await pins.maxPinOrder(issue.repo_id, issue.is_pull);
       if (last >= this.ctx.settings['repository.issue'].MAX_PINNED) throw new BadRequestError(MAX_PIN_REACHED);
       await pins.setPinOrder(issue.id, last + 1);
-      await tx.store(CommentsStore).insert({ type: COMMENT_TYPES.pin, poster_id: posterId, issue_id: issue.id });
+      await tx.port(CommentsPort).record({ type: COMMENT_TYPES.pin, poster_id: posterId, issue_id: issue.id });
       await tx.store(IssuesStore).touch(issue.id);
     });
   }
@@ -66,7 +66,7 @@ export class IssuePinsService {
       if (current === 0) return;
       await pins.shiftAfter(issue.repo_id, issue.is_pull, current, -1);
       await pins.setPinOrder(issue.id, 0);
-      await tx.store(CommentsStore).insert({ type: COMMENT_TYPES.unpin, poster_id: posterId, issue_id: issue.id });
+      await tx.port(CommentsPort).record({ type: COMMENT_TYPES.unpin, poster_id: posterId, issue_id: issue.id });
       await tx.store(IssuesStore).touch(issue.id);
     });
   }

@@ -2,29 +2,26 @@ import type { CoreContext, CoreTransaction } from '../context.js';
 import { actorUser, isSiteAdmin, signedInUser, userActor, type Actor } from '../access/actor.js';
 import { AccessMode, unitMode, type UnitName } from '../access/permissions.js';
 import { AccessService } from '../access/service.js';
-import { CommentsStore } from '../comments/store.js';
+import { CommentsPort } from '../comments/port.js';
 import { CrossReferencesService } from '../comments/cross-references.js';
 import { COMMENT_TYPES } from '../comments/types.js';
 import { ForbiddenError, LockedError, NotFoundError, PreconditionFailedError, UnauthorizedError, ValidationError } from '../errors.js';
 import { IssueLabelsService } from '../labels/issue-labels.js';
-import { LabelsStore } from '../labels/store.js';
-import { LabelNamesStore } from '../labels/names-store.js';
+import { LabelsPort } from '../labels/port.js';
 import type { Label } from '../labels/tables.js';
-import { MilestonesStore } from '../milestones/store.js';
-import { AttachmentsStore } from '../attachments/store.js';
+import { MilestonesPort } from '../milestones/port.js';
+import { AttachmentsPort } from '../attachments/port.js';
 import type { Attachment } from '../attachments/tables.js';
-import { MilestoneNamesStore } from '../milestones/names-store.js';
 import type { Milestone } from '../milestones/tables.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
 import type { RepoAccess } from '../repos/access.js';
 import { RepoCountersStore } from '../repos/counters.js';
 import { searchVisibility } from '../repos/search.js';
-import { RepoSearchStore } from '../repos/search-store.js';
-import { ReposStore } from '../repos/store.js';
+import { ReposPort } from '../repos/port.js';
 import { viewUnits } from '../repos/units.js';
 import type { Repository } from '../repos/tables.js';
 import { nowUnix } from '../storage/database.js';
-import { UsersStore } from '../users/store.js';
+import { UsersPort } from '../users/port.js';
 import { GHOST_USER } from '../users/system.js';
 import type { User } from '../users/tables.js';
 import { acceptInput } from '../validation/validate.js';
@@ -39,6 +36,7 @@ import {
   type IssueSearchQuery,
   type IssueSort,
 } from './schemas.js';
+import { IssuesPort } from './port.js';
 import { IssuesStore, type IssueFilter } from './store.js';
 import { deadlineCommentContent, deadlineOf } from './due-dates.js';
 import { chosenUpdateTime, rfc3339Unix } from './update-time.js';
@@ -128,23 +126,23 @@ export class IssuesService {
    * repositories and owners, posters and assignees, labels, milestones. Inside a transaction (an event's
    * subscriber) pass it as `scope`, so the reads see its writes and do not wait for its connection.
    */
-  async details(_actor: Actor, issues: readonly Issue[], scope: Pick<CoreTransaction, 'store'> = this.ctx): Promise<IssueDetails[]> {
+  async details(_actor: Actor, issues: readonly Issue[], scope: Pick<CoreTransaction, 'store' | 'port'> = this.ctx): Promise<IssueDetails[]> {
     if (issues.length === 0) return [];
     const ids = issues.map((i) => i.id);
     const store = scope.store(IssuesStore);
     const [repos, assigneeIds, labelIds, milestones, attachments] = await Promise.all([
-      scope.store(ReposStore).findByIds(issues.map((i) => i.repo_id)),
+      scope.port(ReposPort).byIds(issues.map((i) => i.repo_id)),
       store.assigneesOf(ids),
       store.labelIdsOf(ids),
-      scope.store(MilestonesStore).byIds(issues.map((i) => i.milestone_id).filter((id) => id > 0)),
-      scope.store(AttachmentsStore).ofIssues(ids),
+      scope.port(MilestonesPort).byIds(issues.map((i) => i.milestone_id).filter((id) => id > 0)),
+      scope.port(AttachmentsPort).ofIssues(ids),
     ]);
-    const labels = await scope.store(LabelsStore).byIds([...new Set([...labelIds.values()].flat())]);
+    const labels = await scope.port(LabelsPort).byIds([...new Set([...labelIds.values()].flat())]);
     const userIds = new Set<number>();
     for (const issue of issues) userIds.add(issue.poster_id);
     for (const list of assigneeIds.values()) for (const id of list) userIds.add(id);
     for (const repo of repos) userIds.add(repo.owner_id);
-    const users = await scope.store(UsersStore).findByIds([...userIds]);
+    const users = await scope.port(UsersPort).byIds([...userIds]);
     const reposById = new Map(repos.map((r) => [r.id, r]));
     const labelsById = new Map(labels.map((l) => [l.id, l]));
     const milestonesById = new Map(milestones.map((m) => [m.id, m]));
@@ -182,7 +180,7 @@ export class IssuesService {
     const names = splitList(query.labels);
     if (names.length > 0) filter.labelIdGroups = await this.labelIdsNamed(access, names);
     const milestones = splitList(query.milestones);
-    if (milestones.length > 0) filter.milestoneIds = await this.ctx.store(MilestoneNamesStore).idsNamedOrNumbered(access.repo.id, milestones);
+    if (milestones.length > 0) filter.milestoneIds = await this.ctx.port(MilestonesPort).idsNamedOrNumbered(access.repo.id, milestones);
     if (!(await this.userFilters(filter, query))) return { items: [], total: 0 };
     this.keywordFilter(filter, query.q);
     filter.updatedSince = rfc3339Unix('since', query.since);
@@ -197,10 +195,10 @@ export class IssuesService {
   async search(actor: Actor, query: IssueSearchQuery, paging: Paging = {}): Promise<Page<Issue>> {
     const page = clampPage(this.ctx.settings, paging);
     const user = actorUser(actor);
-    const search = this.ctx.store(RepoSearchStore);
+    const search = this.ctx.port(ReposPort);
     let ownerId: number | undefined;
     if (query.owner !== undefined && query.owner !== '') {
-      const owner = await this.ctx.store(UsersStore).findByName(query.owner);
+      const owner = await this.ctx.port(UsersPort).byName(query.owner);
       if (!owner || !(await this.ctx.service(AccessService).canSee(actor, owner))) return { items: [], total: 0 };
       ownerId = owner.id;
     }
@@ -222,9 +220,9 @@ export class IssuesService {
       if (query.mentioned) filter.mentionedName = user.lower_name;
     }
     const labels = splitList(query.labels);
-    if (labels.length > 0) filter.labelIdGroups = await this.ctx.store(LabelNamesStore).idsNamedAnywhere(labels);
+    if (labels.length > 0) filter.labelIdGroups = await this.ctx.port(LabelsPort).idsNamedAnywhere(labels);
     const milestones = splitList(query.milestones);
-    if (milestones.length > 0) filter.milestoneIds = await this.ctx.store(MilestoneNamesStore).idsNamedAnywhere(milestones);
+    if (milestones.length > 0) filter.milestoneIds = await this.ctx.port(MilestonesPort).idsNamedAnywhere(milestones);
     this.keywordFilter(filter, query.q);
     filter.updatedSince = rfc3339Unix('since', query.since);
     filter.updatedBefore = rfc3339Unix('before', query.before);
@@ -240,9 +238,9 @@ export class IssuesService {
     const none = { issues: [], pulls: [] };
     const user = actorUser(actor);
     if (!user || user.is_admin === 1) return none;
-    const granted = await this.ctx.store(RepoSearchStore).privateGrantedTo(user.id);
+    const granted = await this.ctx.port(ReposPort).privateGrantedTo(user.id);
     if (granted.length === 0) return none;
-    const owners = await this.ctx.store(UsersStore).findByIds(granted.map((r) => r.owner_id));
+    const owners = await this.ctx.port(UsersPort).byIds(granted.map((r) => r.owner_id));
     const pairs = granted.flatMap((repo) => {
       const owner = owners.get(repo.owner_id);
       return owner ? [{ repo, owner }] : [];
@@ -267,14 +265,14 @@ export class IssuesService {
 
   /** Narrows by `created_by`, `assigned_by`, `mentioned_by`; false when a named user does not exist (nothing matches). */
   private async userFilters(filter: IssueFilter, query: IssueListQuery): Promise<boolean> {
-    const users = this.ctx.store(UsersStore);
+    const users = this.ctx.port(UsersPort);
     for (const [name, apply] of [
       [query.created_by, (u: User) => (filter.posterId = u.id)],
       [query.assigned_by, (u: User) => (filter.assigneeId = u.id)],
       [query.mentioned_by, (u: User) => (filter.mentionedName = u.lower_name)],
     ] as const) {
       if (name === undefined || name === '') continue;
-      const user = await users.findByName(name);
+      const user = await users.byName(name);
       if (!user) return false;
       apply(user);
     }
@@ -283,7 +281,7 @@ export class IssuesService {
 
   /** The labels named (the repository's and its organization's), grouped per name; ids given as numbers count too. */
   private async labelIdsNamed(access: RepoAccess, names: readonly string[]): Promise<number[][]> {
-    return this.ctx.store(LabelNamesStore).idsNamedIn(access.repo.id, access.owner.id, names);
+    return this.ctx.port(LabelsPort).idsNamedIn(access.repo.id, access.owner.id, names);
   }
 
   /**
@@ -315,7 +313,7 @@ export class IssuesService {
     let deadline = 0;
     if (writer) {
       if (opts.milestone !== undefined && opts.milestone > 0) {
-        milestone = await this.ctx.store(MilestonesStore).byId(access.repo.id, opts.milestone);
+        milestone = await this.ctx.port(MilestonesPort).byId(access.repo.id, opts.milestone);
         if (!milestone && isPull) throw new NotFoundError(`milestone does not exist [id: ${opts.milestone}, repo_id: ${access.repo.id}]`);
         if (!milestone) throw new ValidationError('milestone', `milestone does not exist [id: ${opts.milestone}, repo_id: ${access.repo.id}]`);
       }
@@ -380,7 +378,7 @@ export class IssuesService {
     if (title !== undefined && [...title].length > 255) throw new ValidationError('title', 'MaxSize');
     let milestone: Milestone | null | undefined;
     if (writer && opts.milestone !== undefined && opts.milestone !== issue.milestone_id) {
-      milestone = opts.milestone > 0 ? await this.ctx.store(MilestonesStore).byId(access.repo.id, opts.milestone) : null;
+      milestone = opts.milestone > 0 ? await this.ctx.port(MilestonesPort).byId(access.repo.id, opts.milestone) : null;
       if (opts.milestone > 0 && !milestone) throw new ValidationError('milestone', `milestone does not exist [id: ${opts.milestone}, repo_id: ${access.repo.id}]`);
     }
     let assignees: User[] | undefined;
@@ -396,28 +394,28 @@ export class IssuesService {
 
     return this.ctx.transaction(async (tx) => {
       const issues = tx.store(IssuesStore);
-      const comments = tx.store(CommentsStore);
+      const comments = tx.port(CommentsPort);
       const base = { actor, repo: access.repo, owner: access.owner };
       const previous = { name: issue.name, content: issue.content, ref: issue.ref };
       let current = issue;
       const changes: Partial<Pick<Issue, 'name' | 'content' | 'ref' | 'deadline_unix' | 'milestone_id'>> = {};
       if (title !== undefined && title !== issue.name) {
         changes.name = title;
-        await comments.insert({ type: COMMENT_TYPES.change_title, poster_id: user.id, issue_id: issue.id, old_title: issue.name, new_title: title });
+        await comments.record({ type: COMMENT_TYPES.change_title, poster_id: user.id, issue_id: issue.id, old_title: issue.name, new_title: title });
       }
       if (opts.body !== undefined && opts.body !== issue.content) changes.content = opts.body;
       if (opts.ref !== undefined && opts.ref !== issue.ref) {
         changes.ref = opts.ref;
-        await comments.insert({ type: COMMENT_TYPES.change_issue_ref, poster_id: user.id, issue_id: issue.id, old_ref: issue.ref, new_ref: opts.ref });
+        await comments.record({ type: COMMENT_TYPES.change_issue_ref, poster_id: user.id, issue_id: issue.id, old_ref: issue.ref, new_ref: opts.ref });
       }
       if (deadline !== undefined && deadline !== issue.deadline_unix) {
         changes.deadline_unix = deadline;
         const type = deadline === 0 ? COMMENT_TYPES.removed_deadline : issue.deadline_unix === 0 ? COMMENT_TYPES.added_deadline : COMMENT_TYPES.modified_deadline;
-        await comments.insert({ type, poster_id: user.id, issue_id: issue.id, content: deadlineCommentContent(deadline, issue.deadline_unix) });
+        await comments.record({ type, poster_id: user.id, issue_id: issue.id, content: deadlineCommentContent(deadline, issue.deadline_unix) });
       }
       if (milestone !== undefined) {
         changes.milestone_id = milestone?.id ?? 0;
-        await comments.insert({ type: COMMENT_TYPES.milestone, poster_id: user.id, issue_id: issue.id, old_milestone_id: issue.milestone_id, milestone_id: changes.milestone_id });
+        await comments.record({ type: COMMENT_TYPES.milestone, poster_id: user.id, issue_id: issue.id, old_milestone_id: issue.milestone_id, milestone_id: changes.milestone_id });
       }
       if (Object.keys(changes).length > 0) current = await issues.update(issue.id, { ...changes, updated_unix: nowUnix() });
       if (changes.name !== undefined || changes.content !== undefined) {
@@ -465,7 +463,7 @@ export class IssuesService {
     const updated = await issues.update(issue.id, { is_closed: closed ? 1 : 0, closed_unix: closed ? now : 0, updated_unix: now });
     // A merge closes its pull request with Forgejo's `merge_pull` event instead of `close`.
     const type = !closed ? COMMENT_TYPES.reopen : options.mergePull ? COMMENT_TYPES.merge_pull : COMMENT_TYPES.close;
-    await tx.store(CommentsStore).insert({ type, poster_id: doer.id, issue_id: issue.id, commit_sha: commitSha });
+    await tx.port(CommentsPort).record({ type, poster_id: doer.id, issue_id: issue.id, commit_sha: commitSha });
     void access;
     return updated;
   }
@@ -479,9 +477,9 @@ export class IssuesService {
     const removed = current.filter((id) => !wantedIds.includes(id));
     await issues.removeAssignees(issue.id, removed);
     await issues.addAssignees(issue.id, added);
-    const comments = tx.store(CommentsStore);
-    for (const id of removed) await comments.insert({ type: COMMENT_TYPES.assignees, poster_id: doer.id, issue_id: issue.id, assignee_id: id, removed_assignee: 1 });
-    for (const id of added) await comments.insert({ type: COMMENT_TYPES.assignees, poster_id: doer.id, issue_id: issue.id, assignee_id: id });
+    const comments = tx.port(CommentsPort);
+    for (const id of removed) await comments.record({ type: COMMENT_TYPES.assignees, poster_id: doer.id, issue_id: issue.id, assignee_id: id, removed_assignee: 1 });
+    for (const id of added) await comments.record({ type: COMMENT_TYPES.assignees, poster_id: doer.id, issue_id: issue.id, assignee_id: id });
     return { added, removed };
   }
 
@@ -492,7 +490,7 @@ export class IssuesService {
   private async assignable(access: RepoAccess, isPull: boolean, names: readonly string[]): Promise<User[]> {
     const wanted = [...new Set(names.map((n) => n.trim()).filter((n) => n !== ''))];
     if (wanted.length === 0) return [];
-    const found = await this.ctx.store(UsersStore).findByLowerNames(wanted.map((n) => n.toLowerCase()));
+    const found = await this.ctx.port(UsersPort).byLowerNames(wanted.map((n) => n.toLowerCase()));
     const byName = new Map(found.map((u) => [u.lower_name, u]));
     const users: User[] = [];
     const accessService = this.ctx.service(AccessService);
@@ -512,8 +510,6 @@ export class IssuesService {
 
   /** Brings the repository's and the given milestones' issue counters to what the table holds now. */
   private async recount(tx: CoreTransaction, repoId: number, milestoneIds: readonly number[]): Promise<void> {
-    const issues = tx.store(IssuesStore);
-    await tx.store(RepoCountersStore).setIssueCounts(repoId, await issues.countsOfRepo(repoId));
-    for (const id of new Set(milestoneIds)) await tx.store(MilestonesStore).setCounts(id, await issues.countsOfMilestone(id));
+    await tx.port(IssuesPort).recountAfterStateChange(repoId, milestoneIds, { repos: tx.store(RepoCountersStore), milestones: tx.port(MilestonesPort) });
   }
 }

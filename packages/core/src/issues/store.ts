@@ -7,6 +7,9 @@ import type { Issue, IssueTable, IssuesTables, NewIssue } from './tables.js';
 
 type Eb = ExpressionBuilder<IssuesTables, 'issue'>;
 
+/** Ids per statement: well under SQLite's limit of bound parameters. */
+const MAX_IDS = 500;
+
 /** Which issues a list shows; every field narrows it. Ids are already resolved from names. */
 export interface IssueFilter {
   /** One repository, or the repositories a subquery yields (a search: those the actor may see). */
@@ -97,6 +100,24 @@ export class IssuesStore extends Store<IssuesTables> {
     await this.db.updateTable('issue').set({ updated_unix: nowUnix() }).where('id', '=', id).execute();
   }
 
+  /**
+   * Sets the comment count recounted after a deletion, without marking the issue changed (Forgejo's
+   * UpdateIssueNumComments leaves `updated_unix` alone).
+   */
+  async setNumComments(issueId: number, count: number): Promise<void> {
+    await this.db.updateTable('issue').set({ num_comments: count }).where('id', '=', issueId).execute();
+  }
+
+  /** Sets the issue's updated time to a given moment, without reading it back (Forgejo's `SetIssueUpdateDate`). */
+  async setUpdateDate(id: number, unix: number): Promise<void> {
+    await this.db.updateTable('issue').set({ updated_unix: unix }).where('id', '=', id).execute();
+  }
+
+  /** Takes a milestone off every issue that carries it (Forgejo leaves no timeline entry and no change time). */
+  async clearMilestone(milestoneId: number): Promise<void> {
+    await this.db.updateTable('issue').set({ milestone_id: 0 }).where('milestone_id', '=', milestoneId).execute();
+  }
+
   /** Moves the count of plain comments, and marks the issue changed. */
   async addComments(id: number, delta: number): Promise<void> {
     await this.db
@@ -152,14 +173,23 @@ export class IssuesStore extends Store<IssuesTables> {
     return byIssue;
   }
 
-  /** How many issues a milestone holds, and how many of them are closed. */
-  async countsOfMilestone(milestoneId: number): Promise<{ total: number; closed: number }> {
-    const row = await this.db
-      .selectFrom('issue')
-      .select((eb) => [eb.fn.countAll<number>().as('total'), eb.fn.sum<number>('is_closed').as('closed')])
-      .where('milestone_id', '=', milestoneId)
-      .executeTakeFirst();
-    return { total: Number(row?.total ?? 0), closed: Number(row?.closed ?? 0) };
+  /**
+   * How many issues each of these milestones holds, and how many of them are closed, in one grouped query per
+   * 500 ids; a milestone holding none is absent.
+   */
+  async countsOfMilestones(milestoneIds: readonly number[]): Promise<Map<number, { total: number; closed: number }>> {
+    const counts = new Map<number, { total: number; closed: number }>();
+    const ids = [...new Set(milestoneIds)];
+    for (let i = 0; i < ids.length; i += MAX_IDS) {
+      const rows = await this.db
+        .selectFrom('issue')
+        .select((eb) => ['milestone_id', eb.fn.countAll<number>().as('total'), eb.fn.sum<number>('is_closed').as('closed')])
+        .where('milestone_id', 'in', ids.slice(i, i + MAX_IDS))
+        .groupBy('milestone_id')
+        .execute();
+      for (const r of rows) counts.set(Number(r.milestone_id), { total: Number(r.total), closed: Number(r.closed ?? 0) });
+    }
+    return counts;
   }
 
   /** A repository's issue and pull request counts, open and closed, for its counters. */

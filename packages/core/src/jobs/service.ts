@@ -145,7 +145,7 @@ export class JobsService {
     this.ctx.events.on('job.enqueued', () => this.wake());
   }
 
-  /** Registers the handlers of job kinds (the list in `handlers.ts`; embedders and tests may add their own). */
+  /** Registers the handlers of job kinds (the host gives those the domain records declare; embedders and tests may add their own). */
   register(handlers: JobHandlers): void {
     for (const [kind, handler] of Object.entries(handlers) as [string, JobHandler<JobKind> | undefined][]) {
       if (handler) this.handlers.set(kind, handler);

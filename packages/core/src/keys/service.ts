@@ -7,7 +7,7 @@ import { AccessMode, type AccessModeValue } from '../access/permissions.js';
 import { isUniqueViolation, nowUnix } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
 import { canSignIn, isOrganization, type User } from '../users/tables.js';
-import { UsersStore } from '../users/store.js';
+import { UsersPort } from '../users/port.js';
 import type { RepoAccess } from '../repos/access.js';
 import type { RenameFollower } from '../repos/transfer.js';
 import type { GitService } from '../git/backend.js';
@@ -52,11 +52,11 @@ const TOUCH_INTERVAL_SECONDS = 60;
 /** SSH public keys: the keys users add to their account, and finding them again when a client presents one. */
 export class KeysService {
   private readonly store: KeysStore;
-  private readonly users: UsersStore;
+  private readonly users: UsersPort;
 
   constructor(private readonly ctx: CoreContext) {
     this.store = ctx.store(KeysStore);
-    this.users = ctx.store(UsersStore);
+    this.users = ctx.port(UsersPort);
   }
 
   private get repos(): ReposService {
@@ -142,7 +142,7 @@ export class KeysService {
     const self = actor.kind === 'user' ? actor.user : undefined;
     if (key && key.type === KeyType.User && self) {
       if (key.owner_id === self.id) return { key, owner: self };
-      const owner = isSiteAdmin(actor) ? await this.users.findById(key.owner_id) : undefined;
+      const owner = isSiteAdmin(actor) ? await this.users.byId(key.owner_id) : undefined;
       if (owner) return { key, owner };
     }
     throw new NotFoundError(`public key does not exist [id: ${id}]`);
@@ -159,7 +159,7 @@ export class KeysService {
     }
     const key = await this.store.byFingerprint(fingerprint);
     if (!key) return { items: [], total: 0 };
-    const owner = key.owner_id === user.id ? user : key.owner_id > 0 ? await this.users.findById(key.owner_id) : undefined;
+    const owner = key.owner_id === user.id ? user : key.owner_id > 0 ? await this.users.byId(key.owner_id) : undefined;
     return { items: [{ key, owner }], total: 1 };
   }
 
@@ -249,7 +249,7 @@ export class KeysService {
   }
 
   private async userOf(found: PublicKey): Promise<AuthenticatedKey | null> {
-    const user = await this.users.findById(found.owner_id);
+    const user = await this.users.byId(found.owner_id);
     if (!user || isOrganization(user) || !canSignIn(user)) return null;
     const now = nowUnix();
     if (now - found.updated_unix >= TOUCH_INTERVAL_SECONDS) {

@@ -1,12 +1,10 @@
 import type { CoreContext, CoreTransaction } from '../context.js';
 import { actorUser, type Actor } from '../access/actor.js';
 import { AccessMode, unitMode } from '../access/permissions.js';
-import { LabelCommentsStore } from '../comments/label-comments-store.js';
-import { CommentsStore } from '../comments/store.js';
+import { CommentsPort } from '../comments/port.js';
 import { COMMENT_TYPES } from '../comments/types.js';
 import { BadRequestError, ForbiddenError, LockedError, UnauthorizedError, ValidationError } from '../errors.js';
-import { IssueLabelsStore } from '../issues/labels-store.js';
-import { IssuesStore } from '../issues/store.js';
+import { IssuesPort } from '../issues/port.js';
 import type { Issue } from '../issues/tables.js';
 import '../issues/events.js';
 import type { RepoAccess } from '../repos/access.js';
@@ -52,7 +50,7 @@ export class IssueLabelsService {
    */
   subscribe(): void {
     const recountIssueLabels = async ({ payload }: { payload: { issue: Issue } }, tx: CoreTransaction) => {
-      await this.recount(tx, await tx.store(IssueLabelsStore).labelIdsOf(payload.issue.id));
+      await this.recount(tx, await tx.port(IssuesPort).labelIdsOfIssue(payload.issue.id));
     };
     this.ctx.events.withinTransaction('issue.closed', recountIssueLabels);
     this.ctx.events.withinTransaction('issue.reopened', recountIssueLabels);
@@ -65,12 +63,12 @@ export class IssueLabelsService {
     // A repository moving away from an organization loses that organization's labels, and their events, as in
     // Forgejo's transfer.
     this.ctx.events.withinTransaction('repo.transferred', async ({ payload }, tx) => {
-      const issueLabels = tx.store(IssueLabelsStore);
+      const issueLabels = tx.port(IssuesPort);
       const used = await tx.store(LabelsStore).byIds(await issueLabels.labelIdsInRepo(payload.repo.id));
       const lost = used.filter((l) => l.repo_id !== payload.repo.id && !(l.repo_id === 0 && l.org_id === payload.owner.id)).map((l) => l.id);
       if (lost.length === 0) return;
-      await issueLabels.removeInRepo(payload.repo.id, lost);
-      await tx.store(LabelCommentsStore).deleteOfLabelsOn(lost, issueLabels.issueIdsOfRepo(payload.repo.id));
+      await issueLabels.removeLabelsInRepo(payload.repo.id, lost);
+      await tx.port(CommentsPort).deleteLabelEventsOn(lost, issueLabels.issueIdsOfRepo(payload.repo.id));
       await this.recount(tx, lost);
     });
     // A repository's own labels go with it (ReposService); its issues leave the counts of the organization's.
@@ -98,9 +96,9 @@ export class IssueLabelsService {
     options: { at?: number } = {},
   ): Promise<IssueLabelsChange> {
     const labelsStore = tx.store(LabelsStore);
-    const issueLabels = tx.store(IssueLabelsStore);
+    const issueLabels = tx.port(IssuesPort);
     const usable = await labelsStore.usableIn(access.repo.id, access.repo.owner_id, labelIds);
-    const currentIds = await issueLabels.labelIdsOf(issue.id);
+    const currentIds = await issueLabels.labelIdsOfIssue(issue.id);
     const byId = new Map(usable.map((l) => [l.id, l]));
     // Request order, each id once (its last position counts), then the last of each exclusive scope.
     const named = lastOfEachScope(dedupeKeepLast(labelIds).flatMap((id) => byId.get(id) ?? []));
@@ -132,7 +130,7 @@ export class IssueLabelsService {
 
   /** Takes labels off an issue inside the caller's transaction (these, or `all`); answers those it carried. */
   async takeOff(tx: CoreTransaction, actor: User, issue: Issue, labelIds: readonly number[] | 'all', options: { at?: number } = {}): Promise<Label[]> {
-    const currentIds = await tx.store(IssueLabelsStore).labelIdsOf(issue.id);
+    const currentIds = await tx.port(IssuesPort).labelIdsOfIssue(issue.id);
     const ids = labelIds === 'all' ? currentIds : currentIds.filter((id) => labelIds.includes(id));
     if (ids.length === 0) return [];
     const labels = sortByName(await tx.store(LabelsStore).byIds(ids));
@@ -144,12 +142,12 @@ export class IssueLabelsService {
     if (steps.length === 0) return { added: [], removed: [] };
     const added = steps.filter((s) => s.added).map((s) => s.label);
     const removed = steps.filter((s) => !s.added).map((s) => s.label);
-    const issueLabels = tx.store(IssueLabelsStore);
-    await issueLabels.remove(issue.id, removed.map((l) => l.id));
-    await issueLabels.add(issue.id, added.map((l) => l.id));
-    const comments = tx.store(CommentsStore);
+    const issueLabels = tx.port(IssuesPort);
+    await issueLabels.removeLabels(issue.id, removed.map((l) => l.id));
+    await issueLabels.addLabels(issue.id, added.map((l) => l.id));
+    const comments = tx.port(CommentsPort);
     for (const step of steps) {
-      await comments.insert({
+      await comments.record({
         type: COMMENT_TYPES.label,
         poster_id: actor.id,
         issue_id: issue.id,
@@ -161,13 +159,13 @@ export class IssueLabelsService {
       });
     }
     await this.recount(tx, steps.map((s) => s.label.id));
-    await tx.store(IssuesStore).update(issue.id, { updated_unix: at });
+    await tx.port(IssuesPort).markUpdated(issue.id, at);
     return { added, removed };
   }
 
   /** The labels an issue carries, by name (Forgejo's order). */
   async list(_actor: Actor, _access: RepoAccess, issue: Issue): Promise<Label[]> {
-    const ids = await this.ctx.store(IssueLabelsStore).labelIdsOf(issue.id);
+    const ids = await this.ctx.port(IssuesPort).labelIdsOfIssue(issue.id);
     return sortByName(await this.ctx.store(LabelsStore).byIds(ids));
   }
 
@@ -244,14 +242,14 @@ export class IssueLabelsService {
   }
 
   private async emitLabeled(tx: CoreTransaction, actor: Actor, access: RepoAccess, issue: Issue, change: IssueLabelsChange): Promise<void> {
-    const current = (await tx.store(IssuesStore).byId(issue.id)) ?? issue;
+    const current = (await tx.port(IssuesPort).byId(issue.id)) ?? issue;
     tx.emit('issue.labeled', { actor, repo: access.repo, owner: access.owner, issue: current, added: change.added, removed: change.removed });
   }
 
   /** Stores the true issue counts of these labels (one grouped count, one update). */
   private async recount(tx: CoreTransaction, labelIds: readonly number[], except: { repoId?: number; issueId?: number } = {}): Promise<void> {
     if (labelIds.length === 0) return;
-    const counts = await tx.store(IssueLabelsStore).countsOf(labelIds, except);
+    const counts = await tx.port(IssuesPort).labelCounts(labelIds, except);
     await tx.store(LabelsStore).setCounts(labelIds, counts);
   }
 }

@@ -1,9 +1,9 @@
 import type { CoreContext } from '../context.js';
 import { actorUser, type Actor } from '../access/actor.js';
 import { AccessMode, unitMode } from '../access/permissions.js';
-import { LabelCommentsStore } from '../comments/label-comments-store.js';
+import { CommentsPort } from '../comments/port.js';
 import { ForbiddenError, LockedError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
-import { IssueLabelsStore } from '../issues/labels-store.js';
+import { IssuesPort } from '../issues/port.js';
 import { OrgsService } from '../orgs/service.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
 import type { RepoAccess } from '../repos/access.js';
@@ -153,8 +153,8 @@ export class LabelsService {
   /** Deletes a label, takes it off every issue, and drops the timeline events that name it, as Forgejo does. */
   private async delete(label: Label): Promise<void> {
     await this.ctx.transaction(async (tx) => {
-      await tx.store(IssueLabelsStore).removeLabelEverywhere(label.id);
-      await tx.store(LabelCommentsStore).deleteOfLabel(label.id);
+      await tx.port(IssuesPort).removeLabelEverywhere(label.id);
+      await tx.port(CommentsPort).deleteLabelEvents(label.id);
       await tx.store(LabelsStore).delete(label.id);
     });
   }

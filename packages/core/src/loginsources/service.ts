@@ -4,7 +4,7 @@ import { ConflictError, ForbiddenError, NotFoundError, UnavailableError, Validat
 import { countRekey, decryptSecret, emptyRekeyCounts, encryptSecret, rekeySecret, type RekeyCounts, type SecretRekey } from '../security/secrets.js';
 import { isStorableText, isUniqueViolation, nowUnix } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
-import { UserAdminStore } from '../users/admin-store.js';
+import { UsersPort } from '../users/port.js';
 import { DirectoryUnavailableError, SECURITY_PROTOCOLS, authenticateEntry, isValidFilter, type DirectoryEntry, type LdapConfig } from './ldap.js';
 import { LdapSourceOptionSchema, type LdapSourceOption } from './schemas.js';
 import { LoginSourcesStore } from './store.js';
@@ -213,8 +213,7 @@ export class LoginSourcesService {
     this.assertAdmin(actor);
     await this.load(id);
     await this.ctx.transaction(async (tx) => {
-      const users = await tx.store(UserAdminStore).search({ sourceId: id }, { page: 1, limit: 1 });
-      if (users.total > 0) throw new ConflictError(`login source is still used by some users [id: ${id}]`);
+      if (await tx.port(UsersPort).anyUsesLoginSource(id)) throw new ConflictError(`login source is still used by some users [id: ${id}]`);
       if (!(await tx.store(LoginSourcesStore).delete(id))) throw new NotFoundError(`login source does not exist [id: ${id}]`);
     });
   }

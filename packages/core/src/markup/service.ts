@@ -10,7 +10,7 @@ import { mentionCandidates } from './mentions.js';
 import { trimEnd } from '../text.js';
 import { RenderPool } from './pool.js';
 import { MARKUP_MODES, type MarkdownOption, type MarkupMode, type MarkupOption } from './schemas.js';
-import { UsersStore } from '../users/store.js';
+import { UsersPort } from '../users/port.js';
 import type { ForgeSyntaxOptions } from './forge-syntax.js';
 
 /** What to render, and where it lives. */
@@ -146,7 +146,7 @@ export class MarkupService {
   /** Which of the mentioned names are accounts the actor may see: one query, none when nobody is mentioned. */
   private async mentionable(actor: Actor, names: readonly string[]): Promise<Set<string>> {
     if (names.length === 0) return new Set();
-    const users = await this.ctx.store(UsersStore).findByLowerNames(names.slice(0, MAX_MENTION_LOOKUPS));
+    const users = await this.ctx.port(UsersPort).byLowerNames(names.slice(0, MAX_MENTION_LOOKUPS));
     return new Set(users.filter((u) => canSeeUser(actor, u)).map((u) => u.lower_name));
   }
 

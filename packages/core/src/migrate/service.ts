@@ -21,13 +21,12 @@ import { isUniqueViolation, nowUnix } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
 import { JobAbortedError, JobsService, type Job, type JobRun } from '../jobs/service.js';
 import { ReposService, repoKey, type RepoAccess } from '../repos/service.js';
-import { ReposStore } from '../repos/store.js';
+import { ReposPort } from '../repos/port.js';
 import { WatchesStore } from '../repos/watches.js';
 import { assertValidRepoName } from '../repos/names.js';
 import { defaultUnits, serializeUnits } from '../repos/units.js';
 import { RepoStatus } from '../repos/tables.js';
-import { UsersStore } from '../users/store.js';
-import { UserAdminStore } from '../users/admin-store.js';
+import { UsersPort } from '../users/port.js';
 import { isOrganization, type User } from '../users/tables.js';
 import { MirrorsService } from '../mirrors/service.js';
 import { notSupported } from '../git/unsupported.js';
@@ -122,7 +121,7 @@ export class MigrateService {
     if (!this.jobs.isRunning) await this.jobs.runDue();
     const job = await this.jobs.wait(started.job.id, { timeoutMs });
     if (job.status === 'failed') throw new ValidationError('', job.error || 'Migration failed.');
-    const repo = await this.ctx.store(ReposStore).findById(started.access.repo.id);
+    const repo = await this.ctx.port(ReposPort).byId(started.access.repo.id);
     if (!repo) throw new NotFoundError();
     return { ...started.access, repo };
   }
@@ -170,8 +169,8 @@ export class MigrateService {
       wiki: wantsContent && opts.wiki === true,
     };
     if (!isSiteAdmin(actor)) await this.assertBelowCreationLimit(owner);
-    const store = this.ctx.store(ReposStore);
-    if (await store.findByOwnerAndName(owner.id, opts.repo_name)) throw new ConflictError('The repository with the same name already exists.');
+    const store = this.ctx.port(ReposPort);
+    if (await store.byOwnerAndName(owner.id, opts.repo_name)) throw new ConflictError('The repository with the same name already exists.');
     const key = { owner: owner.lower_name, name: opts.repo_name.toLowerCase() };
     if (await this.ctx.git.exists(key)) throw new ConflictError('Files already exist for this repository. Adopt them or delete them.');
 
@@ -181,7 +180,7 @@ export class MigrateService {
     const now = nowUnix();
     try {
       return await this.ctx.transaction(async (tx) => {
-        const repo = await tx.store(ReposStore).insert({
+        const repo = await tx.port(ReposPort).insert({
           owner_id: owner.id,
           lower_name: key.name,
           name: opts.repo_name,
@@ -197,7 +196,7 @@ export class MigrateService {
           created_unix: now,
           updated_unix: now,
         });
-        await tx.store(UsersStore).adjustRepoCount(owner.id, 1);
+        await tx.port(UsersPort).adjustRepoCount(owner.id, 1);
         await tx.store(WatchesStore).watch(doer.id, repo.id);
         await tx.store(MigrationsStore).insert({ repo_id: repo.id, job_id: 0, doer_id: doer.id, service, created_unix: now });
         const payload: MigrateJobPayload = {
@@ -231,10 +230,10 @@ export class MigrateService {
   /** The `migrate.run` job. Idempotent: storage a crashed attempt left is made again from nothing. */
   async handleRun(run: JobRun<MigrateJobPayload>): Promise<void> {
     const payload = run.payload;
-    const repo = await this.ctx.store(ReposStore).findById(Number(payload.repoId));
+    const repo = await this.ctx.port(ReposPort).byId(Number(payload.repoId));
     // Deleted meanwhile, or finished by an attempt whose outcome was not recorded: nothing to do.
     if (!repo || repo.status !== RepoStatus.BeingMigrated) return;
-    const [owner, doer] = await Promise.all([this.ctx.store(UsersStore).findById(repo.owner_id), this.ctx.store(UsersStore).findById(Number(payload.doerId))]);
+    const [owner, doer] = await Promise.all([this.ctx.port(UsersPort).byId(repo.owner_id), this.ctx.port(UsersPort).byId(Number(payload.doerId))]);
     const secretKey = this.ctx.settings.security.SECRET_KEY;
     const credentials = decryptRemoteCredentials(secretKey, payload.credentials);
     try {
@@ -300,7 +299,7 @@ export class MigrateService {
     await report('finishing', 1, 1);
     const now = nowUnix();
     await this.ctx.transaction(async (tx) => {
-      const ready = await tx.store(ReposStore).update(repo.id, {
+      const ready = await tx.port(ReposPort).finishMigration(repo.id, {
         ...derived,
         object_format_name: head.objectFormat,
         status: RepoStatus.Ready,
@@ -317,8 +316,8 @@ export class MigrateService {
 
   /** Removes a migration's repository (row and storage) through the ordinary deletion path. */
   private async discard(repoId: number): Promise<void> {
-    const repo = await this.ctx.store(ReposStore).findById(repoId);
-    const owner = repo && (await this.ctx.store(UsersStore).findById(repo.owner_id));
+    const repo = await this.ctx.port(ReposPort).byId(repoId);
+    const owner = repo && (await this.ctx.port(UsersPort).byId(repo.owner_id));
     if (!repo || !owner) return;
     await this.ctx.service(ReposService).delete(SYSTEM, { repo, owner, mode: AccessMode.Owner });
   }
@@ -342,16 +341,16 @@ export class MigrateService {
 
   /** `repo_owner` (or the deprecated `uid`), else the caller; 422 when it does not exist or the caller may not see it. */
   private async owner(doer: User, opts: MigrateRepoOptions): Promise<User> {
-    const users = this.ctx.store(UsersStore);
+    const users = this.ctx.port(UsersPort);
     if (opts.repo_owner) {
-      const found = await users.findByName(opts.repo_owner);
+      const found = await users.byName(opts.repo_owner);
       if (!found || !(await this.ctx.service(AccessService).canSee(userActor(doer), found))) {
         throw new ValidationError('', `user does not exist [uid: 0, name: ${opts.repo_owner}]`);
       }
       return found;
     }
     if (opts.uid !== undefined && opts.uid !== 0) {
-      const found = Number.isSafeInteger(opts.uid) && opts.uid > 0 ? await users.findById(opts.uid) : undefined;
+      const found = Number.isSafeInteger(opts.uid) && opts.uid > 0 ? await users.byId(opts.uid) : undefined;
       if (!found || !(await this.ctx.service(AccessService).canSee(userActor(doer), found))) {
         throw new ValidationError('', `user does not exist [uid: ${opts.uid}, name: ]`);
       }
@@ -362,7 +361,7 @@ export class MigrateService {
 
   /** Forgejo answers the repository limit on migrations with 422 (its handleMigrateError). */
   private async assertBelowCreationLimit(owner: User): Promise<void> {
-    const own = (await this.ctx.store(UserAdminStore).limitsOf(owner.id)).max_repo_creation;
+    const own = await this.ctx.port(UsersPort).repoCreationLimitOf(owner.id);
     const limit = own > -1 ? own : this.ctx.settings.repository.MAX_CREATION_LIMIT;
     if (limit >= 0 && owner.num_repos >= limit) throw new ValidationError('', `You have already reached your limit of ${limit} repositories.`);
   }

@@ -2,7 +2,7 @@ import type { CoreContext } from '../context.js';
 import { isSiteAdmin, type Actor } from '../access/actor.js';
 import { AccessMode, unitMode } from '../access/permissions.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
-import { IssueMilestoneLinksStore } from '../issues/milestone-links-store.js';
+import { IssuesPort } from '../issues/port.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
 import type { RepoAccess } from '../repos/access.js';
 import { nowUnix } from '../storage/database.js';
@@ -151,7 +151,7 @@ export class MilestonesService {
     this.assertWriter(actor, access);
     await this.ctx.transaction(async (tx) => {
       if (!(await tx.store(MilestonesStore).delete(access.repo.id, milestone.id))) return;
-      await tx.store(IssueMilestoneLinksStore).clearMilestone(milestone.id);
+      await tx.port(IssuesPort).clearMilestone(milestone.id);
     });
   }
 }

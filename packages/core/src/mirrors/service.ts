@@ -17,8 +17,8 @@ import { JobsService } from '../jobs/service.js';
 import { QuotaService } from '../quota/service.js';
 import { nowUnix } from '../storage/database.js';
 import { ReposService, repoKey, type RepoAccess } from '../repos/service.js';
-import { ReposStore } from '../repos/store.js';
-import { UsersStore } from '../users/store.js';
+import { ReposPort } from '../repos/port.js';
+import { UsersPort } from '../users/port.js';
 import { decryptRemoteCredentials, encryptRemoteCredentials, rekeyRemoteCredentials, type CheckedRemote } from '../migrate/remote.js';
 import { countRekey, emptyRekeyCounts, forEachRowInBatches, type RekeyCounts, type SecretRekey } from '../security/secrets.js';
 import { describeRemoteFailure, prepareRemote } from '../migrate/git-access.js';
@@ -175,8 +175,8 @@ export class MirrorsService {
   async handleSync(run: JobRun<{ repoId: number }>): Promise<void> {
     const repoId = Number(run.payload.repoId);
     const mirror = await this.store.findByRepo(repoId);
-    const repo = mirror && (await this.ctx.store(ReposStore).findById(repoId));
-    const owner = repo && (await this.ctx.store(UsersStore).findById(repo.owner_id));
+    const repo = mirror && (await this.ctx.port(ReposPort).byId(repoId));
+    const owner = repo && (await this.ctx.port(UsersPort).byId(repo.owner_id));
     if (!mirror || !repo || !owner || repo.is_mirror !== 1) return;
     const settings = this.ctx.settings;
     const credentials = decryptRemoteCredentials(settings.security.SECRET_KEY, mirror.remote_credentials);
@@ -246,7 +246,7 @@ export class MirrorsService {
     if (access.mode < AccessMode.Admin) throw new ForbiddenError('user should be an owner or a collaborator with admin write of a repository');
     if (access.repo.is_mirror !== 1) throw new ValidationError('', 'Repository is not a mirror');
     const repo = await this.ctx.transaction(async (tx) => {
-      const updated = await tx.store(ReposStore).update(access.repo.id, { is_mirror: 0, updated_unix: nowUnix() });
+      const updated = await tx.port(ReposPort).stopMirroring(access.repo.id, nowUnix());
       await tx.store(MirrorsStore).deleteByRepo(access.repo.id);
       if (updated) tx.emit('repo.edited', { repo: updated, previous: access.repo, owner: access.owner, actor });
       return updated;

@@ -11,17 +11,17 @@ import '../comments/events.js';
 import type { CoreContext } from '../context.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../errors.js';
 import { actorUser, isSiteAdmin, signedInUser, userActor, type Actor } from '../access/actor.js';
-import { AccessStore } from '../access/store.js';
+import { AccessPort } from '../access/port.js';
 import { NO_GRANTS, repoPermission } from '../access/permissions.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
 import { nowUnix } from '../storage/database.js';
-import { ReposStore } from '../repos/store.js';
+import { ReposPort } from '../repos/port.js';
 import { WATCHING_MODES } from '../repos/watches.js';
 import type { RepoAccess } from '../repos/access.js';
 import type { Repository } from '../repos/tables.js';
-import { UsersStore } from '../users/store.js';
+import { UsersPort } from '../users/port.js';
 import { UserType, type User } from '../users/tables.js';
-import { IssuesStore } from '../issues/store.js';
+import { IssuesPort } from '../issues/port.js';
 import { IssuesService } from '../issues/service.js';
 import type { IssueEventBase } from '../issues/events.js';
 import type { Issue } from '../issues/tables.js';
@@ -108,7 +108,7 @@ export class NotificationsService {
     if (recipients.followers) {
       const [subscribers, repoWatchers, commenters, unsubscribed] = await Promise.all([
         watches.userIds(issue.id, true),
-        this.ctx.store(ReposStore).watcherIds(repo.id, WATCHING_MODES),
+        this.ctx.port(ReposPort).watcherIds(repo.id, WATCHING_MODES),
         watches.commenterIds(issue.id),
         watches.userIds(issue.id, false),
       ]);
@@ -118,13 +118,13 @@ export class NotificationsService {
     for (const id of recipients.userIds ?? []) ids.add(id);
     const users = new Map<number, User>();
     const mentioned = findMentions(recipients.mentionedIn ?? '');
-    if (mentioned.length > 0) for (const user of await this.ctx.store(UsersStore).findByLowerNames(mentioned)) users.set(user.id, user);
+    if (mentioned.length > 0) for (const user of await this.ctx.port(UsersPort).byLowerNames(mentioned)) users.set(user.id, user);
     for (const id of users.keys()) ids.add(id);
     ids.delete(doerId);
     if (ids.size === 0) return;
     if (doerId !== 0) for (const id of await watches.blockersAmong([...ids], doerId)) ids.delete(id);
     const missing = [...ids].filter((id) => !users.has(id));
-    if (missing.length > 0) for (const [id, user] of await this.ctx.store(UsersStore).findByIds(missing)) users.set(id, user);
+    if (missing.length > 0) for (const [id, user] of await this.ctx.port(UsersPort).byIds(missing)) users.set(id, user);
     const readers = await this.readersOf(repo, owner, issue, [...ids].map((id) => users.get(id)).filter((u): u is User => u !== undefined && u.type === UserType.Individual));
     if (readers.length === 0) return;
     const now = nowUnix();
@@ -146,7 +146,7 @@ export class NotificationsService {
   /** Which of `users` may read the issue (its unit, issues or pull requests): one grants query for all. */
   private async readersOf(repo: Repository, owner: User, issue: Issue, users: readonly User[]): Promise<User[]> {
     if (users.length === 0) return [];
-    const grants = await this.ctx.store(AccessStore).grantsOfUsers(users.map((u) => u.id), repo.id, owner.id);
+    const grants = await this.ctx.port(AccessPort).grantsOfUsers(users.map((u) => u.id), repo.id, owner.id);
     const issues = this.ctx.service(IssuesService);
     return users.filter((user) => {
       const access: RepoAccess = { repo, owner, ...repoPermission(userActor(user), repo, owner, grants.get(user.id) ?? NO_GRANTS) };
@@ -237,13 +237,13 @@ export class NotificationsService {
     if (notifications.length === 0) return [];
     const issueIds = notifications.map((n) => n.issue_id).filter((id) => id > 0);
     const [repos, issues, latest] = await Promise.all([
-      this.ctx.store(ReposStore).findByIds([...new Set(notifications.map((n) => n.repo_id))]),
-      this.ctx.store(IssuesStore).byIds(issueIds),
+      this.ctx.port(ReposPort).byIds([...new Set(notifications.map((n) => n.repo_id))]),
+      this.ctx.port(IssuesPort).byIds(issueIds),
       this.store.latestCommentIds(issueIds),
     ]);
     const repoById = new Map(repos.map((r) => [r.id, r]));
     const issueById = new Map(issues.map((i) => [i.id, i]));
-    const owners = await this.ctx.store(UsersStore).findByIds([...new Set(repos.map((r) => r.owner_id))]);
+    const owners = await this.ctx.port(UsersPort).byIds([...new Set(repos.map((r) => r.owner_id))]);
     const loaded: LoadedNotification[] = [];
     for (const notification of notifications) {
       const repo = repoById.get(notification.repo_id);

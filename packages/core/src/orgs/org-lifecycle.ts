@@ -12,8 +12,8 @@ import { acceptInput } from '../validation/validate.js';
 import { OwnerStorageExistsError } from '../git/backend.js';
 import { ReposService } from '../repos/service.js';
 import { RepoStorageService } from '../repos/storage.js';
-import { ReposStore } from '../repos/store.js';
-import { UsersStore } from '../users/store.js';
+import { ReposPort } from '../repos/port.js';
+import { UsersPort } from '../users/port.js';
 import { UserAvatarsService } from '../users/avatars.js';
 import { assertValidUsername } from '../users/names.js';
 import type { User } from '../users/tables.js';
@@ -52,10 +52,10 @@ export class OrgLifecycleService {
     try {
       await this.ctx.service(ReposService).withOwnedRepositoriesRemoved(org, { allowAny: options.purge, actor }, async (tx) => {
         // Checked again inside the transaction: a repository created meanwhile must not lose its owner.
-        if ((await tx.store(ReposStore).allOf(org.id)).length > 0) throw new ConflictError(`user still has ownership of repositories [uid: ${org.id}]`);
+        if (await tx.port(ReposPort).ownsAny(org.id)) throw new ConflictError(`user still has ownership of repositories [uid: ${org.id}]`);
         tx.emit('org.deleted', { org, actor });
         await tx.store(OrgsStore).deleteOrgRows(org.id);
-        await tx.store(UsersStore).delete(org.id);
+        await tx.port(UsersPort).delete(org.id);
         tx.emit('user.deleted', { user: org, actor });
       });
     } catch (error) {
@@ -76,12 +76,12 @@ export class OrgLifecycleService {
     if (name === org.name) return org;
     const lower = name.toLowerCase();
     const taken = () => new ValidationError('', `user already exists [name: ${name}]`);
-    if (lower !== org.lower_name && (await this.ctx.store(UsersStore).findByName(lower))) throw taken();
+    if (lower !== org.lower_name && (await this.ctx.port(UsersPort).byName(lower))) throw taken();
     try {
       return await this.ctx.service(RepoStorageService).renameOwnerWithStorage({ userId: org.id, from: org.lower_name, to: lower }, async (tx) => {
         let updated: User;
         try {
-          updated = await tx.store(UsersStore).update(org.id, { name, lower_name: lower, updated_unix: nowUnix() });
+          updated = await tx.port(UsersPort).update(org.id, { name, lower_name: lower, updated_unix: nowUnix() });
         } catch (error) {
           if (isUniqueViolation(error)) throw taken();
           throw error;

@@ -8,8 +8,7 @@ import { AccessService } from '../access/service.js';
 import { isUniqueViolation, nowUnix } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
-import { UsersStore } from '../users/store.js';
-import { UserAdminStore } from '../users/admin-store.js';
+import { UsersPort } from '../users/port.js';
 import { UserAvatarsService } from '../users/avatars.js';
 import { isAcceptableEmail } from '../users/emails.js';
 import { assertSiteUrl, assertValidUsername } from '../users/names.js';
@@ -84,8 +83,8 @@ export class OrgsService {
     const now = nowUnix();
     try {
       return await this.ctx.transaction(async (tx) => {
-        const users = tx.store(UsersStore);
-        if (await users.findByName(lowerName)) throw new ValidationError('username', `user already exists [name: ${opts.username}]`);
+        const users = tx.port(UsersPort);
+        if (await users.byName(lowerName)) throw new ValidationError('username', `user already exists [name: ${opts.username}]`);
         const org = await users.insert({
           lower_name: lowerName,
           name: opts.username,
@@ -127,12 +126,12 @@ export class OrgsService {
   async mayCreateOrganizations(user: User): Promise<boolean> {
     if (user.is_admin === 1) return true;
     if (user.is_restricted === 1 || this.ctx.settings.admin.DISABLE_REGULAR_ORG_CREATION) return false;
-    return (await this.ctx.store(UserAdminStore).limitsOf(user.id)).allow_create_organization === 1;
+    return this.ctx.port(UsersPort).allowedToCreateOrganizations(user.id);
   }
 
   /** The organization named `name` as `actor` may see it, else NotFound: what `/orgs/{org}/…` routes load. */
   async resolve(actor: Actor, name: string): Promise<User> {
-    const org = await this.ctx.store(UsersStore).findByName(name);
+    const org = await this.ctx.port(UsersPort).byName(name);
     if (!org || !isOrganization(org) || !(await this.ctx.service(AccessService).canSee(actor, org))) {
       throw new NotFoundError(`GetOrgByName [name: ${name}]`);
     }
@@ -224,7 +223,7 @@ export class OrgsService {
     if (opts.visibility !== undefined) changes.visibility = visibilityValue(opts.visibility);
     if (opts.repo_admin_change_team_access !== undefined) changes.repo_admin_change_team_access = opts.repo_admin_change_team_access ? 1 : 0;
     return this.ctx.transaction(async (tx) => {
-      const updated = await tx.store(UsersStore).update(org.id, changes);
+      const updated = await tx.port(UsersPort).update(org.id, changes);
       tx.emit('org.updated', { org: updated, actor });
       return updated;
     });

@@ -6,7 +6,7 @@ import { sql, type Insertable, type Updateable } from 'kysely';
 import { Store } from '../storage/store.js';
 import { likeContaining } from '../storage/database.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
-import { grantedRepoIds } from '../access/store.js';
+import { AccessPort } from '../access/port.js';
 import type { OwnedRepoFilter } from '../access/permissions.js';
 import type { User, UsersTables } from '../users/tables.js';
 import type { Repository, ReposTables } from '../repos/tables.js';
@@ -166,7 +166,7 @@ export class TeamsStore extends Store<Tables> {
       base = base.where((eb) => {
         const any = [];
         if (visible.publicRepos) any.push(eb('repository.is_private', '=', 0));
-        if (visible.grantedTo !== undefined) any.push(eb('repository.id', 'in', grantedRepoIds(visible.grantedTo)));
+        if (visible.grantedTo !== undefined) any.push(eb('repository.id', 'in', AccessPort.grantedRepoIds(visible.grantedTo)));
         return eb.or(any);
       });
     }

@@ -12,10 +12,10 @@ import { AccessService } from '../access/service.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
 import { isUniqueViolation, nowUnix } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
-import { UsersStore } from '../users/store.js';
+import { UsersPort } from '../users/port.js';
 import { isOrganization, type User } from '../users/tables.js';
-import { ReposStore } from '../repos/store.js';
-import { BlocksStore } from '../social/store.js';
+import { ReposPort } from '../repos/port.js';
+import { SocialPort } from '../social/port.js';
 import type { RepoAccess } from '../repos/access.js';
 import { OrgsService } from './service.js';
 import { OrgsStore } from './store.js';
@@ -142,7 +142,7 @@ export class TeamsService {
    */
   async resolve(actor: Actor, id: number): Promise<TeamAccess> {
     const team = Number.isSafeInteger(id) && id > 0 ? await this.store.byId(id) : undefined;
-    const org = team && (await this.ctx.store(UsersStore).findById(team.org_id));
+    const org = team && (await this.ctx.port(UsersPort).byId(team.org_id));
     if (!team || !org) throw new NotFoundError();
     if (isSiteAdmin(actor)) return { team, org };
     const user = actorUser(actor);
@@ -193,7 +193,7 @@ export class TeamsService {
   /** `GET /user/teams`: the teams the account belongs to, with their organizations. */
   async listOfUser(user: User, paging?: Paging): Promise<Page<TeamWithOrg>> {
     const { items, total } = await this.store.list({ memberId: user.id }, clampPage(this.ctx.settings, paging));
-    const orgs = await this.ctx.store(UsersStore).findByIds([...new Set(items.map((t) => t.org_id))]);
+    const orgs = await this.ctx.port(UsersPort).byIds([...new Set(items.map((t) => t.org_id))]);
     return { items: items.map((team) => ({ team, org: orgs.get(team.org_id) })), total };
   }
 
@@ -296,7 +296,7 @@ export class TeamsService {
       const memberIds = await store.memberIds(team.id);
       await store.delete(team.id);
       tx.emit('team.deleted', { org, team, actor });
-      const members = await tx.store(UsersStore).findByIds(memberIds);
+      const members = await tx.port(UsersPort).byIds(memberIds);
       for (const id of memberIds) {
         if ((await store.teamCountOf(id, org.id)) > 0) continue;
         await tx.store(OrgsStore).removeMember(id, org.id);
@@ -329,7 +329,7 @@ export class TeamsService {
     await this.ctx.transaction(async (tx) => {
       if (await tx.store(TeamsStore).isMember(team.id, user.id)) return;
       // An account the organization blocked does not join it (the contract's 409).
-      if (await tx.store(BlocksStore).isBlocked(org.id, user.id)) throw new ConflictError('user is blocked by the organization');
+      if (await tx.port(SocialPort).isBlocked(org.id, user.id)) throw new ConflictError('user is blocked by the organization');
       await tx.store(OrgsStore).addTeamMember(team.id, org.id, user.id);
       tx.emit('team.member_added', { org, team, user, actor });
     });
@@ -376,7 +376,7 @@ export class TeamsService {
    * organization whatever the path's owner says): 404 when missing or invisible.
    */
   private async orgRepo(actor: Actor, { org }: TeamAccess, name: string): Promise<RepoAccess> {
-    const repo = await this.ctx.store(ReposStore).findByOwnerAndName(org.id, name.toLowerCase());
+    const repo = await this.ctx.port(ReposPort).byOwnerAndName(org.id, name.toLowerCase());
     const access = repo && (await this.ctx.service(AccessService).repoAccess(actor, repo, org));
     if (!access || access.mode === AccessMode.None) throw new NotFoundError();
     return access;

@@ -7,7 +7,7 @@ import type { IncomingObjects, RefUpdate } from '../git/backend.js';
 import type { RepoAccess } from '../repos/access.js';
 import type { Repository } from '../repos/tables.js';
 import { isUniqueViolation, nowUnix } from '../storage/database.js';
-import { UsersStore } from '../users/store.js';
+import { UsersPort } from '../users/port.js';
 import { isOrganization, type User } from '../users/tables.js';
 import { acceptInput } from '../validation/validate.js';
 import { CommitVerifier } from '../commits/verification.js';
@@ -539,7 +539,7 @@ export class ProtectionService {
   /** Forgejo's `GetUserIDsByNames`: every name must be an account (any case), else 422. */
   private async userIds(names: readonly string[] | undefined): Promise<number[]> {
     if (!names || names.length === 0) return [];
-    const found = await this.ctx.store(UsersStore).findByLowerNames(names.map((n) => n.toLowerCase()));
+    const found = await this.ctx.port(UsersPort).byLowerNames(names.map((n) => n.toLowerCase()));
     const byName = new Map(found.map((u) => [u.lower_name, u.id]));
     return names.map((name) => {
       const id = byName.get(name.toLowerCase());
@@ -576,7 +576,7 @@ export class ProtectionService {
   private async usersWith(access: RepoAccess, ids: readonly number[], keep: (a: RepoAccess) => boolean, explicitOnly = false): Promise<number[]> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return [];
-    const users = await this.ctx.store(UsersStore).findByIds(unique);
+    const users = await this.ctx.port(UsersPort).byIds(unique);
     const accessService = this.ctx.service(AccessService);
     const kept: number[] = [];
     // One permission read per named user: a whitelist is a handful of names an administrator typed.
@@ -598,7 +598,7 @@ export class ProtectionService {
   /** The names of every user and team the rules name, in two queries. */
   private async names(userIds: number[], teamIds: number[]): Promise<ProtectionNames> {
     const [users, teams] = await Promise.all([
-      userIds.length > 0 ? this.ctx.store(UsersStore).findByIds(userIds) : Promise.resolve(new Map<number, User>()),
+      userIds.length > 0 ? this.ctx.port(UsersPort).byIds(userIds) : Promise.resolve(new Map<number, User>()),
       this.teams.namesByIds(teamIds),
     ]);
     return { users: new Map([...users].map(([id, u]) => [id, u.name])), teams };

@@ -5,11 +5,11 @@ import { AccessService } from '../access/service.js';
 import { ForbiddenError, LockedError, NotFoundError } from '../errors.js';
 import { requiredStatusState } from '../protection/service.js';
 import type { RepoAccess } from '../repos/access.js';
-import { ReposStore } from '../repos/store.js';
+import { ReposPort } from '../repos/port.js';
 import type { MergeStyle } from '../repos/units.js';
-import { UsersStore } from '../users/store.js';
-import { IssuesStore } from '../issues/store.js';
-import { CommentsStore } from '../comments/store.js';
+import { UsersPort } from '../users/port.js';
+import { IssuesPort } from '../issues/port.js';
+import { CommentsPort } from '../comments/port.js';
 import { COMMENT_TYPES } from '../comments/types.js';
 import { PULL_STATUS, type Pull } from './tables.js';
 import { MergeNotAllowedError, PullMergeService } from './merge.js';
@@ -49,7 +49,7 @@ export class PullAutoMergeService {
     }
     await this.ctx.transaction(async (tx) => {
       if (!(await tx.store(PullMergeStore).unschedule(pull.pull.id))) throw new NotFoundError();
-      await tx.store(CommentsStore).insert({ type: COMMENT_TYPES.pull_cancel_scheduled_merge, poster_id: doer.id, issue_id: pull.issue.id });
+      await tx.port(CommentsPort).record({ type: COMMENT_TYPES.pull_cancel_scheduled_merge, poster_id: doer.id, issue_id: pull.issue.id });
     });
   }
 
@@ -100,11 +100,11 @@ export class PullAutoMergeService {
     const row = await this.ctx.store(PullMergeStore).pullById(pullId);
     if (!row || row.has_merged === 1) return false;
     const [issue, doer, repo] = await Promise.all([
-      this.ctx.store(IssuesStore).byId(row.issue_id),
-      this.ctx.store(UsersStore).findById(scheduled.doer_id),
-      this.ctx.store(ReposStore).findById(row.base_repo_id),
+      this.ctx.port(IssuesPort).byId(row.issue_id),
+      this.ctx.port(UsersPort).byId(scheduled.doer_id),
+      this.ctx.port(ReposPort).byId(row.base_repo_id),
     ]);
-    const owner = repo && (await this.ctx.store(UsersStore).findById(repo.owner_id));
+    const owner = repo && (await this.ctx.port(UsersPort).byId(repo.owner_id));
     if (!issue || !doer || !repo || !owner || issue.is_closed === 1) return false;
     const actor = userActor(doer);
     const access = await this.ctx.service(AccessService).repoAccess(actor, repo, owner);

@@ -14,25 +14,24 @@ import { webUrl } from '../urls.js';
 import type { RepoAccess } from '../repos/access.js';
 import { GitIntentStore } from '../repos/intents.js';
 import { repoKey, ReposService } from '../repos/service.js';
-import { ReposStore } from '../repos/store.js';
+import { ReposPort } from '../repos/port.js';
 import { RepoCountersStore } from '../repos/counters.js';
 import { viewUnits, type MergeStyle, type PullsUnit } from '../repos/units.js';
 import type { Repository } from '../repos/tables.js';
-import { UsersStore } from '../users/store.js';
+import { UsersPort } from '../users/port.js';
 import { QuotaService } from '../quota/service.js';
 import { noReplyAddress } from '../users/convert.js';
 import type { User } from '../users/tables.js';
 import { IssuesService } from '../issues/service.js';
-import { IssuesStore } from '../issues/store.js';
+import { IssuesPort } from '../issues/port.js';
 import type { Issue } from '../issues/tables.js';
-import { MilestonesStore } from '../milestones/store.js';
-import { CommentsStore, RefAction } from '../comments/store.js';
-import { MergeReferencesStore } from '../comments/merge-refs-store.js';
-import { COMMENT_TYPES } from '../comments/types.js';
-import { CommitStatusesStore } from '../commits/store.js';
+import { MilestonesPort } from '../milestones/port.js';
+import { CommentsPort } from '../comments/port.js';
+import { COMMENT_TYPES, RefAction } from '../comments/types.js';
+import { CommitsPort } from '../commits/port.js';
 import { BranchesService } from '../refs/branches.js';
 import { ProtectionService, type MergeFacts } from '../protection/service.js';
-import { ReviewsStore } from '../reviews/store.js';
+import { ReviewsPort } from '../reviews/port.js';
 import { REVIEW_TYPES } from '../reviews/tables.js';
 import { PullsStore } from './store.js';
 import { PullsService } from './service.js';
@@ -133,7 +132,7 @@ export class PullMergeService {
     const candidates = (await this.ctx.store(PullsStore).withBase(repo.id, branch)).filter((p) => p.head_commit_id !== '');
     if (candidates.length === 0) return;
     const key = repoKey(owner, repo);
-    const issues = new Map((await this.ctx.store(IssuesStore).byIds(candidates.map((p) => p.issue_id))).map((i) => [i.id, i]));
+    const issues = new Map((await this.ctx.port(IssuesPort).byIds(candidates.map((p) => p.issue_id))).map((i) => [i.id, i]));
     for (const pull of candidates) {
       const issue = issues.get(pull.issue_id);
       if (!issue || issue.is_closed === 1 || !(await this.ctx.git.isAncestor(key, pull.head_commit_id, tip))) continue;
@@ -141,7 +140,7 @@ export class PullMergeService {
       const { commits } = await this.ctx.git.commitLog(key, { head: tip, exclude: pull.head_commit_id, detailed: MANUAL_MERGE_SEARCH, countLimit: MANUAL_MERGE_SEARCH });
       const merge = commits.find((c) => c.parents.length > 1 && c.parents.includes(pull.head_commit_id));
       const mergedId = merge?.id ?? pull.head_commit_id;
-      const merger = (merge && (await this.ctx.store(UsersStore).findByEmail(merge.authorEmail))) ?? owner;
+      const merger = (merge && (await this.ctx.port(UsersPort).byEmail(merge.authorEmail))) ?? owner;
       const actor = userActor(merger);
       const access = await this.ctx.service(AccessService).repoAccess(actor, repo, owner);
       await this.ctx.transaction(async (tx) => {
@@ -199,7 +198,7 @@ export class PullMergeService {
 
   /** What the base branch's protection rule weighs: official reviews, the head's statuses, how far behind it is. */
   private async mergeFacts(access: RepoAccess, pull: Pull): Promise<MergeFacts> {
-    const reviews = this.ctx.store(ReviewsStore);
+    const reviews = this.ctx.port(ReviewsPort);
     const issueId = pull.issue.id;
     const [official, fresh, rejected, requested, statuses] = await Promise.all([
       reviews.countApprovals(issueId, { official: true }),
@@ -229,7 +228,7 @@ export class PullMergeService {
   /** The latest status of each context of commit `sha` in the repository. */
   async latestStatuses(repoId: number, sha: string): Promise<{ context: string; state: string }[]> {
     if (sha === '') return [];
-    return (await this.ctx.store(CommitStatusesStore).latestOf(repoId, sha, { page: 1, limit: STATUS_CONTEXTS_READ })).items;
+    return (await this.ctx.port(CommitsPort).latestStatusesOf(repoId, sha, { page: 1, limit: STATUS_CONTEXTS_READ })).items;
   }
 
   /**
@@ -257,7 +256,7 @@ export class PullMergeService {
       // RepoHost does not sign the commits it writes.
       if (rule.requireSignedCommits) throw new MergeNotAllowedError(`Protected branch ${current.pull.base_branch} requires signed commits but this merge would not be signed`);
     }
-    if ((await this.ctx.store(IssuesStore).countOpenDependencies(current.issue.id)) > 0) throw new MergeNotAllowedError('is blocked by an open dependency');
+    if ((await this.ctx.port(IssuesPort).countOpenDependencies(current.issue.id)) > 0) throw new MergeNotAllowedError('is blocked by an open dependency');
     return current;
   }
 
@@ -318,12 +317,12 @@ export class PullMergeService {
     let headOwner: string | undefined = owner.name;
     let headRepo: string | undefined = repo.name;
     if (!sameRepo) {
-      const head = await this.ctx.store(ReposStore).findById(pull.pull.head_repo_id);
-      const headUser = head && (await this.ctx.store(UsersStore).findById(head.owner_id));
+      const head = await this.ctx.port(ReposPort).byId(pull.pull.head_repo_id);
+      const headUser = head && (await this.ctx.port(UsersPort).byId(head.owner_id));
       headOwner = headUser?.name;
       headRepo = head && headUser ? head.name : undefined;
     }
-    const poster = await this.ctx.store(UsersStore).findById(pull.issue.poster_id);
+    const poster = await this.ctx.port(UsersPort).byId(pull.issue.poster_id);
     const facts: MergeMessageFacts = {
       style,
       title: pull.issue.name,
@@ -349,10 +348,10 @@ export class PullMergeService {
    * most ten), for templates' `$ReviewedBy` and the default body.
    */
   private async reviewedByLines(pull: Pull): Promise<string> {
-    const approvals = (await this.ctx.store(ReviewsStore).undismissed(pull.issue.id, { types: [REVIEW_TYPES.approve] })).filter((r) => r.official === 1);
+    const approvals = (await this.ctx.port(ReviewsPort).undismissedApprovals(pull.issue.id)).filter((r) => r.official === 1);
     const reviewerIds = [...new Set(approvals.map((r) => r.reviewer_id))].slice(0, MAX_REVIEWED_BY);
     if (reviewerIds.length === 0) return '';
-    const reviewers = await this.ctx.store(UsersStore).findByIds(reviewerIds);
+    const reviewers = await this.ctx.port(UsersPort).byIds(reviewerIds);
     return reviewerIds
       .flatMap((id) => {
         const reviewer = reviewers.get(id);
@@ -377,8 +376,8 @@ export class PullMergeService {
   /** The head repository (with its owner), or undefined when it is gone. */
   async headOf(access: RepoAccess, pull: PullRequest): Promise<{ repo: Repository; owner: User } | undefined> {
     if (pull.head_repo_id === access.repo.id) return { repo: access.repo, owner: access.owner };
-    const repo = await this.ctx.store(ReposStore).findById(pull.head_repo_id);
-    const owner = repo && (await this.ctx.store(UsersStore).findById(repo.owner_id));
+    const repo = await this.ctx.port(ReposPort).byId(pull.head_repo_id);
+    const owner = repo && (await this.ctx.port(UsersPort).byId(repo.owner_id));
     return repo && owner ? { repo, owner } : undefined;
   }
 
@@ -451,27 +450,26 @@ export class PullMergeService {
    * merge commit (Forgejo's handleCloseCrossReferences); an issue still blocked by dependencies stays open.
    */
   private async closeReferencedIssues(merged: Pull): Promise<void> {
-    const refs = await this.ctx.store(MergeReferencesStore).closingReferencesFrom(merged.issue.id);
+    const refs = await this.ctx.port(CommentsPort).closingReferencesFrom(merged.issue.id);
     if (refs.length === 0) return;
     // The latest reference to each issue decides.
     const latest = new Map<number, number>();
     for (const ref of refs) latest.set(ref.issue_id, ref.ref_action);
-    const poster = await this.ctx.store(UsersStore).findById(merged.issue.poster_id);
+    const poster = await this.ctx.port(UsersPort).byId(merged.issue.poster_id);
     if (!poster) return;
     const actor = userActor(poster);
-    const issues = await this.ctx.store(IssuesStore).byIds([...latest.keys()]);
+    const issues = await this.ctx.port(IssuesPort).byIds([...latest.keys()]);
     for (const issue of issues) {
       const close = latest.get(issue.id) === RefAction.Closes;
       if (close === (issue.is_closed === 1)) continue;
-      const repo = await this.ctx.store(ReposStore).findById(issue.repo_id);
-      const owner = repo && (await this.ctx.store(UsersStore).findById(repo.owner_id));
+      const repo = await this.ctx.port(ReposPort).byId(issue.repo_id);
+      const owner = repo && (await this.ctx.port(UsersPort).byId(repo.owner_id));
       if (!repo || !owner) continue;
       const access = await this.ctx.service(AccessService).repoAccess(actor, repo, owner);
       try {
         await this.ctx.transaction(async (tx) => {
           const changed = await this.ctx.service(IssuesService).setClosed(tx, poster, access, issue, close, merged.pull.merged_commit_id);
-          await tx.store(RepoCountersStore).setIssueCounts(repo.id, await tx.store(IssuesStore).countsOfRepo(repo.id));
-          if (changed.milestone_id > 0) await tx.store(MilestonesStore).setCounts(changed.milestone_id, await tx.store(IssuesStore).countsOfMilestone(changed.milestone_id));
+          await tx.port(IssuesPort).recountAfterStateChange(repo.id, changed.milestone_id > 0 ? [changed.milestone_id] : [], { repos: tx.store(RepoCountersStore), milestones: tx.port(MilestonesPort) });
           tx.emit(close ? 'issue.closed' : 'issue.reopened', { actor, repo, owner, issue: changed, commitId: merged.pull.merged_commit_id });
         });
       } catch (error) {
@@ -482,7 +480,7 @@ export class PullMergeService {
   }
 
   private async reload(pull: Pull): Promise<Pull | undefined> {
-    const [issue, row] = await Promise.all([this.ctx.store(IssuesStore).byId(pull.issue.id), this.ctx.store(PullsStore).byIssueId(pull.issue.id)]);
+    const [issue, row] = await Promise.all([this.ctx.port(IssuesPort).byId(pull.issue.id), this.ctx.store(PullsStore).byIssueId(pull.issue.id)]);
     return issue && row ? { issue, pull: row } : undefined;
   }
 
@@ -550,8 +548,8 @@ export class PullMergeService {
    */
   async repairMerge(pullId: number): Promise<boolean> {
     const row = await this.ctx.store(PullMergeStore).pullById(pullId);
-    const repo = row && (await this.ctx.store(ReposStore).findById(row.base_repo_id));
-    const owner = repo && (await this.ctx.store(UsersStore).findById(repo.owner_id));
+    const repo = row && (await this.ctx.port(ReposPort).byId(row.base_repo_id));
+    const owner = repo && (await this.ctx.port(UsersPort).byId(repo.owner_id));
     if (!row || !repo || !owner) return false;
     const key = repoKey(owner, repo);
     const markers = await this.ctx.git.listRefs(key, `${MERGED_MARKER_PREFIX}${pullId}/`);
@@ -561,9 +559,9 @@ export class PullMergeService {
       const fresh = await this.ctx.store(PullMergeStore).pullById(pullId);
       const baseRef = `refs/heads/${row.base_branch}`;
       const baseSha = (await this.ctx.git.readRefs(key, [baseRef])).get(baseRef);
-      const merger = Number.isSafeInteger(mergerId) ? await this.ctx.store(UsersStore).findById(mergerId) : undefined;
+      const merger = Number.isSafeInteger(mergerId) ? await this.ctx.port(UsersPort).byId(mergerId) : undefined;
       const landed = baseSha !== undefined && (baseSha === marker.id || (await this.ctx.git.isAncestor(key, marker.id, baseSha)));
-      const issue = fresh && (await this.ctx.store(IssuesStore).byId(fresh.issue_id));
+      const issue = fresh && (await this.ctx.port(IssuesPort).byId(fresh.issue_id));
       if (fresh && fresh.has_merged === 0 && landed && merger && issue) {
         const actor = userActor(merger);
         const access = await this.ctx.service(AccessService).repoAccess(actor, repo, owner);
@@ -589,11 +587,10 @@ export class PullMergeService {
 
   /** Closes the issue side of a merged pull request with Forgejo's `merge_pull` timeline event. */
   private async closeAsMerged(tx: CoreTransaction, doer: User, access: RepoAccess, issue: Issue): Promise<Issue> {
-    const current = (await tx.store(IssuesStore).byId(issue.id)) ?? issue;
+    const current = (await tx.port(IssuesPort).byId(issue.id)) ?? issue;
     if (current.is_closed === 1) return current;
     const closed = await this.ctx.service(IssuesService).setClosed(tx, doer, access, current, true, '', { mergePull: true });
-    await tx.store(RepoCountersStore).setIssueCounts(access.repo.id, await tx.store(IssuesStore).countsOfRepo(access.repo.id));
-    if (closed.milestone_id > 0) await tx.store(MilestonesStore).setCounts(closed.milestone_id, await tx.store(IssuesStore).countsOfMilestone(closed.milestone_id));
+    await tx.port(IssuesPort).recountAfterStateChange(access.repo.id, closed.milestone_id > 0 ? [closed.milestone_id] : [], { repos: tx.store(RepoCountersStore), milestones: tx.port(MilestonesPort) });
     return closed;
   }
 
@@ -619,7 +616,7 @@ export class PullMergeService {
         }
         if (merged.conflicts.length > 0) throw new ConflictError(`Merge Conflict Error: ${merged.conflicts.join(', ')}`);
         if (style === 'merge') return git.commitTree(key, { tree: merged.tree, parents: [baseSha, headSha], message, author: committer, committer });
-        const poster = await this.ctx.store(UsersStore).findById(pull.issue.poster_id);
+        const poster = await this.ctx.port(UsersPort).byId(pull.issue.poster_id);
         const author: MergeSignature = poster ? { ...gitSignatureOf(poster, this.ctx.settings), when: committer.when } : committer;
         let squashMessage = message;
         if (author.name !== committer.name || author.email !== committer.email) {
@@ -708,7 +705,7 @@ export class PullMergeService {
     const pr = merged.pull;
     // Forgejo's HasUnmergedPullRequestsByHeadInfo: another open pull request still needs the branch.
     const others = (await this.ctx.store(PullsStore).withHead(pr.head_repo_id, pr.head_branch)).filter((p) => p.id !== pr.id);
-    if (others.length > 0 && (await this.ctx.store(IssuesStore).byIds(others.map((p) => p.issue_id))).some((i) => i.is_closed === 0)) return;
+    if (others.length > 0 && (await this.ctx.port(IssuesPort).byIds(others.map((p) => p.issue_id))).some((i) => i.is_closed === 0)) return;
     const head = await this.headOf(access, pr);
     if (!head) return;
     const headAccess = head.repo.id === access.repo.id ? access : await this.ctx.service(AccessService).repoAccess(actor, head.repo, head.owner);
@@ -719,7 +716,7 @@ export class PullMergeService {
     await this.retargetChildren(actor, doer, access, merged);
     await this.ctx.service(BranchesService).delete(actor, headAccess, pr.head_branch);
     await this.ctx.transaction(async (tx) => {
-      await tx.store(CommentsStore).insert({ type: COMMENT_TYPES.delete_branch, poster_id: doer.id, issue_id: merged.issue.id, old_ref: pr.head_branch });
+      await tx.port(CommentsPort).record({ type: COMMENT_TYPES.delete_branch, poster_id: doer.id, issue_id: merged.issue.id, old_ref: pr.head_branch });
     });
   }
 
@@ -729,14 +726,14 @@ export class PullMergeService {
     if (!this.ctx.settings['repository.pull-request'].RETARGET_CHILDREN_ON_MERGE || pr.head_repo_id !== pr.base_repo_id) return;
     const children = await this.ctx.store(PullsStore).withBase(pr.base_repo_id, pr.head_branch);
     if (children.length === 0) return;
-    const issues = new Map((await this.ctx.store(IssuesStore).byIds(children.map((c) => c.issue_id))).map((i) => [i.id, i]));
+    const issues = new Map((await this.ctx.port(IssuesPort).byIds(children.map((c) => c.issue_id))).map((i) => [i.id, i]));
     const open = children.filter((c) => issues.get(c.issue_id)?.is_closed === 0);
     const moved = await this.ctx.transaction(async (tx) => {
       const result: Pull[] = [];
       for (const child of open) {
         const issue = issues.get(child.issue_id)!;
         const pull = await tx.store(PullsStore).update(child.id, { base_branch: pr.base_branch, status: PULL_STATUS.checking });
-        await tx.store(CommentsStore).insert({ type: COMMENT_TYPES.change_target_branch, poster_id: doer.id, issue_id: issue.id, old_ref: child.base_branch, new_ref: pr.base_branch });
+        await tx.port(CommentsPort).record({ type: COMMENT_TYPES.change_target_branch, poster_id: doer.id, issue_id: issue.id, old_ref: child.base_branch, new_ref: pr.base_branch });
         tx.emit('pull.retargeted', { actor, repo: access.repo, owner: access.owner, issue, pull, previousBase: child.base_branch });
         result.push({ issue, pull });
       }
@@ -761,7 +758,7 @@ export class PullMergeService {
     try {
       return await this.ctx.transaction(async (tx) => {
         const row = await tx.store(PullMergeStore).schedule({ pull_id: pull.pull.id, doer_id: doer.id, merge_style: style, message, delete_branch_after_merge: deleteBranch });
-        await tx.store(CommentsStore).insert({ type: COMMENT_TYPES.pull_scheduled_merge, poster_id: doer.id, issue_id: pull.issue.id });
+        await tx.port(CommentsPort).record({ type: COMMENT_TYPES.pull_scheduled_merge, poster_id: doer.id, issue_id: pull.issue.id });
         tx.emit('pull.merge_scheduled', { actor, repo: access.repo, owner: access.owner, issue: pull.issue, pull: pull.pull });
         return row;
       });

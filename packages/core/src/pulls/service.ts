@@ -6,20 +6,20 @@ import { CommitsService, type CommitListPage } from '../commits/service.js';
 import { ConflictError, ForbiddenError, LockedError, NotFoundError, PreconditionFailedError, ValidationError } from '../errors.js';
 import type { ChangedFileEntry, RepoKey } from '../git/backend.js';
 import { IssuesService, type IssueDetails } from '../issues/service.js';
-import { IssuesStore } from '../issues/store.js';
+import { IssuesPort } from '../issues/port.js';
 import { IssueLabelsService } from '../labels/issue-labels.js';
 import type { Issue } from '../issues/tables.js';
 import { COMMENT_TYPES } from '../comments/types.js';
-import { CommentsStore } from '../comments/store.js';
+import { CommentsPort } from '../comments/port.js';
 import { clampPage, offsetOf, type Page, type PageRequest, type Paging } from '../paging.js';
 import type { RepoAccess } from '../repos/access.js';
 import { RepoForksService } from '../repos/forks.js';
 import { repoKey } from '../repos/service.js';
 import { viewUnits } from '../repos/units.js';
-import { ReposStore } from '../repos/store.js';
+import { ReposPort } from '../repos/port.js';
 import type { Repository } from '../repos/tables.js';
 import { nowUnix } from '../storage/database.js';
-import { UsersStore } from '../users/store.js';
+import { UsersPort } from '../users/port.js';
 import type { User } from '../users/tables.js';
 import type { Team } from '../orgs/tables.js';
 import { ReviewsService } from '../reviews/service.js';
@@ -125,13 +125,13 @@ export class PullsService {
   }
 
   /** Everything the API views of these pull requests show, in a fixed number of queries. */
-  async details(actor: Actor, pulls: readonly Pull[], scope: Pick<CoreTransaction, 'store'> = this.ctx): Promise<PullDetails[]> {
+  async details(actor: Actor, pulls: readonly Pull[], scope: Pick<CoreTransaction, 'store' | 'port'> = this.ctx): Promise<PullDetails[]> {
     if (pulls.length === 0) return [];
     const issueDetails = await this.issues.details(actor, pulls.map((p) => p.issue), scope);
     const headIds = [...new Set(pulls.map((p) => p.pull.head_repo_id))];
-    const headRepos = await scope.store(ReposStore).findByIds(headIds);
+    const headRepos = await scope.port(ReposPort).byIds(headIds);
     const userIds = [...headRepos.map((r) => r.owner_id), ...pulls.map((p) => p.pull.merger_id).filter((id) => id > 0)];
-    const users = await scope.store(UsersStore).findByIds(userIds);
+    const users = await scope.port(UsersPort).byIds(userIds);
     const reposById = new Map<number, Repository>(headRepos.map((r) => [r.id, r]));
     // Base repositories come with the issue details; their access (and that of heads elsewhere) in one batch.
     const pairs = new Map<number, { repo: Repository; owner: User }>();
@@ -191,12 +191,12 @@ export class PullsService {
     const state = query.state ?? 'open';
     let posterId: number | undefined;
     if (query.poster) {
-      const poster = await this.ctx.store(UsersStore).findByName(query.poster);
+      const poster = await this.ctx.port(UsersPort).byName(query.poster);
       if (!poster) throw new NotFoundError(`user does not exist [uid: 0, name: ${query.poster}]`);
       posterId = poster.id;
     }
     const narrowed = query.base !== undefined || query.head !== undefined;
-    const found = await this.ctx.store(IssuesStore).list(
+    const found = await this.ctx.port(IssuesPort).list(
       {
         repoId: access.repo.id,
         isPull: true,
@@ -220,7 +220,7 @@ export class PullsService {
     if (!this.mayRead(access)) throw new NotFoundError();
     const { repo: headRepo, branch } = await this.headOf(actor, access, head, { quiet: true });
     const pull = await this.store.latestWithTargets(access.repo.id, base, headRepo.id, branch);
-    const issue = pull && (await this.ctx.store(IssuesStore).byId(pull.issue_id));
+    const issue = pull && (await this.ctx.port(IssuesPort).byId(pull.issue_id));
     if (!pull || !issue) throw new NotFoundError('pull request does not exist');
     return { issue, pull };
   }
@@ -237,7 +237,7 @@ export class PullsService {
     const branch = head.slice(colon + 1);
     if (branch.includes(':')) throw new NotFoundError();
     const [ownerName, repoName] = who.includes('/') ? who.split('/', 2) : [who, undefined];
-    const owner = await this.ctx.store(UsersStore).findByName(ownerName ?? '');
+    const owner = await this.ctx.port(UsersPort).byName(ownerName ?? '');
     if (!owner) throw new NotFoundError(options.quiet ? 'pull request does not exist' : 'GetUserByName');
     if (owner.id === access.owner.id && (repoName === undefined || repoName.toLowerCase() === access.repo.lower_name)) {
       return { repo: access.repo, access, branch };
@@ -245,7 +245,7 @@ export class PullsService {
     const forks = this.ctx.service(RepoForksService);
     let repo: Repository | undefined;
     if (repoName !== undefined) {
-      const named = await this.ctx.store(ReposStore).findByOwnerAndName(owner.id, repoName);
+      const named = await this.ctx.port(ReposPort).byOwnerAndName(owner.id, repoName);
       if (named && forks.inSameForkNetwork(named, access.repo)) repo = named;
     } else repo = await forks.headRepository(access.repo, owner);
     if (!repo) throw new NotFoundError(options.quiet ? 'pull request does not exist' : 'GetBaseRepo');
@@ -321,7 +321,7 @@ export class PullsService {
   private async openWithTargets(headRepoId: number, headBranch: string, baseRepoId: number, baseBranch: string): Promise<PullRequest | undefined> {
     const candidates = await this.store.withTargets(headRepoId, headBranch, baseRepoId, baseBranch);
     if (candidates.length === 0) return undefined;
-    const issues = await this.ctx.store(IssuesStore).byIds(candidates.map((c) => c.issue_id));
+    const issues = await this.ctx.port(IssuesPort).byIds(candidates.map((c) => c.issue_id));
     const open = new Set(issues.filter((i) => !i.is_closed).map((i) => i.id));
     return candidates.find((c) => open.has(c.issue_id));
   }
@@ -388,8 +388,8 @@ export class PullsService {
    */
   async refresh(pull: Pull): Promise<Pull> {
     if (pull.pull.has_merged) return pull;
-    const base = await this.ctx.store(ReposStore).findById(pull.pull.base_repo_id);
-    const owner = base && (await this.ctx.store(UsersStore).findById(base.owner_id));
+    const base = await this.ctx.port(ReposPort).byId(pull.pull.base_repo_id);
+    const owner = base && (await this.ctx.port(UsersPort).byId(base.owner_id));
     if (!base || !owner) return pull;
     const key = repoKey(owner, base);
     const [baseCommit, headCommit] = await Promise.all([
@@ -415,7 +415,7 @@ export class PullsService {
       const batch = await this.store.unmergedWithStatus(unsettled, after, 100);
       if (batch.length === 0) return checked;
       after = batch[batch.length - 1]!.id;
-      const open = new Map((await this.ctx.store(IssuesStore).byIds(batch.map((p) => p.issue_id))).filter((i) => !i.is_closed).map((i) => [i.id, i]));
+      const open = new Map((await this.ctx.port(IssuesPort).byIds(batch.map((p) => p.issue_id))).filter((i) => !i.is_closed).map((i) => [i.id, i]));
       for (const pull of batch) {
         const issue = open.get(pull.issue_id);
         if (!issue || signal.aborted) continue;
@@ -432,7 +432,7 @@ export class PullsService {
   private async branchMoved(actor: Actor, repo: Repository, branch: string, newId: string): Promise<void> {
     const deleted = /^0+$/.test(newId);
     const [heads, bases] = await Promise.all([this.store.withHead(repo.id, branch), this.store.withBase(repo.id, branch)]);
-    const issues = await this.ctx.store(IssuesStore).byIds([...heads, ...bases].map((p) => p.issue_id));
+    const issues = await this.ctx.port(IssuesPort).byIds([...heads, ...bases].map((p) => p.issue_id));
     const openIssues = new Map(issues.filter((i) => !i.is_closed).map((i) => [i.id, i]));
     if (!deleted) {
       for (const pull of heads) {
@@ -449,8 +449,8 @@ export class PullsService {
 
   /** Moves a pull request's head to `commit` of its head repository and checks it again. */
   private async synchronize(actor: Actor, current: Pull, headRepo: Repository, commit: string): Promise<void> {
-    const base = await this.ctx.store(ReposStore).findById(current.pull.base_repo_id);
-    const [baseOwner, headOwner] = base ? await Promise.all([this.ctx.store(UsersStore).findById(base.owner_id), this.ctx.store(UsersStore).findById(headRepo.owner_id)]) : [];
+    const base = await this.ctx.port(ReposPort).byId(current.pull.base_repo_id);
+    const [baseOwner, headOwner] = base ? await Promise.all([this.ctx.port(UsersPort).byId(base.owner_id), this.ctx.port(UsersPort).byId(headRepo.owner_id)]) : [];
     if (!base || !baseOwner || !headOwner) return;
     const before = current.pull.head_commit_id;
     await this.keepHead({ repo: base, owner: baseOwner }, current.pull.index, headRepo, repoKey(headOwner, headRepo), commit);
@@ -459,8 +459,8 @@ export class PullsService {
     const measured = baseCommit ? await this.measure(baseKey, { repoId: base.id, branch: current.pull.base_branch }, baseCommit, commit) : { head_commit_id: commit };
     await this.ctx.transaction(async (tx) => {
       const pull = await tx.store(PullsStore).update(current.pull.id, measured);
-      const issue = await tx.store(IssuesStore).update(current.issue.id, { updated_unix: nowUnix() });
-      await tx.store(CommentsStore).insert({ type: COMMENT_TYPES.pull_push, poster_id: signedInUser(actor).id, issue_id: issue.id, commit_sha: commit, content: JSON.stringify({ is_force_push: false, commit_ids: [commit] }) });
+      const issue = await tx.port(IssuesPort).markUpdated(current.issue.id, nowUnix());
+      await tx.port(CommentsPort).record({ type: COMMENT_TYPES.pull_push, poster_id: signedInUser(actor).id, issue_id: issue.id, commit_sha: commit, content: JSON.stringify({ is_force_push: false, commit_ids: [commit] }) });
       tx.emit('pull.synchronized', { actor, repo: base, owner: baseOwner, issue, pull, before, after: commit });
     });
   }
@@ -513,13 +513,13 @@ export class PullsService {
         if (newBase !== undefined) {
           const previousBase = row.base_branch;
           row = await tx.store(PullsStore).update(row.id, { ...measured, base_branch: newBase });
-          await tx.store(CommentsStore).insert({ type: COMMENT_TYPES.change_target_branch, poster_id: user.id, issue_id: issue.id, old_ref: previousBase, new_ref: newBase });
+          await tx.port(CommentsPort).record({ type: COMMENT_TYPES.change_target_branch, poster_id: user.id, issue_id: issue.id, old_ref: previousBase, new_ref: newBase });
           tx.emit('pull.retargeted', { actor, repo: access.repo, owner: access.owner, issue, pull: row, previousBase });
         }
         return row;
       });
     }
-    const fresh = await this.ctx.store(IssuesStore).byId(issue.id);
+    const fresh = await this.ctx.port(IssuesPort).byId(issue.id);
     return { issue: fresh ?? issue, pull };
   }
 

@@ -21,10 +21,10 @@ import { clampPage, type Page, type Paging } from '../paging.js';
 import type { RepoAccess } from '../repos/access.js';
 import '../repos/events.js';
 import { repoKey } from '../repos/service.js';
-import { ReposStore } from '../repos/store.js';
+import { ReposPort } from '../repos/port.js';
 import type { Repository } from '../repos/tables.js';
 import { nowUnix } from '../storage/database.js';
-import { UsersStore } from '../users/store.js';
+import { UsersPort } from '../users/port.js';
 import { compileGlob } from '../webhooks/hook-events.js';
 import { CreatePushMirrorOptionSchema, type CreatePushMirrorOption } from './schemas.js';
 import { PushMirrorsStore } from './store.js';
@@ -278,7 +278,7 @@ export class PushMirrorsService {
     if (!this.ctx.settings.mirror.ENABLED) return 0;
     const due = await this.store.due(nowUnix(), DUE_BATCH);
     if (due.length === 0) return 0;
-    const repos = new Map((await this.ctx.store(ReposStore).findByIds([...new Set(due.map((d) => d.repo_id))])).map((r) => [r.id, r]));
+    const repos = new Map((await this.ctx.port(ReposPort).byIds([...new Set(due.map((d) => d.repo_id))])).map((r) => [r.id, r]));
     const queued = due.filter((d) => {
       const repo = repos.get(d.repo_id);
       return repo !== undefined && repo.is_archived !== 1;
@@ -300,9 +300,9 @@ export class PushMirrorsService {
     if (!this.ctx.settings.mirror.ENABLED) return;
     const mirror = await this.store.byId(run.payload.mirrorId);
     if (!mirror) return;
-    const repo = await this.ctx.store(ReposStore).findById(mirror.repo_id);
+    const repo = await this.ctx.port(ReposPort).byId(mirror.repo_id);
     if (!repo) return;
-    const owner = await this.ctx.store(UsersStore).findById(repo.owner_id);
+    const owner = await this.ctx.port(UsersPort).byId(repo.owner_id);
     if (!owner) return;
     await run.progress(0, 1, `pushing to ${mirror.remote_address}`);
     const error = await this.push(mirror, repo, owner, run.signal);

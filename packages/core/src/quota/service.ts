@@ -5,7 +5,7 @@ import type { Page, PageRequest } from '../paging.js';
 import { acceptInput } from '../validation/validate.js';
 import { isOrganization, type User } from '../users/tables.js';
 import { OrgsService } from '../orgs/service.js';
-import { UsersStore } from '../users/store.js';
+import { UsersPort } from '../users/port.js';
 import '../users/events.js';
 import { subjectsOf, toApiQuotaGroup, toApiQuotaInfo, toApiQuotaRule, type LoadedQuotaGroup } from './convert.js';
 import {
@@ -219,7 +219,7 @@ export class QuotaService {
     assertSiteAdmin(actor);
     if (!(await this.store.findGroup(groupName))) throw new NotFoundError();
     const ids = await this.store.memberIds(groupName);
-    const users = await this.ctx.store(UsersStore).findByIds(ids);
+    const users = await this.ctx.port(UsersPort).byIds(ids);
     return ids.flatMap((id) => users.get(id) ?? []);
   }
 

@@ -7,7 +7,7 @@ import type { Issue } from '../issues/tables.js';
 import { IssuesService } from '../issues/service.js';
 import type { Comment } from '../comments/tables.js';
 import { SocialService } from '../social/service.js';
-import { UsersStore } from '../users/store.js';
+import { UsersPort } from '../users/port.js';
 import { GHOST_USER } from '../users/system.js';
 import type { User } from '../users/tables.js';
 import { nowUnix } from '../storage/database.js';
@@ -90,7 +90,7 @@ export class ReactionsService {
   }
 
   private async withUsers(rows: readonly Reaction[]): Promise<ReactionWithUser[]> {
-    const users = await this.ctx.store(UsersStore).findByIds(rows.map((row) => row.user_id));
+    const users = await this.ctx.port(UsersPort).byIds(rows.map((row) => row.user_id));
     return rows.map((reaction) => ({ reaction, user: users.get(reaction.user_id) ?? GHOST_USER }));
   }
 }

@@ -8,6 +8,9 @@ export interface ReactionTarget {
   commentId: number;
 }
 
+/** Rows per statement of a bulk insert: well under SQLite's limit of bound parameters. */
+const CHUNK = 200;
+
 /** The `reaction` table. */
 export class ReactionsStore extends Store<ReactionsTables> {
   private readonly ofTargetQuery = this.precompiled<Reaction, 'issueId' | 'commentId'>('ofTarget', (db, param) =>
@@ -74,5 +77,12 @@ export class ReactionsStore extends Store<ReactionsTables> {
   /** Removes every reaction on a comment (the comment is being deleted). */
   async deleteOfComment(commentId: number): Promise<void> {
     await this.db.deleteFrom('reaction').where('comment_id', '=', commentId).execute();
+  }
+
+  /** Reactions written by a migration, many rows at once; one already there (a re-run) is left as it is. */
+  async insertMany(rows: readonly NewReaction[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      await this.db.insertInto('reaction').values(rows.slice(i, i + CHUNK)).onConflict((oc) => oc.doNothing()).execute();
+    }
   }
 }

@@ -20,7 +20,7 @@ import {
 } from './schemas.js';
 import { CommitVerifier } from '../commits/verification.js';
 import { toApiVerification } from '../commits/convert.js';
-import { UsersStore } from '../users/store.js';
+import { UsersPort } from '../users/port.js';
 import { assertCanWriteRefs, moveRefs, zeroId } from './writes.js';
 import { actorUser, isSiteAdmin } from '../access/actor.js';
 import { AccessMode } from '../access/permissions.js';
@@ -211,7 +211,7 @@ export class BranchesService {
     const emails = withCommits.flatMap((r) => [r.commit.authorEmail, r.commit.committerEmail]);
     // The raw commits (one read over the repository's object reader) carry the signatures to verify.
     const [usernames, raws, protections] = await Promise.all([
-      this.ctx.store(UsersStore).usernamesByCommitEmail(emails, this.ctx.settings.server.DOMAIN),
+      this.ctx.port(UsersPort).usernamesByCommitEmail(emails, this.ctx.settings.server.DOMAIN),
       withCommits.length > 0 ? this.ctx.git.readObjects(repoKey(access.owner, access.repo), withCommits.map((r) => r.commit.id)) : Promise.resolve([]),
       this.protectionViews(withCommits.map((r) => r.ref.slice(HEADS.length)), access, view),
     ]);

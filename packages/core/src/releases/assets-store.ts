@@ -1,7 +1,7 @@
 import type { AttachmentTable, Attachment } from '../attachments/tables.js';
 import { Store } from '../storage/store.js';
 
-/** The `attachment` rows that are release assets (`release_id` set); inserts and renames go through AttachmentsStore. */
+/** The `attachment` rows that are release assets (`release_id` set); inserts and renames go through AttachmentsPort. */
 interface ReleaseAssetTables {
   attachment: AttachmentTable;
 }

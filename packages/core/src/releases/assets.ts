@@ -4,7 +4,7 @@ import { actorUser, type Actor } from '../access/actor.js';
 import { prepend, readHead, type AttachmentUpload } from '../attachments/service.js';
 import { EditAttachmentOptionsSchema, type EditAttachmentOptions } from '../attachments/schemas.js';
 import { SNIFF_LENGTH, isAllowedType, mediaTypeOf, sniffContentType } from '../attachments/sniff.js';
-import { AttachmentsStore } from '../attachments/store.js';
+import { AttachmentsPort } from '../attachments/port.js';
 import { attachmentBlobKey, type Attachment } from '../attachments/tables.js';
 import { BlobsService } from '../blobs/service.js';
 import { BadRequestError, NotFoundError } from '../errors.js';
@@ -101,7 +101,7 @@ export class ReleaseAssetsService {
     if (externalUrl) {
       assertExternalUrl(externalUrl);
       const name = input.name || nameOfLink(externalUrl);
-      return this.ctx.store(AttachmentsStore).insert({ ...row, uuid: randomUUID(), name, external_url: externalUrl });
+      return this.ctx.port(AttachmentsPort).insert({ ...row, uuid: randomUUID(), name, external_url: externalUrl });
     }
     if (!file) throw new BadRequestError("One of 'attachment' or 'external_url' is required");
     const name = input.name || file.name;
@@ -120,7 +120,7 @@ export class ReleaseAssetsService {
     const maxMiB = this.ctx.settings.attachment.MAX_SIZE;
     const { size } = await blobs.put(key, prepend(head, rest), { maxBytes: maxMiB < 0 ? undefined : maxMiB * 1024 * 1024 });
     try {
-      return await this.ctx.store(AttachmentsStore).insert({ ...row, uuid, name, size });
+      return await this.ctx.port(AttachmentsPort).insert({ ...row, uuid, name, size });
     } catch (error) {
       await blobs.delete(key).catch(() => {});
       throw error;
@@ -137,7 +137,7 @@ export class ReleaseAssetsService {
       assertExternalUrl(opts.browser_download_url);
     }
     if (opts.name && opts.name !== asset.name) {
-      await this.ctx.store(AttachmentsStore).rename(asset.id, opts.name);
+      await this.ctx.port(AttachmentsPort).rename(asset.id, opts.name);
       asset = { ...asset, name: opts.name };
     }
     if (opts.browser_download_url && opts.browser_download_url !== asset.external_url) {
@@ -150,13 +150,13 @@ export class ReleaseAssetsService {
   async delete(actor: Actor, access: RepoAccess, release: Release, id: string | number): Promise<void> {
     this.releases.assertWriter(actor, access);
     const asset = await this.find(release, id);
-    await this.ctx.store(AttachmentsStore).deleteByIds([asset.id]);
+    await this.ctx.port(AttachmentsPort).deleteByIds([asset.id]);
     await this.releases.removeBlobs([asset]);
   }
 
   private async find(release: Release, id: string | number): Promise<Attachment> {
     const number = parseReleaseId(id);
-    const asset = number ? await this.ctx.store(AttachmentsStore).byId(number) : undefined;
+    const asset = number ? await this.ctx.port(AttachmentsPort).byId(number) : undefined;
     if (!asset || asset.release_id !== release.id) throw new NotFoundError();
     return asset;
   }

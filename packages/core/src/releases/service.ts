@@ -1,8 +1,8 @@
-import type { CoreContext } from '../context.js';
+import type { CoreContext, CoreTransaction } from '../context.js';
 import { truncateBytes } from '../text.js';
 import { actorUser, type Actor } from '../access/actor.js';
 import { AccessMode, unitMode } from '../access/permissions.js';
-import { AttachmentsStore } from '../attachments/store.js';
+import { AttachmentsPort } from '../attachments/port.js';
 import { attachmentBlobKey, type Attachment } from '../attachments/tables.js';
 import { BlobsService } from '../blobs/service.js';
 import { ConflictError, ForbiddenError, LockedError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
@@ -12,13 +12,12 @@ import { moveRefs, zeroId } from '../refs/writes.js';
 import type { RepoAccess } from '../repos/access.js';
 import '../repos/events.js';
 import { assertValidBranchName } from '../repos/names.js';
-import { RepoReleaseCountStore } from '../repos/release-count-store.js';
+import { ReposPort } from '../repos/port.js';
 import { repoKey } from '../repos/service.js';
 import { viewUnits } from '../repos/units.js';
 import { isUniqueViolation, nowUnix } from '../storage/database.js';
-import type { StoreScope } from '../storage/store.js';
 import { GHOST_USER } from '../users/system.js';
-import { UsersStore } from '../users/store.js';
+import { UsersPort } from '../users/port.js';
 import { acceptInput } from '../validation/validate.js';
 import { ProtectionService } from '../protection/service.js';
 import { ReleaseAssetsStore } from './assets-store.js';
@@ -149,10 +148,10 @@ export class ReleasesService {
   }
 
   /** Publishers and assets of a page of releases, in two queries. */
-  async details(access: Pick<RepoAccess, 'repo' | 'owner'>, releases: readonly Release[], scope: Pick<StoreScope, 'store'> = this.ctx): Promise<ReleaseDetails[]> {
+  async details(access: Pick<RepoAccess, 'repo' | 'owner'>, releases: readonly Release[], scope: Pick<CoreTransaction, 'store' | 'port'> = this.ctx): Promise<ReleaseDetails[]> {
     if (releases.length === 0) return [];
     const [users, assets] = await Promise.all([
-      scope.store(UsersStore).findByIds([...new Set(releases.map((r) => r.publisher_id))]),
+      scope.port(UsersPort).byIds([...new Set(releases.map((r) => r.publisher_id))]),
       scope.store(ReleaseAssetsStore).ofReleases(releases.map((r) => r.id)),
     ]);
     const byRelease = new Map<number, Attachment[]>();
@@ -195,7 +194,7 @@ export class ReleasesService {
     const now = nowUnix();
     const tag = draft ? undefined : await this.ensureTag(actor, access, tagName, target);
     const release = await this.ctx.transaction(async (tx) => {
-      await tx.store(RepoReleaseCountStore).lock(access.repo.id);
+      await tx.port(ReposPort).lockForReleases(access.repo.id);
       let row: Release;
       try {
         row = await tx.store(ReleasesStore).insert({
@@ -259,7 +258,7 @@ export class ReleasesService {
     }
     const wasPublished = release.is_draft === 0;
     const updated = await this.ctx.transaction(async (tx) => {
-      await tx.store(RepoReleaseCountStore).lock(access.repo.id);
+      await tx.port(ReposPort).lockForReleases(access.repo.id);
       let row: Release | undefined;
       try {
         row = await tx.store(ReleasesStore).update(release.id, changes);
@@ -281,10 +280,10 @@ export class ReleasesService {
   async delete(actor: Actor, access: RepoAccess, release: Release): Promise<void> {
     this.assertWriter(actor, access);
     const assets = await this.ctx.transaction(async (tx) => {
-      await tx.store(RepoReleaseCountStore).lock(access.repo.id);
+      await tx.port(ReposPort).lockForReleases(access.repo.id);
       const rows = await tx.store(ReleaseAssetsStore).ofReleases([release.id]);
       if (!(await tx.store(ReleasesStore).delete(release.id))) throw new NotFoundError();
-      await tx.store(AttachmentsStore).deleteByIds(rows.map((a) => a.id));
+      await tx.port(AttachmentsPort).deleteByIds(rows.map((a) => a.id));
       await this.recount(tx, access.repo.id);
       if (release.is_draft === 0) tx.emit('release.deleted', { actor, repo: access.repo, owner: access.owner, release });
       return rows;
@@ -315,9 +314,9 @@ export class ReleasesService {
     }
   }
 
-  /** Sets `num_releases`; the transaction took the repository's lock (`RepoReleaseCountStore.lock`) first. */
-  private async recount(tx: Pick<StoreScope, 'store'>, repoId: number): Promise<void> {
-    await tx.store(RepoReleaseCountStore).set(repoId, await tx.store(ReleasesStore).countPublished(repoId));
+  /** Sets `num_releases`; the transaction took the repository's lock (`ReposPort.lockForReleases`) first. */
+  private async recount(tx: Pick<CoreTransaction, 'store' | 'port'>, repoId: number): Promise<void> {
+    await tx.port(ReposPort).setReleaseCount(repoId, await tx.store(ReleasesStore).countPublished(repoId));
   }
 
   /**
@@ -392,7 +391,7 @@ export class ReleasesService {
     await this.ctx.transaction(async (tx) => {
       const store = tx.store(ReleasesStore);
       if (gone.length > 0) {
-        await tx.store(RepoReleaseCountStore).lock(repoId);
+        await tx.port(ReposPort).lockForReleases(repoId);
         await store.tagsDeleted(repoId, gone.map((r) => r.lower_tag_name));
         await this.recount(tx, repoId);
       }

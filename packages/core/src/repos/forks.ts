@@ -11,8 +11,7 @@ import { QuotaService } from '../quota/service.js';
 import { isUniqueViolation, nowUnix } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
 import { DEFAULT_OBJECT_FORMAT, isObjectFormat, RepositoryExistsError, type RepoKey } from '../git/backend.js';
-import { UsersStore } from '../users/store.js';
-import { UserAdminStore } from '../users/admin-store.js';
+import { UsersPort } from '../users/port.js';
 import { isOrganization, Visibility, type User } from '../users/tables.js';
 import type { RepoAccess } from './access.js';
 import { ForksStore } from './forks-store.js';
@@ -69,7 +68,7 @@ export class RepoForksService {
       if (repo.is_private !== 1 || previous.is_private === 1 || repo.num_forks === 0) return;
       const hidden = await tx.store(ForksStore).hideForksOf(repo.id);
       if (hidden.length === 0) return;
-      const owners = await tx.store(UsersStore).findByIds(hidden.map((r) => r.owner_id));
+      const owners = await tx.port(UsersPort).byIds(hidden.map((r) => r.owner_id));
       for (const fork of hidden) {
         const owner = owners.get(fork.owner_id);
         if (owner) tx.emit('repo.edited', { repo: fork, previous: { ...fork, is_private: 0 }, owner, actor });
@@ -157,7 +156,7 @@ export class RepoForksService {
           updated_unix: now,
         });
         await tx.store(ForksStore).adjustForkCount(base.id, 1);
-        await tx.store(UsersStore).adjustRepoCount(owner.id, 1);
+        await tx.port(UsersPort).adjustRepoCount(owner.id, 1);
         await tx.store(WatchesStore).watch(doer.id, row.id);
         await tx.store(GitIntentStore).delete(intent);
         // Created, as every repository is (feeds, organization hooks); forked, for the parent's `fork` hooks.
@@ -195,7 +194,7 @@ export class RepoForksService {
 
   /** The organization `name` as a fork's owner: 422 when there is none (or the actor may not see it), 403 when the actor may not create there. */
   private async organization(actor: Actor, name: string): Promise<User> {
-    const org = await this.ctx.store(UsersStore).findByName(name);
+    const org = await this.ctx.port(UsersPort).byName(name);
     if (!org || !isOrganization(org) || !(await this.ctx.service(AccessService).canSee(actor, org))) {
       throw new ValidationError('', `org does not exist [id: 0, name: ${name}]`);
     }
@@ -209,7 +208,7 @@ export class RepoForksService {
 
   /** Forgejo answers the limit on forks with ErrReachLimitOfRepo, which its fork route turns into 409. */
   private async assertBelowCreationLimit(owner: User): Promise<void> {
-    const own = (await this.ctx.store(UserAdminStore).limitsOf(owner.id)).max_repo_creation;
+    const own = await this.ctx.port(UsersPort).repoCreationLimitOf(owner.id);
     const limit = own > -1 ? own : this.ctx.settings.repository.MAX_CREATION_LIMIT;
     if (limit >= 0 && owner.num_repos >= limit) throw new ConflictError(`user has reached maximum limit of repositories [limit: ${limit}]`);
   }
@@ -219,7 +218,7 @@ export class RepoForksService {
     if (this.ctx.settings.repository.DISABLE_FORKS) throw new NotFoundError();
     const visible = this.ctx.store(RepoSearchStore).visibleIds(searchVisibility(actor, true));
     const page = await this.store.listForks(parent.repo.id, visible, clampPage(this.ctx.settings, paging));
-    const owners = await this.ctx.store(UsersStore).findByIds(page.items.map((r) => r.owner_id));
+    const owners = await this.ctx.port(UsersPort).byIds(page.items.map((r) => r.owner_id));
     const pairs = page.items.flatMap((repo) => {
       const owner = owners.get(repo.owner_id);
       return owner ? [{ repo, owner }] : [];
@@ -236,7 +235,7 @@ export class RepoForksService {
     const parentIds = items.filter((i) => i.repo.is_fork === 1 && i.repo.fork_id > 0).map((i) => i.repo.fork_id);
     if (parentIds.length === 0) return [...items];
     const parents = await this.ctx.store(ReposStore).findByIds(parentIds);
-    const owners = await this.ctx.store(UsersStore).findByIds(parents.map((p) => p.owner_id));
+    const owners = await this.ctx.port(UsersPort).byIds(parents.map((p) => p.owner_id));
     const pairs = parents.flatMap((repo) => {
       const owner = owners.get(repo.owner_id);
       return owner ? [{ repo, owner }] : [];

@@ -24,8 +24,8 @@ import type { RepoGitIntent, ReposTables } from './tables.js';
  *   storage goes.
  * - `merge`: a pull request (`repo_id` holds its `pull_request` id) is being merged into the repository the key
  *   names; deleted by the transaction that marks it merged. Left over: `PullMergeService.repairMerge` finishes it
- *   when the base moved (its marker ref says so).
- * Later kinds (mirror sync) add their op here with their reconciliation.
+ *   when the base moved (its marker ref says so), as the pulls domain's record (`pulls/domain.ts`) asks.
+ * Later kinds add their op here; one of another domain is repaired by the `repairs` of that domain's record.
  */
 export type GitIntentOp = 'create' | 'remove' | 'sync' | 'rename' | 'head' | 'owner-rename' | 'fork' | 'merge';
 

@@ -1,9 +1,9 @@
 import type { CoreContext } from '../context.js';
 import type { Actor } from '../access/actor.js';
-import { UsersStore } from '../users/store.js';
+import { UsersPort } from '../users/port.js';
 import { Visibility, isOrganization, type User } from '../users/tables.js';
 import { ReposStore } from './store.js';
-import { AccessStore } from '../access/store.js';
+import { AccessPort } from '../access/port.js';
 import { AccessMode } from '../access/permissions.js';
 import type { RepoAccess } from './access.js';
 
@@ -27,8 +27,8 @@ export class RepoParticipantsService {
    * owner of an individual's repository (organization team members come with teams).
    */
   async assignees(_actor: Actor, access: RepoAccess): Promise<User[]> {
-    const ids = await this.ctx.store(AccessStore).collaboratorIds(access.repo.id, AccessMode.Write);
-    const users = [...(await this.ctx.store(UsersStore).findByIds(ids)).values()].filter((u) => u.is_active === 1).sort(byName);
+    const ids = await this.ctx.port(AccessPort).collaboratorIds(access.repo.id, AccessMode.Write);
+    const users = [...(await this.ctx.port(UsersPort).byIds(ids)).values()].filter((u) => u.is_active === 1).sort(byName);
     // Forgejo appends an individual owner after the others.
     return isOrganization(access.owner) || ids.includes(access.owner.id) ? users : [...users, access.owner];
   }
@@ -40,13 +40,13 @@ export class RepoParticipantsService {
    */
   async reviewers(_actor: Actor, access: RepoAccess): Promise<User[]> {
     const { repo, owner } = access;
-    const ids = new Set(await this.ctx.store(AccessStore).collaboratorIds(repo.id, AccessMode.Read));
+    const ids = new Set(await this.ctx.port(AccessPort).collaboratorIds(repo.id, AccessMode.Read));
     if (repo.is_private === 1 || owner.visibility === Visibility.Private) {
       if (!isOrganization(owner)) ids.add(owner.id);
     } else {
       for (const id of await this.ctx.store(ReposStore).watcherIds(repo.id, WATCHING_MODES)) ids.add(id);
     }
-    const users = await this.ctx.store(UsersStore).findByIds([...ids]);
+    const users = await this.ctx.port(UsersPort).byIds([...ids]);
     return [...users.values()].filter((u) => u.is_active === 1).sort(byName);
   }
 }

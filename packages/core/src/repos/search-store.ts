@@ -1,45 +1,24 @@
 /**
  * The SQL of repository search. It reads `repository` and, read-only, its owner's row in `user` (visibility
  * and name): which repositories a caller may see depends on both, and the page and its count must come from the
- * same filter. Owners' full rows are loaded afterwards in one query through UsersStore.
+ * same filter. Owners' full rows are loaded afterwards in one query through UsersPort.
  */
 import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
 import { Store } from '../storage/store.js';
 import { containsText as like } from '../storage/database.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
 import { Visibility, type User, type UsersTables } from '../users/tables.js';
-import { grantedRepoIds, memberOrgIds, teamRepoIds } from '../access/store.js';
+import { AccessPort } from '../access/port.js';
 import type { Repository, ReposTables } from './tables.js';
+import type { SearchVisibility } from './types.js';
 
 type SearchTables = ReposTables & Pick<UsersTables, 'user'>;
 /** The tables as a search query sees them: the owner's row joined as `owner`. */
 type Joined = SearchTables & { owner: UsersTables['user'] };
 type Eb = ExpressionBuilder<Joined, 'repository' | 'owner'>;
 
-/** What an account was given, read ahead for the in-memory catalog (SQL asks the access domain's subqueries). */
-export interface AccountGrants {
-  readonly repoIds: ReadonlySet<number>;
-  readonly orgIds: ReadonlySet<number>;
-}
-
-/**
- * Which repositories a search may return, by who asks (see `searchVisibility` in search.ts, which derives it
- * from the same rule as `repoPermission`). `signed-in` and `own` also let through the repositories granted to the
- * account (collaborations, teams) and the public repositories of its organizations.
- */
-export type SearchVisibility = (
-  /** Site administrators and the system: every repository. */
-  | { readonly kind: 'all' }
-  /** Public repositories of public owners; `onlyOwner` narrows them to one owner's (restricted accounts). */
-  | { readonly kind: 'public'; readonly onlyOwner?: number }
-  /** A signed-in account: its own, and public repositories of public and limited owners. */
-  | { readonly kind: 'signed-in'; readonly userId: number; readonly grants?: AccountGrants }
-  /** A restricted account: its own repositories and those it was given, nothing public. */
-  | { readonly kind: 'own'; readonly userId: number; readonly grants?: AccountGrants }
-) & {
-  /** A repository-limited token: of the rest, only these repositories and public ones of public owners. */
-  readonly tokenRepos?: readonly number[];
-};
+// Defined with the domain's other shared types, and re-exported for this folder's files.
+export type { AccountGrants, SearchVisibility } from './types.js';
 
 /** A column repositories are ordered by, and the direction. */
 export type SearchOrderColumn = 'owner_name' | 'lower_name' | 'created_unix' | 'updated_unix' | 'size' | 'lfs_size' | 'id' | 'num_stars' | 'num_forks';
@@ -167,7 +146,7 @@ export class RepoSearchStore extends Store<SearchTables> {
       .selectAll()
       .where('repository.is_private', '=', 1)
       .where('repository.owner_id', '!=', userId)
-      .where('repository.id', 'in', grantedRepoIds(userId))
+      .where('repository.id', 'in', AccessPort.grantedRepoIds(userId))
       .execute();
   }
 
@@ -202,16 +181,16 @@ function matching(eb: Eb, filter: SearchFilter): Expression<SqlBool> {
   if (filter.keywords) all.push(keywordMatch(eb, filter));
   if (filter.ownerId !== undefined) {
     const owned = eb('repository.owner_id', '=', filter.ownerId);
-    const given = [eb('repository.id', 'in', grantedRepoIds(filter.ownerId))];
+    const given = [eb('repository.id', 'in', AccessPort.grantedRepoIds(filter.ownerId))];
     if (filter.memberOrgPublic) {
       given.push(
-        eb.and([eb('repository.is_private', '=', 0), eb('owner.visibility', '=', Visibility.Private), eb('repository.owner_id', 'in', memberOrgIds(filter.ownerId))]),
+        eb.and([eb('repository.is_private', '=', 0), eb('owner.visibility', '=', Visibility.Private), eb('repository.owner_id', 'in', AccessPort.memberOrgIds(filter.ownerId))]),
       );
     }
     const granted = eb.and([eb('repository.owner_id', '!=', filter.ownerId), eb.or(given)]);
     all.push(filter.collaborate === true ? granted : filter.collaborate === false ? owned : eb.or([owned, granted]));
   }
-  if (filter.teamId !== undefined) all.push(eb('repository.id', 'in', teamRepoIds(filter.teamId)));
+  if (filter.teamId !== undefined) all.push(eb('repository.id', 'in', AccessPort.teamRepoIds(filter.teamId)));
   const flags: [keyof Pick<Repository, 'is_private' | 'is_template' | 'is_archived' | 'is_fork' | 'is_mirror'>, boolean | undefined][] = [
     ['is_private', filter.isPrivate],
     ['is_template', filter.template],
@@ -247,15 +226,15 @@ function visibleToAccount(eb: Eb, visibility: SearchVisibility): Expression<SqlB
         ...grantedTo(eb, visibility.userId),
       ]);
     case 'own':
-      return eb.or([eb('repository.owner_id', '=', visibility.userId), eb('repository.id', 'in', grantedRepoIds(visibility.userId))]);
+      return eb.or([eb('repository.owner_id', '=', visibility.userId), eb('repository.id', 'in', AccessPort.grantedRepoIds(visibility.userId))]);
   }
 }
 
 /** Repositories given to the account, and public ones of its organizations (the access domain's subqueries). */
 function grantedTo(eb: Eb, userId: number): Expression<SqlBool>[] {
   return [
-    eb('repository.id', 'in', grantedRepoIds(userId)),
-    eb.and([eb('repository.is_private', '=', 0), eb('repository.owner_id', 'in', memberOrgIds(userId))]),
+    eb('repository.id', 'in', AccessPort.grantedRepoIds(userId)),
+    eb.and([eb('repository.is_private', '=', 0), eb('repository.owner_id', 'in', AccessPort.memberOrgIds(userId))]),
   ];
 }
 

@@ -11,7 +11,7 @@ import type { Actor } from '../access/actor.js';
 import { AccessMode } from '../access/permissions.js';
 import { AccessService } from '../access/service.js';
 import { acceptInput } from '../validation/validate.js';
-import { UsersStore } from '../users/store.js';
+import { UsersPort } from '../users/port.js';
 import { RepositorySchema } from './schemas.js';
 import type { RepoAccess } from './access.js';
 import { DEFAULT_ORDERING, RepoSearchStore, type SearchFilter, type SearchOrdering, type SearchVisibility } from './search-store.js';
@@ -144,7 +144,7 @@ export class RepoSearchService {
       return { items: await this.withAccess(actor, items), total };
     }
     const { items, total } = await this.ctx.store(RepoSearchStore).search(filter, page);
-    const owners = await this.ctx.store(UsersStore).findByIds(items.map((r) => r.owner_id));
+    const owners = await this.ctx.port(UsersPort).byIds(items.map((r) => r.owner_id));
     return { items: await this.withAccess(actor, items.map((repo) => ({ repo, owner: owners.get(repo.owner_id) }))), total };
   }
 

@@ -12,12 +12,11 @@ import { DEFAULT_OBJECT_FORMAT, isObjectFormat, RepositoryExistsError, type File
 import { sshCloneUrl, webUrl } from '../urls.js';
 import type { RepoAccess } from './access.js';
 import { RepoTemplatesService } from '../templates/service.js';
-import { LabelsStore } from '../labels/store.js';
+import { LabelsPort } from '../labels/port.js';
 import { WatchesStore } from './watches.js';
 import { PushesStore } from './pushes.js';
 import { defaultUnits, parseTopics, serializeUnits } from './units.js';
-import { UsersStore } from '../users/store.js';
-import { UserAdminStore } from '../users/admin-store.js';
+import { UsersPort } from '../users/port.js';
 import { noReplyAddress } from '../users/convert.js';
 import { isOrganization, type User } from '../users/tables.js';
 import { assertValidBranchName, assertValidRepoName } from './names.js';
@@ -41,11 +40,11 @@ export function repoKey(owner: Pick<User, 'lower_name'>, repo: Pick<Repository, 
 
 export class ReposService {
   private readonly store: ReposStore;
-  private readonly users: UsersStore;
+  private readonly users: UsersPort;
 
   constructor(private readonly ctx: CoreContext) {
     this.store = ctx.store(ReposStore);
-    this.users = ctx.store(UsersStore);
+    this.users = ctx.port(UsersPort);
   }
 
   private get access(): AccessService {
@@ -131,9 +130,9 @@ export class ReposService {
           created_unix: now,
           updated_unix: now,
         });
-        await tx.store(UsersStore).adjustRepoCount(owner.id, 1);
+        await tx.port(UsersPort).adjustRepoCount(owner.id, 1);
         if (doer) await tx.store(WatchesStore).watch(doer.id, row.id);
-        await tx.store(LabelsStore).insertMany(row.id, labels);
+        await tx.port(LabelsPort).createFromTemplates(row.id, labels);
         await tx.store(GitIntentStore).delete(intent);
         tx.emit('repo.created', { repo: row, owner, actor });
         return row;
@@ -185,7 +184,7 @@ export class ReposService {
     if (!(opts.git_content || opts.topics || opts.git_hooks || opts.webhooks || opts.avatar || opts.labels || opts.protected_branch)) {
       throw new ValidationError('', 'must select at least one template item');
     }
-    const owner = opts.owner.toLowerCase() === doer.lower_name ? doer : await this.users.findByName(opts.owner);
+    const owner = opts.owner.toLowerCase() === doer.lower_name ? doer : await this.users.byName(opts.owner);
     if (!owner) throw new NotFoundError('the owner does not exist');
     if (owner.id !== doer.id && !isSiteAdmin(actor)) throw new ForbiddenError('Only admin can generate repository for other user.');
     const source = template.repo;
@@ -205,8 +204,8 @@ export class ReposService {
     const derived = await this.deriveFromRefs(key, created.repo.default_branch);
     const repo = await this.ctx.transaction(async (tx) => {
       if (opts.labels) {
-        const labels = await tx.store(LabelsStore).listOfRepo(source.id);
-        await tx.store(LabelsStore).insertMany(created.repo.id, labels.map((l) => ({ name: l.name, color: l.color, description: l.description, exclusive: l.exclusive === 1 })));
+        const labels = await tx.port(LabelsPort).listOfRepo(source.id);
+        await tx.port(LabelsPort).createFromTemplates(created.repo.id, labels.map((l) => ({ name: l.name, color: l.color, description: l.description, exclusive: l.exclusive === 1 })));
       }
       return tx.store(ReposStore).update(created.repo.id, { ...derived, template_id: source.id });
     });
@@ -217,14 +216,14 @@ export class ReposService {
 
   private async assertBelowCreationLimit(owner: User): Promise<void> {
     // The account's own limit (set by an administrator) wins; -1 there means the site default.
-    const own = (await this.ctx.store(UserAdminStore).limitsOf(owner.id)).max_repo_creation;
+    const own = await this.ctx.port(UsersPort).repoCreationLimitOf(owner.id);
     const limit = own > -1 ? own : this.ctx.settings.repository.MAX_CREATION_LIMIT;
     if (limit >= 0 && owner.num_repos >= limit) throw new ForbiddenError(`user has reached maximum limit of repositories [limit: ${limit}]`);
   }
 
   /** The repository `owner/name` with the actor's access, or NotFound when the actor may not see it. */
   async resolve(actor: Actor, ownerName: string, name: string): Promise<RepoAccess> {
-    const owner = await this.users.findByName(ownerName);
+    const owner = await this.users.byName(ownerName);
     const repo = owner && (await this.store.findByOwnerAndName(owner.id, name));
     if (!owner || !repo) throw new NotFoundError();
     const access = await this.access.repoAccess(actor, repo, owner);
@@ -266,12 +265,12 @@ export class ReposService {
       for (const repo of repos) {
         if (!(await store.delete(repo.id))) throw new NotFoundError();
         // Labels have no foreign key (organization labels carry repo_id 0): they go with their repository here.
-        await tx.store(LabelsStore).deleteOfRepo(repo.id);
+        await tx.port(LabelsPort).deleteOfRepo(repo.id);
         const key = repoKey(owner, repo);
         recorded.push({ key, intent: await intents.insert('remove', key, repo.id) });
         tx.emit('repo.deleted', { repo, owner, actor });
       }
-      if (repos.length > 0) await tx.store(UsersStore).adjustRepoCount(owner.id, -repos.length);
+      if (repos.length > 0) await tx.port(UsersPort).adjustRepoCount(owner.id, -repos.length);
       await work(tx);
       return recorded;
     });
@@ -321,7 +320,7 @@ export class ReposService {
       },
       page,
     );
-    const owners = await this.users.findByIds([...new Set(items.map((repo) => repo.owner_id))]);
+    const owners = await this.users.byIds([...new Set(items.map((repo) => repo.owner_id))]);
     const pairs = items.flatMap((repo) => {
       const owner = owners.get(repo.owner_id);
       return owner ? [{ repo, owner }] : [];
@@ -411,7 +410,7 @@ export class ReposService {
   /** The repository with id `id` and the actor's access (`GET /repositories/{id}`), or NotFound as `resolve`. */
   async resolveById(actor: Actor, id: number): Promise<RepoAccess> {
     const repo = Number.isSafeInteger(id) && id > 0 ? await this.store.findById(id) : undefined;
-    const owner = repo && (await this.users.findById(repo.owner_id));
+    const owner = repo && (await this.users.byId(repo.owner_id));
     if (!repo || !owner) throw new NotFoundError();
     const access = await this.access.repoAccess(actor, repo, owner);
     if (access.mode === AccessMode.None) throw new NotFoundError();

@@ -4,12 +4,11 @@ import { clampPage, offsetOf, type Page, type Paging } from '../paging.js';
 import { isSiteAdmin, type Actor } from '../access/actor.js';
 import { nowUnix } from '../storage/database.js';
 import { OwnerStorageExistsError, type RepoKey } from '../git/backend.js';
-import { UsersStore } from '../users/store.js';
+import { UsersPort } from '../users/port.js';
 import { isOrganization } from '../users/tables.js';
 import { GitIntentStore } from './intents.js';
 import { ReposService } from './service.js';
-import { PullMergeService } from '../pulls/merge.js';
-import { MigrateService } from '../migrate/service.js';
+import type { DomainRepair } from '../domain.js';
 import { ReposStore } from './store.js';
 import { assertValidRepoName } from './names.js';
 import type { RepoGitIntent, Repository } from './tables.js';
@@ -34,6 +33,12 @@ export interface ReconcileReport {
   abandonedMigrations: number[];
 }
 
+declare module '../domain.js' {
+  // Other domains' start-up repairs add to this report (`DomainRepair`).
+  // eslint-disable-next-line @typescript-eslint/no-empty-interface
+  interface RepairReport extends ReconcileReport {}
+}
+
 /** Where the database and storage disagree, for administrators to act on. */
 export interface StorageCheck {
   /** Storage no row claims (adopt or delete them through `/admin/unadopted`). */
@@ -52,7 +57,14 @@ const keyText = (k: RepoKey) => `${k.owner}/${k.name}`;
 export class RepoStorageService {
   /** The tail of each repository's queue of storage changes (see `oneAtATime`). */
   private readonly storageLocks = new Map<number, Promise<void>>();
+  /** Other domains' start-up repairs (their records in `domains.ts`): this domain imports none of them. */
+  private repairs: readonly DomainRepair[] = [];
   constructor(private readonly ctx: CoreContext) {}
+
+  /** Sets the repairs `reconcile` runs besides its own (the host gives those of `domains.ts`). */
+  registerRepairs(repairs: readonly DomainRepair[]): void {
+    this.repairs = repairs;
+  }
 
   private get repos(): ReposService {
     return this.ctx.service(ReposService);
@@ -60,7 +72,7 @@ export class RepoStorageService {
 
   /** Whether a row claims the storage under `k`. */
   private async hasRow(k: RepoKey): Promise<boolean> {
-    const owner = await this.ctx.store(UsersStore).findByName(k.owner);
+    const owner = await this.ctx.port(UsersPort).byName(k.owner);
     return owner !== undefined && (await this.ctx.store(ReposStore).findByOwnerAndName(owner.id, k.name)) !== undefined;
   }
 
@@ -100,20 +112,22 @@ export class RepoStorageService {
         }
       } else if (intent.op === 'rename') {
         await this.undoRename(intent.repo_id, k, report);
-      } else if (intent.op === 'merge') {
-        // `repo_id` names the pull request; the row's repository, not the intent's key, is where its base is.
-        if (await this.ctx.service(PullMergeService).repairMerge(intent.repo_id)) report.resynced.push(k);
       } else if (intent.op === 'head') {
         const found = await this.rowWithKey(intent.repo_id);
         if (found && (await this.ctx.git.exists(found.key))) {
           await this.ctx.git.setDefaultBranch(found.key, found.repo.default_branch);
           report.resynced.push(found.key);
         }
+      } else {
+        // Ops other domains record (a pull request's `merge`): their repairs, in the same pass, oldest first.
+        for (const repair of this.repairs) {
+          if (repair.intent === intent.op) await repair.run(this.ctx, { id: intent.id, op: intent.op, repoId: intent.repo_id, key: k }, report);
+        }
       }
       await intents.delete(intent.id);
     }
-    // Migrations that ended without completing leave no half-made repository; running ones resume with the jobs.
-    for (const repoId of await this.ctx.service(MigrateService).repairInterrupted()) report.abandonedMigrations.push(repoId);
+    // Then what other domains' own rows say was interrupted (migrations that ended without completing).
+    for (const repair of this.repairs) if (repair.intent === undefined) await repair.run(this.ctx, report);
     return report;
   }
 
@@ -144,7 +158,7 @@ export class RepoStorageService {
    * folder stays where it is (its repositories' removals recorded their own intents under the old name).
    */
   private async undoOwnerRename(userId: number, target: string, report: ReconcileReport): Promise<void> {
-    const user = await this.ctx.store(UsersStore).findById(userId);
+    const user = await this.ctx.port(UsersPort).byId(userId);
     if (!user || user.lower_name === target) return;
     try {
       if (await this.ctx.git.renameOwner(target, user.lower_name)) report.undoneOwnerRenames.push(user.lower_name);
@@ -187,7 +201,7 @@ export class RepoStorageService {
   /** A repository row by id with its storage key (its owner's name as it is now), if both exist. */
   private async rowWithKey(repoId: number): Promise<{ repo: Repository; key: RepoKey } | undefined> {
     const repo = await this.ctx.store(ReposStore).findById(repoId);
-    const owner = repo && (await this.ctx.store(UsersStore).findById(repo.owner_id));
+    const owner = repo && (await this.ctx.port(UsersPort).byId(repo.owner_id));
     return repo && owner ? { repo, key: key(owner.lower_name, repo.lower_name) } : undefined;
   }
 
@@ -281,7 +295,7 @@ export class RepoStorageService {
   /** Compares every row with storage: what no row claims, and rows without storage. */
   async check(): Promise<StorageCheck> {
     const rows = await this.ctx.store(ReposStore).allNames();
-    const owners = await this.ctx.store(UsersStore).lowerNames([...new Set(rows.map((r) => r.owner_id))]);
+    const owners = await this.ctx.port(UsersPort).lowerNames([...new Set(rows.map((r) => r.owner_id))]);
     const known = new Map<string, RepoKey>();
     for (const row of rows) {
       const k = { owner: owners.get(row.owner_id)!, name: row.lower_name };
@@ -303,12 +317,12 @@ export class RepoStorageService {
     this.assertAdmin(actor);
     const { unadopted } = await this.check();
     const owners = new Map<string, boolean>();
-    const users = this.ctx.store(UsersStore);
+    const users = this.ctx.port(UsersPort);
     const matches = patternMatcher(options.pattern ?? '');
     const names: string[] = [];
     for (const k of unadopted) {
       let exists = owners.get(k.owner);
-      if (exists === undefined) owners.set(k.owner, (exists = (await users.findByName(k.owner)) !== undefined));
+      if (exists === undefined) owners.set(k.owner, (exists = (await users.byName(k.owner)) !== undefined));
       if (exists && matches(k)) names.push(keyText(k));
     }
     const page = clampPage(this.ctx.settings, options);
@@ -335,7 +349,7 @@ export class RepoStorageService {
           created_unix: now,
           updated_unix: now,
         });
-        await tx.store(UsersStore).adjustRepoCount(owner.id, 1);
+        await tx.port(UsersPort).adjustRepoCount(owner.id, 1);
         tx.emit('repo.created', { repo: row, owner, actor });
       });
     } catch (error) {
@@ -354,7 +368,7 @@ export class RepoStorageService {
 
   /** The owner and storage key of unclaimed storage, else NotFound (unknown owner, a row exists, no storage). */
   private async unadopted(ownerName: string, name: string) {
-    const owner = await this.ctx.store(UsersStore).findByName(ownerName);
+    const owner = await this.ctx.port(UsersPort).byName(ownerName);
     if (!owner) throw new NotFoundError();
     try {
       assertValidRepoName(name);

@@ -3,7 +3,7 @@ import { Store } from '../storage/store.js';
 import { isStorableText } from '../storage/database.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
 import type { OwnedRepoFilter } from '../access/permissions.js';
-import { grantedRepoIds } from '../access/store.js';
+import { AccessPort } from '../access/port.js';
 import type { RepoOrderBy } from './schemas.js';
 import { RepoStatus, type RepoTransfer, type RepoTransferTable, type Repository, type RepositoryTable, type ReposTables } from './tables.js';
 
@@ -154,7 +154,7 @@ export class ReposStore extends Store<ReposTables> {
         const any = [];
         if (visible.publicRepos) any.push(eb('is_private', '=', 0));
         // Collaborations and teams: the access domain's subquery.
-        if (visible.grantedTo !== undefined) any.push(eb('id', 'in', grantedRepoIds(visible.grantedTo)));
+        if (visible.grantedTo !== undefined) any.push(eb('id', 'in', AccessPort.grantedRepoIds(visible.grantedTo)));
         return eb.or(any);
       });
     }

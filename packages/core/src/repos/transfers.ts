@@ -5,13 +5,13 @@ import { actorUser, isSiteAdmin, type Actor } from '../access/actor.js';
 import { AccessMode } from '../access/permissions.js';
 import { AccessService } from '../access/service.js';
 import { OrgsService } from '../orgs/service.js';
-import { TeamsStore } from '../orgs/teams-store.js';
+import { OrgsPort } from '../orgs/port.js';
 import { TeamsService } from '../orgs/teams.js';
 import { isUniqueViolation, nowUnix } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
 import { RepositoryExistsError } from '../git/backend.js';
-import { UsersStore } from '../users/store.js';
-import { BlocksStore } from '../social/store.js';
+import { UsersPort } from '../users/port.js';
+import { SocialPort } from '../social/port.js';
 import { isOrganization, type User } from '../users/tables.js';
 import { TransferRepoOptionSchema, type TransferRepoOption } from './schemas.js';
 import { ReposStore } from './store.js';
@@ -58,7 +58,7 @@ export class RepoTransferService {
     if (access.mode < AccessMode.Owner && !isSiteAdmin(actor)) throw new ForbiddenError('user should be the owner of the repo');
     const opts = acceptInput(TransferRepoOptionSchema, input);
     const { repo, owner } = access;
-    const recipient = await this.ctx.store(UsersStore).findByName(opts.new_owner);
+    const recipient = await this.ctx.port(UsersPort).byName(opts.new_owner);
     // A private organization stays unknown to those who may not see it; an individual is found by name.
     if (!recipient || (isOrganization(recipient) && !(await this.ctx.service(AccessService).canSee(actor, recipient)))) {
       throw new NotFoundError('The new owner does not exist or cannot be found');
@@ -74,7 +74,7 @@ export class RepoTransferService {
     // A recipient who blocked the one offering (or the owner) takes nothing from them (as Forgejo refuses it).
     const offeredBy = [...new Set([owner.id, ...(doer ? [doer.id] : [])])].filter((id) => id !== recipient.id);
     if (!isSiteAdmin(actor)) {
-      const blocks = this.ctx.store(BlocksStore);
+      const blocks = this.ctx.port(SocialPort);
       for (const id of offeredBy) if (await blocks.isBlocked(recipient.id, id)) throw new ForbiddenError('the new owner has blocked you');
     }
     if (isSiteAdmin(actor) || doer?.id === recipient.id || (isOrganization(recipient) && (await this.mayCreateRepositoryFor(actor, recipient)))) {
@@ -107,13 +107,13 @@ export class RepoTransferService {
    * recipient. The recipient may see a private repository offered to them, as Forgejo grants them read access.
    */
   async resolveOffered(actor: Actor, ownerName: string, name: string): Promise<OfferedTransfer> {
-    const owner = await this.ctx.store(UsersStore).findByName(ownerName);
+    const owner = await this.ctx.port(UsersPort).byName(ownerName);
     const repo = owner && (await this.ctx.store(ReposStore).findByOwnerAndName(owner.id, name));
     if (!owner || !repo) throw new NotFoundError();
     const transfer = repo.status === RepoStatus.PendingTransfer ? await this.ctx.store(ReposStore).findTransfer(repo.id) : undefined;
     const access = await this.ctx.service(AccessService).repoAccess(actor, repo, owner);
     if (!transfer) throw new NotFoundError();
-    const users = await this.ctx.store(UsersStore).findByIds([transfer.doer_id, transfer.recipient_id]);
+    const users = await this.ctx.port(UsersPort).byIds([transfer.doer_id, transfer.recipient_id]);
     const doer = users.get(transfer.doer_id);
     const recipient = users.get(transfer.recipient_id);
     // Both accounts are referenced with ON DELETE CASCADE: a transfer row outlives neither.
@@ -155,7 +155,7 @@ export class RepoTransferService {
     const pending = items.filter((i) => i.repo.status === RepoStatus.PendingTransfer).map((i) => i.repo.id);
     if (pending.length === 0) return [...items];
     const transfers = new Map((await this.ctx.store(ReposStore).transfersOf(pending)).map((t) => [t.repo_id, t]));
-    const users = await this.ctx.store(UsersStore).findByIds([...transfers.values()].flatMap((t) => [t.doer_id, t.recipient_id]));
+    const users = await this.ctx.port(UsersPort).byIds([...transfers.values()].flatMap((t) => [t.doer_id, t.recipient_id]));
     return items.map((item) => {
       const transfer = transfers.get(item.repo.id);
       const doer = transfer && users.get(transfer.doer_id);
@@ -180,13 +180,12 @@ export class RepoTransferService {
         const row = await store.updateIfUnchanged(repo.id, repo, { owner_id: recipient.id, status: RepoStatus.Ready, updated_unix: nowUnix() });
         if (!row) throw new ConflictError('the repository was changed meanwhile; try again');
         await store.deleteTransfers(repo.id);
-        const users = tx.store(UsersStore);
+        const users = tx.port(UsersPort);
         await users.adjustRepoCount(recipient.id, 1);
         await users.adjustRepoCount(owner.id, -1);
         tx.emit('repo.transferred', { repo: row, owner: recipient, previousOwner: owner, actor });
         // Teams named with the transfer (those still there): in the same transaction as the move.
-        const teams = tx.store(TeamsStore);
-        for (const id of await teams.idsInOrg(recipient.id, teamIds)) await teams.addRepo({ id, org_id: recipient.id }, repo.id);
+        await tx.port(OrgsPort).addRepoToTeams(recipient.id, teamIds, repo.id);
         return row;
       });
       return this.ctx.service(AccessService).repoAccess(actor, moved, recipient);

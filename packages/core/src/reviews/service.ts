@@ -1,32 +1,29 @@
 import type { CoreContext, CoreTransaction } from '../context.js';
 import { actorUser, isSiteAdmin, userActor, type Actor } from '../access/actor.js';
 import { AccessMode, repoPermission, unitMode, type RepoPermission } from '../access/permissions.js';
-import { AccessStore } from '../access/store.js';
+import { AccessPort } from '../access/port.js';
 import { issueWebUrl } from '../comments/convert.js';
-import { ReviewCommentsStore } from '../comments/review-comments-store.js';
-import { CommentsStore } from '../comments/store.js';
+import { CommentsPort } from '../comments/port.js';
 import type { Comment } from '../comments/tables.js';
 import { COMMENT_TYPES } from '../comments/types.js';
 import { ForbiddenError, LockedError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
-import { IssueCommentCountStore } from '../issues/comment-count-store.js';
-import { IssuesStore } from '../issues/store.js';
-import { ReactionsStore } from '../reactions/store.js';
-import { TeamLookupStore } from '../orgs/team-lookup-store.js';
-import { TeamsStore } from '../orgs/teams-store.js';
+import { IssuesPort } from '../issues/port.js';
+import { ReactionsPort } from '../reactions/port.js';
+import { OrgsPort } from '../orgs/port.js';
 import { teamUnits } from '../orgs/team-convert.js';
 import type { Team } from '../orgs/tables.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
 import { firstMatchingRule } from '../protection/service.js';
-import { ProtectionStore } from '../protection/store.js';
+import { ProtectionPort } from '../protection/port.js';
 import type { BranchRule } from '../protection/tables.js';
-import { PullsStore } from '../pulls/store.js';
+import { PullsPort } from '../pulls/port.js';
 import type { Pull, PullRequest } from '../pulls/tables.js';
 import type { RepoAccess } from '../repos/access.js';
 import { repoWebPath } from '../repos/convert.js';
 import { repoKey } from '../repos/service.js';
 import { FULL_HEX_ID, type RepoKey } from '../git/backend.js';
 import { isUniqueViolation, nowUnix } from '../storage/database.js';
-import { UsersStore } from '../users/store.js';
+import { UsersPort } from '../users/port.js';
 import { GHOST_USER } from '../users/system.js';
 import { isOrganization, type User } from '../users/tables.js';
 import { acceptInput } from '../validation/validate.js';
@@ -125,8 +122,8 @@ export class ReviewsService {
   }
 
   /** The protection rule of the pull request's base branch (an exact name before a glob), as far as reviews care. */
-  async reviewRuleOf(scope: Pick<CoreTransaction, 'store'>, pull: PullRequest): Promise<ReviewRule | undefined> {
-    return firstMatchingRule(await scope.store(ProtectionStore).branchRules(pull.base_repo_id), pull.base_branch);
+  async reviewRuleOf(scope: Pick<CoreTransaction, 'port'>, pull: PullRequest): Promise<ReviewRule | undefined> {
+    return firstMatchingRule(await scope.port(ProtectionPort).branchRules(pull.base_repo_id), pull.base_branch);
   }
 
   // ---- reads ----
@@ -156,12 +153,12 @@ export class ReviewsService {
   async toApi(access: RepoAccess, pull: Pull, reviews: readonly Review[], view: ApiView): Promise<ApiPullReview[]> {
     if (reviews.length === 0) return [];
     const ids = reviews.map((r) => r.id);
-    const comments = this.ctx.store(ReviewCommentsStore);
+    const comments = this.ctx.port(CommentsPort);
     const [users, teams, counts, entries] = await Promise.all([
-      this.ctx.store(UsersStore).findByIds(reviews.map((r) => r.reviewer_id).filter((id) => id !== 0)),
-      this.ctx.store(TeamLookupStore).byIds(reviews.map((r) => r.reviewer_team_id).filter((id) => id > 0)),
-      comments.countCodeComments(ids),
-      comments.timelineEntriesOf(ids),
+      this.ctx.port(UsersPort).byIds(reviews.map((r) => r.reviewer_id).filter((id) => id !== 0)),
+      this.ctx.port(OrgsPort).teamsByIds(reviews.map((r) => r.reviewer_team_id).filter((id) => id > 0)),
+      comments.countReviewCodeComments(ids),
+      comments.reviewTimelineEntries(ids),
     ]);
     const teamsById = new Map(teams.map((t) => [t.id, t]));
     const pullUrl = issueWebUrl(view, repoWebPath(access.owner, access.repo), pull.issue);
@@ -186,21 +183,21 @@ export class ReviewsService {
 
   /** The line comments of a review, oldest first, as the API shows them. */
   async comments(_actor: Actor, access: RepoAccess, pull: Pull, review: Review, view: ApiView): Promise<ApiPullReviewComment[]> {
-    const rows = await this.ctx.store(ReviewCommentsStore).codeCommentsOf([review.id]);
+    const rows = await this.ctx.port(CommentsPort).reviewCodeComments([review.id]);
     return this.commentsToApi(access, pull, review, rows, view);
   }
 
   /** One line comment of the review: NotFound unless it belongs to it. */
   async comment(_actor: Actor, _access: RepoAccess, _pull: Pull, review: Review, id: string | number): Promise<Comment> {
     const number = parseId(id);
-    const comment = number ? await this.ctx.store(CommentsStore).byId(number) : undefined;
+    const comment = number ? await this.ctx.port(CommentsPort).byId(number) : undefined;
     if (!comment || comment.review_id !== review.id || comment.type !== COMMENT_TYPES.code) throw new NotFoundError('The target couldn\'t be found.');
     return comment;
   }
 
   async commentsToApi(access: RepoAccess, pull: Pull, review: Pick<Review, 'id' | 'type'>, rows: readonly Comment[], view: ApiView): Promise<ApiPullReviewComment[]> {
     if (rows.length === 0) return [];
-    const users = await this.ctx.store(UsersStore).findByIds([...rows.map((c) => c.poster_id), ...rows.map((c) => c.resolve_doer_id).filter((id) => id > 0)]);
+    const users = await this.ctx.port(UsersPort).byIds([...rows.map((c) => c.poster_id), ...rows.map((c) => c.resolve_doer_id).filter((id) => id > 0)]);
     const pullUrl = issueWebUrl(view, repoWebPath(access.owner, access.repo), pull.issue);
     return rows.map((c) =>
       toApiPullReviewComment(
@@ -237,10 +234,10 @@ export class ReviewsService {
    * Requested reviewers (users whose latest stand is a request), requested teams and the number of submitted
    * reviews of each pull request, in a fixed number of queries (for the PullRequest view of a page of them).
    */
-  async reviewSummaries(issueIds: readonly number[], scope: Pick<CoreTransaction, 'store'> = this.ctx): Promise<Map<number, ReviewSummary>> {
+  async reviewSummaries(issueIds: readonly number[], scope: Pick<CoreTransaction, 'store' | 'port'> = this.ctx): Promise<Map<number, ReviewSummary>> {
     const result = new Map<number, ReviewSummary>();
     if (issueIds.length === 0) return result;
-    const [standings, counts] = await Promise.all([scope.store(ReviewsStore).standingsOf(issueIds), scope.store(ReviewCommentsStore).countReviews(issueIds)]);
+    const [standings, counts] = await Promise.all([scope.store(ReviewsStore).standingsOf(issueIds), scope.port(CommentsPort).countReviews(issueIds)]);
     // Latest stand per (issue, reviewer): rows come oldest first.
     const latest = new Map<string, Review>();
     const teamRequests: Review[] = [];
@@ -251,8 +248,8 @@ export class ReviewsService {
     }
     const requested = [...latest.values()].filter((r) => r.type === REVIEW_TYPES.request);
     const [users, teams] = await Promise.all([
-      scope.store(UsersStore).findByIds(requested.map((r) => r.reviewer_id)),
-      scope.store(TeamLookupStore).byIds(teamRequests.map((r) => r.reviewer_team_id)),
+      scope.port(UsersPort).byIds(requested.map((r) => r.reviewer_id)),
+      scope.port(OrgsPort).teamsByIds(teamRequests.map((r) => r.reviewer_team_id)),
     ]);
     const teamsById = new Map(teams.map((t) => [t.id, t]));
     for (const id of issueIds) result.set(id, { requestedReviewers: [], requestedTeams: [], reviewComments: counts.get(id) ?? 0 });
@@ -309,8 +306,8 @@ export class ReviewsService {
   }
 
   /** What each account may do on the repository, in a fixed number of queries. */
-  private async permissionsOf(access: RepoAccess, users: readonly User[], scope: Pick<CoreTransaction, 'store'> = this.ctx): Promise<Map<number, RepoPermission>> {
-    const grants = await scope.store(AccessStore).grantsOfUsers(users.map((u) => u.id), access.repo.id, access.owner.id);
+  private async permissionsOf(access: RepoAccess, users: readonly User[], scope: Pick<CoreTransaction, 'port'> = this.ctx): Promise<Map<number, RepoPermission>> {
+    const grants = await scope.port(AccessPort).grantsOfUsers(users.map((u) => u.id), access.repo.id, access.owner.id);
     const result = new Map<number, RepoPermission>();
     for (const user of users) {
       const userGrants = grants.get(user.id) ?? { member: false, mode: AccessMode.None };
@@ -320,11 +317,11 @@ export class ReviewsService {
   }
 
   /** Forgejo's IsOfficialReviewer: whitelisted by the base branch's rule, or (without one) a writer on code. */
-  private async isOfficialReviewer(scope: Pick<CoreTransaction, 'store'>, access: RepoAccess, pull: PullRequest, user: User): Promise<boolean> {
+  private async isOfficialReviewer(scope: Pick<CoreTransaction, 'port'>, access: RepoAccess, pull: PullRequest, user: User): Promise<boolean> {
     const rule = await this.reviewRuleOf(scope, pull);
     if (rule?.enableApprovalsWhitelist) {
       if (rule.approvalsWhitelistUserIds.includes(user.id)) return true;
-      return (await scope.store(TeamLookupStore).teamsOfMember(user.id, rule.approvalsWhitelistTeamIds)).size > 0;
+      return (await scope.port(OrgsPort).teamsOfMember(user.id, rule.approvalsWhitelistTeamIds)).size > 0;
     }
     const permission = (await this.permissionsOf(access, [user], scope)).get(user.id);
     return permission !== undefined && unitMode(permission, 'repo.code') >= AccessMode.Write;
@@ -360,14 +357,13 @@ export class ReviewsService {
 
   /** Records line comments in a review (their excerpts and commits computed beforehand). */
   private async insertCodeComments(tx: CoreTransaction, user: User, pull: Pull, review: Review, drafts: readonly CodeCommentDraft[], patches: readonly string[], commitId: string): Promise<Comment[]> {
-    const comments = tx.store(CommentsStore);
-    const lookup = tx.store(ReviewCommentsStore);
+    const comments = tx.port(CommentsPort);
     const created: Comment[] = [];
     for (const [i, draft] of drafts.entries()) {
       // A comment on a line the review already discusses joins that conversation: same commit and excerpt.
-      const first = draft.line !== 0 ? await lookup.firstAt(review.id, draft.path, draft.line) : undefined;
+      const first = draft.line !== 0 ? await comments.firstReviewCommentAt(review.id, draft.path, draft.line) : undefined;
       created.push(
-        await comments.insert({
+        await comments.record({
           type: COMMENT_TYPES.code,
           poster_id: user.id,
           issue_id: pull.issue.id,
@@ -422,7 +418,7 @@ export class ReviewsService {
     const user = this.signedIn(actor, access);
     const opts = acceptInput(SubmitPullReviewOptionsSchema, input);
     if (review.type !== REVIEW_TYPES.pending || review.reviewer_id !== user.id) throw unprocessable('only a pending review can be submitted');
-    const codeComments = await this.ctx.store(ReviewCommentsStore).codeCommentsOf([review.id]);
+    const codeComments = await this.ctx.port(CommentsPort).reviewCodeComments([review.id]);
     const body = opts.body ?? '';
     const type = this.reviewTypeOf(user, pull, opts.event, body, codeComments.length > 0);
     if (type === REVIEW_TYPES.pending) throw unprocessable('review stay pending');
@@ -471,14 +467,14 @@ export class ReviewsService {
     const fields = { type, content: body, commit_id: commitId, official: official ? 1 : 0, stale: stale ? 1 : 0 };
     const review = pending ? await reviews.updatePending(pending.id, fields) : await reviews.insert({ ...fields, reviewer_id: user.id, issue_id: pull.issue.id });
     if (!review) throw unprocessable('only a pending review can be submitted');
-    const comment = await tx.store(CommentsStore).insert({ type: COMMENT_TYPES.review, poster_id: user.id, issue_id: pull.issue.id, content: body, review_id: review.id });
+    const comment = await tx.port(CommentsPort).record({ type: COMMENT_TYPES.review, poster_id: user.id, issue_id: pull.issue.id, content: body, review_id: review.id });
     if (standing && isOrganization(access.owner)) {
       const teamRequests = await reviews.teamRequests(pull.issue.id);
-      const mine = await tx.store(TeamLookupStore).teamsOfMember(user.id, teamRequests.map((r) => r.reviewer_team_id));
+      const mine = await tx.port(OrgsPort).teamsOfMember(user.id, teamRequests.map((r) => r.reviewer_team_id));
       await reviews.deleteByIds(teamRequests.filter((r) => mine.has(r.reviewer_team_id)).map((r) => r.id));
     }
     await this.recountConversation(tx, pull.issue.id);
-    const issue = await tx.store(IssuesStore).update(pull.issue.id, { updated_unix: nowUnix() });
+    const issue = await tx.port(IssuesPort).markUpdated(pull.issue.id, nowUnix());
     tx.emit('pull.reviewed', { actor, repo: access.repo, owner: access.owner, issue, pull: pull.pull, review, comment, codeComments });
     return review;
   }
@@ -490,8 +486,8 @@ export class ReviewsService {
     if (!isSiteAdmin(actor) && user.id !== review.reviewer_id) throw new ForbiddenError('only admin and user itself can delete a review');
     if (review.type === REVIEW_TYPES.request) throw unprocessable('review request can not be deleted using this method');
     await this.ctx.transaction(async (tx) => {
-      const removed = await tx.store(ReviewCommentsStore).deleteOfReview(pull.issue.id, review.id);
-      for (const id of removed) await tx.store(ReactionsStore).deleteOfComment(id);
+      const removed = await tx.port(CommentsPort).deleteOfReview(pull.issue.id, review.id);
+      for (const id of removed) await tx.port(ReactionsPort).deleteOfComment(id);
       const reviews = tx.store(ReviewsStore);
       await reviews.delete(review.id);
       if (review.official === 1) await reviews.restoreOfficial(pull.issue.id, review.reviewer_id);
@@ -518,7 +514,7 @@ export class ReviewsService {
     const user = this.signedIn(actor, access);
     const opts = acceptInput(CreatePullReviewCommentReplyOptionsSchema, input);
     const number = parseId(commentId);
-    const original = number ? await this.ctx.store(CommentsStore).byId(number) : undefined;
+    const original = number ? await this.ctx.port(CommentsPort).byId(number) : undefined;
     const review = original && original.review_id > 0 ? await this.store.byId(original.review_id) : undefined;
     if (!original || original.issue_id !== pull.issue.id || original.type !== COMMENT_TYPES.code || !review || !this.maySee(actor, review)) {
       throw new NotFoundError('The target couldn\'t be found.');
@@ -553,8 +549,8 @@ export class ReviewsService {
     const user = this.signedIn(actor, access);
     if (user.id !== comment.poster_id && unitMode(access, 'repo.pulls') < AccessMode.Write) throw new ForbiddenError('user may not delete this comment');
     await this.ctx.transaction(async (tx) => {
-      await tx.store(CommentsStore).delete(comment.id);
-      await tx.store(ReactionsStore).deleteOfComment(comment.id);
+      await tx.port(CommentsPort).delete(comment.id);
+      await tx.port(ReactionsPort).deleteOfComment(comment.id);
     });
   }
 
@@ -565,9 +561,9 @@ export class ReviewsService {
   async markConversation(actor: Actor, access: RepoAccess, commentId: string | number, resolved: boolean): Promise<void> {
     const user = this.signedIn(actor, access);
     const number = parseId(commentId);
-    const comment = number ? await this.ctx.store(CommentsStore).byId(number) : undefined;
-    const issue = comment ? await this.ctx.store(IssuesStore).byId(comment.issue_id) : undefined;
-    const pullRow = issue ? await this.ctx.store(PullsStore).byIssueId(issue.id) : undefined;
+    const comment = number ? await this.ctx.port(CommentsPort).byId(number) : undefined;
+    const issue = comment ? await this.ctx.port(IssuesPort).byId(comment.issue_id) : undefined;
+    const pullRow = issue ? await this.ctx.port(PullsPort).byIssueId(issue.id) : undefined;
     const review = comment && comment.review_id > 0 ? await this.store.byId(comment.review_id) : undefined;
     if (
       !comment ||
@@ -584,7 +580,7 @@ export class ReviewsService {
       user.id === issue.poster_id || unitMode(access, 'repo.pulls') >= AccessMode.Write || (await this.isOfficialReviewer(this.ctx, access, pullRow, user));
     if (!allowed) throw new ForbiddenError('user may not resolve this conversation');
     if (resolved === (comment.resolve_doer_id !== 0)) return;
-    await this.ctx.store(ReviewCommentsStore).setResolver(comment.id, resolved ? user.id : 0);
+    await this.ctx.port(CommentsPort).setResolver(comment.id, resolved ? user.id : 0);
   }
 
   /**
@@ -609,7 +605,7 @@ export class ReviewsService {
       }
       const updated = (await reviews.byId(review.id))!;
       if (dismissed) {
-        const comment = await tx.store(CommentsStore).insert({ type: COMMENT_TYPES.dismiss_review, poster_id: user.id, issue_id: pull.issue.id, content: opts.message ?? '', review_id: review.id });
+        const comment = await tx.port(CommentsPort).record({ type: COMMENT_TYPES.dismiss_review, poster_id: user.id, issue_id: pull.issue.id, content: opts.message ?? '', review_id: review.id });
         tx.emit('pull.review_dismissed', { actor, repo: access.repo, owner: access.owner, issue: pull.issue, pull: pull.pull, review: updated, comment });
       }
       return updated;
@@ -627,10 +623,10 @@ export class ReviewsService {
     const names = [...new Set(opts.reviewers ?? [])];
     const teamNames = isOrganization(access.owner) ? [...new Set(opts.team_reviewers ?? [])] : [];
     if (names.length + teamNames.length > MAX_REVIEWERS_PER_REQUEST) throw new ValidationError('reviewers', `at most ${MAX_REVIEWERS_PER_REQUEST} reviewers`);
-    const usersStore = this.ctx.store(UsersStore);
+    const usersPort = this.ctx.port(UsersPort);
     const [byEmail, byName] = await Promise.all([
-      usersStore.findByEmails(names.filter((n) => n.includes('@'))),
-      usersStore.findByLowerNames(names.filter((n) => !n.includes('@')).map((n) => n.toLowerCase())),
+      usersPort.byEmails(names.filter((n) => n.includes('@'))),
+      usersPort.byLowerNames(names.filter((n) => !n.includes('@')).map((n) => n.toLowerCase())),
     ]);
     const namedUsers = new Map(byName.map((u) => [u.lower_name, u]));
     const reviewers: User[] = [];
@@ -641,7 +637,7 @@ export class ReviewsService {
     }
     const teams: Team[] = [];
     for (const name of teamNames) {
-      const team = await this.ctx.store(TeamsStore).byName(access.owner.id, name);
+      const team = await this.ctx.port(OrgsPort).teamByName(access.owner.id, name);
       if (!team) throw new NotFoundError(`Team '${name}' not exist`);
       if (!teams.some((t) => t.id === team.id)) teams.push(team);
     }
@@ -666,7 +662,7 @@ export class ReviewsService {
       throw invalid("Doer can't remove reviewer");
     }
     for (const team of teams) {
-      if (add && access.repo.is_private === 1 && !(await this.ctx.store(TeamsStore).hasRepo(team, access.repo))) throw invalid("Reviewing team can't read repo");
+      if (add && access.repo.is_private === 1 && !(await this.ctx.port(OrgsPort).teamHasRepo(team, access.repo))) throw invalid("Reviewing team can't read repo");
       if (!mayChange) throw invalid(add ? "Doer can't choose reviewer" : "Doer can't remove reviewer");
     }
     if (add && (pull.issue.is_closed === 1 || pull.pull.has_merged === 1) && reviewers.length + teams.length > 0) {
@@ -679,7 +675,7 @@ export class ReviewsService {
 
     return this.ctx.transaction(async (tx) => {
       const reviews = tx.store(ReviewsStore);
-      const comments = tx.store(CommentsStore);
+      const comments = tx.port(CommentsPort);
       const made: Review[] = [];
       const base = { actor, repo: access.repo, owner: access.owner, issue: pull.issue, pull: pull.pull };
       for (const reviewer of reviewers) {
@@ -690,14 +686,14 @@ export class ReviewsService {
           if (last?.type === REVIEW_TYPES.request) continue;
           if (official) await reviews.clearOfficial(pull.issue.id, { reviewerId: reviewer.id });
           const review = await reviews.insert({ type: REVIEW_TYPES.request, reviewer_id: reviewer.id, issue_id: pull.issue.id, official: official ? 1 : 0 });
-          const comment = await comments.insert({ type: COMMENT_TYPES.review_request, poster_id: doer.id, issue_id: pull.issue.id, assignee_id: reviewer.id, review_id: review.id });
+          const comment = await comments.record({ type: COMMENT_TYPES.review_request, poster_id: doer.id, issue_id: pull.issue.id, assignee_id: reviewer.id, review_id: review.id });
           made.push(review);
           tx.emit('pull.review_requested', { ...base, requestedReviewer: reviewer, requestedTeam: null, removed: false, comment });
         } else {
           if (last?.type !== REVIEW_TYPES.request) continue;
           await reviews.delete(last.id);
           if (official) await reviews.restoreOfficial(pull.issue.id, reviewer.id);
-          const comment = await comments.insert({ type: COMMENT_TYPES.review_request, poster_id: doer.id, issue_id: pull.issue.id, assignee_id: reviewer.id, removed_assignee: 1 });
+          const comment = await comments.record({ type: COMMENT_TYPES.review_request, poster_id: doer.id, issue_id: pull.issue.id, assignee_id: reviewer.id, removed_assignee: 1 });
           tx.emit('pull.review_requested', { ...base, requestedReviewer: reviewer, requestedTeam: null, removed: true, comment });
         }
       }
@@ -708,13 +704,13 @@ export class ReviewsService {
           const official = isOfficialTeam(rule, team) || doerOfficial;
           if (official) await reviews.clearOfficial(pull.issue.id, { teamId: team.id });
           const review = await reviews.insert({ type: REVIEW_TYPES.request, reviewer_team_id: team.id, issue_id: pull.issue.id, official: official ? 1 : 0 });
-          const comment = await comments.insert({ type: COMMENT_TYPES.review_request, poster_id: doer.id, issue_id: pull.issue.id, assignee_team_id: team.id, review_id: review.id });
+          const comment = await comments.record({ type: COMMENT_TYPES.review_request, poster_id: doer.id, issue_id: pull.issue.id, assignee_team_id: team.id, review_id: review.id });
           made.push(review);
           tx.emit('pull.review_requested', { ...base, requestedReviewer: null, requestedTeam: team, removed: false, comment });
         } else {
           if (!existing) continue;
           await reviews.delete(existing.id);
-          const comment = await comments.insert({ type: COMMENT_TYPES.review_request, poster_id: doer.id, issue_id: pull.issue.id, assignee_team_id: team.id, removed_assignee: 1 });
+          const comment = await comments.record({ type: COMMENT_TYPES.review_request, poster_id: doer.id, issue_id: pull.issue.id, assignee_team_id: team.id, removed_assignee: 1 });
           tx.emit('pull.review_requested', { ...base, requestedReviewer: null, requestedTeam: team, removed: true, comment });
         }
       }
@@ -724,7 +720,7 @@ export class ReviewsService {
 
   /** `issue.num_comments` counts the conversation: plain comments and submitted reviews (Forgejo's recount). */
   private async recountConversation(tx: CoreTransaction, issueId: number): Promise<void> {
-    await tx.store(IssueCommentCountStore).setNumComments(issueId, await tx.store(CommentsStore).countConversation(issueId));
+    await tx.port(IssuesPort).setNumComments(issueId, await tx.port(CommentsPort).countConversation(issueId));
   }
 
   /**
@@ -733,7 +729,7 @@ export class ReviewsService {
    */
   private async mayChangeRequests(doer: User, access: RepoAccess, pull: Pull): Promise<boolean> {
     if (doer.id === pull.issue.poster_id || doer.id === access.owner.id) return true;
-    const grants = (await this.ctx.store(AccessStore).grantsOfUsers([doer.id], access.repo.id, access.owner.id)).get(doer.id);
+    const grants = (await this.ctx.port(AccessPort).grantsOfUsers([doer.id], access.repo.id, access.owner.id)).get(doer.id);
     if (!grants || grants.mode === AccessMode.None) return false;
     return grants.units ? (grants.units['repo.pulls'] ?? AccessMode.None) >= AccessMode.Read : true;
   }
@@ -770,7 +766,7 @@ export class ReviewsService {
     await reviews.setDismissed(approvals.map((r) => r.id), true);
     const doerId = actorUser(actor)?.id ?? 0;
     for (const review of approvals) {
-      await tx.store(CommentsStore).insert({
+      await tx.port(CommentsPort).record({
         type: COMMENT_TYPES.dismiss_review,
         poster_id: doerId,
         issue_id: issueId,

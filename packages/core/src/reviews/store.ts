@@ -2,18 +2,15 @@ import type { Updateable } from 'kysely';
 import { nowUnix } from '../storage/database.js';
 import { Store } from '../storage/store.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
-import { REVIEW_TYPES, type NewReview, type Review, type ReviewsTables, type ReviewTable } from './tables.js';
+import { REVIEW_TYPES, type ApprovalFilter, type NewReview, type Review, type ReviewsTables, type ReviewTable } from './tables.js';
+
+export type { ApprovalFilter };
+
+/** Rows per statement of a bulk insert: well under SQLite's limit of bound parameters. */
+const CHUNK = 200;
 
 /** The kinds that say where a reviewer stands (Forgejo's GetReviewByIssueIDAndUserID). */
 const STANDING_TYPES = [REVIEW_TYPES.approve, REVIEW_TYPES.reject, REVIEW_TYPES.request];
-
-/** Which approvals count: official ones only, and whether stale ones are left out. */
-export interface ApprovalFilter {
-  official?: boolean;
-  ignoreStale?: boolean;
-  /** Only these reviewers (a protection rule's approvals whitelist). */
-  reviewerIds?: readonly number[];
-}
 
 /** The `review` table. */
 export class ReviewsStore extends Store<ReviewsTables> {
@@ -22,6 +19,17 @@ export class ReviewsStore extends Store<ReviewsTables> {
   insert(row: Omit<NewReview, 'created_unix' | 'updated_unix'>): Promise<Review> {
     const now = nowUnix();
     return this.db.insertInto('review').values({ ...row, created_unix: now, updated_unix: now }).returningAll().executeTakeFirstOrThrow();
+  }
+
+  /** Reviews written by a migration, with the times the remote gave them; their ids in the order of `rows`. */
+  async insertMany(rows: readonly NewReview[]): Promise<number[]> {
+    const ids: number[] = [];
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      const inserted = await this.db.insertInto('review').values(rows.slice(i, i + CHUNK)).returning('id').execute();
+      // Ids grow in the order rows are inserted.
+      ids.push(...inserted.map((r) => Number(r.id)).sort((a, b) => a - b));
+    }
+    return ids;
   }
 
   async byId(id: number): Promise<Review | undefined> {

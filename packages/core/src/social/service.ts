@@ -10,17 +10,16 @@ import { ForbiddenError, ValidationError } from '../errors.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
 import { isSelf, signedInUser, type Actor } from '../access/actor.js';
 import { AccessService } from '../access/service.js';
-import { AccessStore } from '../access/store.js';
+import { AccessPort } from '../access/port.js';
 import { OrgsService } from '../orgs/service.js';
 import { nowUnix } from '../storage/database.js';
 import { isOrganization, type User } from '../users/tables.js';
-import { UsersStore } from '../users/store.js';
-import { UserCountersStore } from '../users/counters.js';
+import { UsersPort } from '../users/port.js';
 import { userVisibilityFilter } from '../users/visibility.js';
 import { RepoCountersStore } from '../repos/counters.js';
 import { searchVisibility } from '../repos/search.js';
 import { WatchesStore } from '../repos/watches.js';
-import { ReposStore } from '../repos/store.js';
+import { ReposPort } from '../repos/port.js';
 import type { RepoAccess } from '../repos/access.js';
 import type { Repository } from '../repos/tables.js';
 import { BlocksStore, FollowsStore, StarsStore, type RepoListFilter } from './store.js';
@@ -41,16 +40,16 @@ export class SocialService {
     this.ctx.events.withinTransaction('user.deleted', async ({ payload }, tx) => this.forgetUser(tx, payload.user.id));
     this.ctx.events.withinTransaction('repo.deleted', async ({ payload }, tx) => {
       const stargazers = await tx.store(StarsStore).deleteOfRepo(payload.repo.id);
-      await tx.store(UserCountersStore).adjust(stargazers, { stars: -1 });
+      await tx.port(UsersPort).adjustCounters(stargazers, { stars: -1 });
     });
   }
 
   private async forgetUser(tx: CoreTransaction, userId: number): Promise<void> {
-    const users = tx.store(UserCountersStore);
+    const users = tx.port(UsersPort);
     const repos = tx.store(RepoCountersStore);
     const { followed, followers } = await tx.store(FollowsStore).deleteAllOf(userId);
-    await users.adjust(followed, { followers: -1 });
-    await users.adjust(followers, { following: -1 });
+    await users.adjustCounters(followed, { followers: -1 });
+    await users.adjustCounters(followers, { following: -1 });
     await repos.adjust(await tx.store(StarsStore).deleteOfUser(userId), { stars: -1 });
     await repos.adjust(await tx.store(WatchesStore).deleteOf(userId), { watches: -1 });
     await tx.store(BlocksStore).deleteAllOf(userId);
@@ -66,7 +65,7 @@ export class SocialService {
     const me = signedInUser(actor);
     if (me.id === target.id) return;
     await this.ctx.transaction(async (tx) => {
-      await tx.store(UserCountersStore).lockPair(me.id, target.id);
+      await tx.port(UsersPort).lockPair(me.id, target.id);
       const follows = tx.store(FollowsStore);
       if (await follows.isFollowing(me.id, target.id)) return;
       if (await tx.store(BlocksStore).eitherBlocked(me.id, target.id)) throw new ForbiddenError(BLOCKED_MESSAGE);
@@ -91,9 +90,9 @@ export class SocialService {
   }
 
   private async countFollow(tx: CoreTransaction, followerId: number, followeeId: number, delta: number): Promise<void> {
-    const counters = tx.store(UserCountersStore);
-    await counters.adjust([followeeId], { followers: delta });
-    await counters.adjust([followerId], { following: delta });
+    const counters = tx.port(UsersPort);
+    await counters.adjustCounters([followeeId], { followers: delta });
+    await counters.adjustCounters([followerId], { following: delta });
   }
 
   /** Does `follower` follow `target`? */
@@ -123,7 +122,7 @@ export class SocialService {
       if (await this.blockedByOwner(tx.store(BlocksStore), access, me)) throw new ForbiddenError(BLOCKED_MESSAGE);
       if (!(await stars.insert(me.id, repo.id, nowUnix()))) return;
       await tx.store(RepoCountersStore).adjust([repo.id], { stars: 1 });
-      await tx.store(UserCountersStore).adjust([me.id], { stars: 1 });
+      await tx.port(UsersPort).adjustCounters([me.id], { stars: 1 });
       tx.emit('repo.starred', { user: me, repo: { ...repo, num_stars: repo.num_stars + 1 }, actor });
     });
   }
@@ -135,7 +134,7 @@ export class SocialService {
     await this.ctx.transaction(async (tx) => {
       if (!(await tx.store(StarsStore).delete(me.id, repo.id))) return;
       await tx.store(RepoCountersStore).adjust([repo.id], { stars: -1 });
-      await tx.store(UserCountersStore).adjust([me.id], { stars: -1 });
+      await tx.port(UsersPort).adjustCounters([me.id], { stars: -1 });
       tx.emit('repo.unstarred', { user: me, repo: { ...repo, num_stars: repo.num_stars - 1 }, actor });
     });
   }
@@ -238,14 +237,14 @@ export class SocialService {
     if (isOrganization(target)) throw new ValidationError('', `${target.name} is an organization not a user`);
     if (blocker.id === target.id) return;
     await this.ctx.transaction(async (tx) => {
-      await tx.store(UserCountersStore).lockPair(blocker.id, target.id);
+      await tx.port(UsersPort).lockPair(blocker.id, target.id);
       if (!(await tx.store(BlocksStore).insert(blocker.id, target.id, nowUnix()))) return;
       if (await this.removeFollow(tx, target.id, blocker.id)) tx.emit('user.unfollowed', { follower: target, followee: blocker, actor });
       if (await this.removeFollow(tx, blocker.id, target.id)) tx.emit('user.unfollowed', { follower: blocker, followee: target, actor });
       await tx.store(RepoCountersStore).adjust(await tx.store(WatchesStore).deleteOf(target.id, blocker.id), { watches: -1 });
-      await tx.store(AccessStore).deleteCollaborationsOnReposOf(blocker.id, target.id);
+      await tx.port(AccessPort).deleteCollaborationsOnReposOf(blocker.id, target.id);
       // Repositories offered between the two, either way, stay where they are (as Forgejo cancels them).
-      await tx.store(ReposStore).cancelTransfersBetween(blocker.id, target.id);
+      await tx.port(ReposPort).cancelTransfersBetween(blocker.id, target.id);
       tx.emit('user.blocked', { blocker, blockee: target, actor });
     });
   }
@@ -287,7 +286,7 @@ export class SocialService {
 
   /** A page of repositories with their owners (one query for all) and the caller's access to each. */
   private async withAccess(actor: Actor, page: Page<Repository>): Promise<Page<RepoAccess>> {
-    const owners = await this.ctx.store(UsersStore).findByIds(page.items.map((r) => r.owner_id));
+    const owners = await this.ctx.port(UsersPort).byIds(page.items.map((r) => r.owner_id));
     const pairs: { repo: Repository; owner: User }[] = [];
     for (const repo of page.items) {
       const owner = owners.get(repo.owner_id);

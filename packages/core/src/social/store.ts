@@ -8,21 +8,17 @@ import { offsetOf, type Page, type PageRequest } from '../paging.js';
 import { UserType, type User, type UsersTables } from '../users/tables.js';
 import { userVisibleSql, type UserVisibilityFilter } from '../users/visibility.js';
 import type { Repository, ReposTables } from '../repos/tables.js';
-import { visible, type SearchVisibility } from '../repos/search-store.js';
+import { ReposPort } from '../repos/port.js';
 import type { SocialTables, UserBlocking } from './tables.js';
+import type { RepoListFilter } from './types.js';
 
-/** Which repositories a starred or watched list shows: the caller's visibility, and public ones only when asked. */
-export interface RepoListFilter {
-  visibility: SearchVisibility;
-  /** Only public repositories (another account's list: what it starred privately stays private). */
-  publicOnly: boolean;
-}
+export type { RepoListFilter } from './types.js';
 
 type RepoListTables = Pick<ReposTables, 'repository'> & { owner: UsersTables['user'] };
 
 /** The WHERE shared by the starred and watched lists, over `repository` and its owner joined as `owner`. */
 export function repoListCondition(eb: unknown, filter: RepoListFilter): Expression<SqlBool> {
-  const shown = visible(eb as Parameters<typeof visible>[0], filter.visibility);
+  const shown = ReposPort.visible(eb as Parameters<typeof ReposPort.visible>[0], filter.visibility);
   return filter.publicOnly ? sql<SqlBool>`(${shown} AND repository.is_private = 0)` : shown;
 }
 

@@ -5,6 +5,12 @@ import type { Page } from '../paging.js';
 /** A store class: constructed by a scope, which hands it the executor (the database or an open transaction). */
 export type StoreClass<S> = new (scope: StoreScope) => S;
 
+/**
+ * A domain's port: the one class other domains use to read or write what that domain owns, built over the
+ * caller's scope (the database or its open transaction) like a store. The domain's stores stay private behind it.
+ */
+export type PortClass<P> = new (scope: StoreScope) => P;
+
 interface Precompiled<Name extends string> {
   sql: string;
   slots: Name[];

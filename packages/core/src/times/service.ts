@@ -7,22 +7,22 @@
 import type { CoreContext, CoreTransaction } from '../context.js';
 import { actorUser, isSiteAdmin, type Actor } from '../access/actor.js';
 import { AccessMode, unitMode } from '../access/permissions.js';
-import { CommentsStore } from '../comments/store.js';
+import { CommentsPort } from '../comments/port.js';
 import { COMMENT_TYPES } from '../comments/types.js';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
 import { accessOfRepos } from '../issues/dependencies.js';
 import { toApiIssue } from '../issues/convert.js';
 import type { ApiIssue } from '../issues/schemas.js';
 import { IssuesService } from '../issues/service.js';
-import { IssuesStore } from '../issues/store.js';
+import { IssuesPort } from '../issues/port.js';
 import type { Issue } from '../issues/tables.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
 import type { RepoAccess } from '../repos/access.js';
-import { ReposStore } from '../repos/store.js';
+import { ReposPort } from '../repos/port.js';
 import type { Repository } from '../repos/tables.js';
 import { viewUnits } from '../repos/units.js';
 import { nowUnix } from '../storage/database.js';
-import { UsersStore } from '../users/store.js';
+import { UsersPort } from '../users/port.js';
 import { GHOST_USER } from '../users/system.js';
 import type { User } from '../users/tables.js';
 import { acceptInput } from '../validation/validate.js';
@@ -84,7 +84,7 @@ export class TimesService {
   async canTrack(user: User, access: RepoAccess, issue: Issue): Promise<boolean> {
     if (!this.enabled(access.repo)) return false;
     if (!this.onlyContributors(access.repo) || this.issues.mayWrite(access, issue) || issue.poster_id === user.id) return true;
-    const assignees = (await this.ctx.store(IssuesStore).assigneesOf([issue.id])).get(issue.id) ?? [];
+    const assignees = (await this.ctx.port(IssuesPort).assigneesOf([issue.id])).get(issue.id) ?? [];
     return assignees.includes(user.id);
   }
 
@@ -109,7 +109,7 @@ export class TimesService {
     const filter: TrackedTimeFilter = { since: unixOf('since', query.since), before: unixOf('before', query.before) };
     const name = query.user?.trim() ?? '';
     if (name !== '') {
-      const named = await this.ctx.store(UsersStore).findByName(name);
+      const named = await this.ctx.port(UsersPort).byName(name);
       if (!named) throw new NotFoundError('User does not exist');
       filter.userId = named.id;
     }
@@ -144,7 +144,7 @@ export class TimesService {
     const user = TimesService.signedIn(actor);
     if (!this.issues.mayRead(access)) throw new NotFoundError();
     if (!this.enabled(access.repo)) throw new BadRequestError(TIME_TRACKING_DISABLED);
-    const named = await this.ctx.store(UsersStore).findByName(username);
+    const named = await this.ctx.port(UsersPort).byName(username);
     if (!named) throw new NotFoundError('user does not exist');
     if (access.mode < AccessMode.Admin && !isSiteAdmin(actor) && named.id !== user.id) throw new ForbiddenError(NOT_ENOUGH_RIGHTS);
     return this.times.all({ userId: named.id, repoId: access.repo.id });
@@ -170,7 +170,7 @@ export class TimesService {
     let user = doer;
     const name = opts.user_name ?? '';
     if (name !== '' && ((access.mode >= AccessMode.Admin && name !== doer.name) || isSiteAdmin(actor))) {
-      const named = await this.ctx.store(UsersStore).findByName(name);
+      const named = await this.ctx.port(UsersPort).byName(name);
       if (!named) throw new NotFoundError('user does not exist');
       user = named;
     }
@@ -270,17 +270,17 @@ export class TimesService {
 
   /** Records a timeline event and marks the issue changed, as Forgejo's CreateComment does. */
   private async event(tx: CoreTransaction, issueId: number, row: { type: number; poster_id: number; content?: string; time_id?: number }): Promise<void> {
-    await tx.store(CommentsStore).insert({ ...row, issue_id: issueId });
-    await tx.store(IssuesStore).touch(issueId);
+    await tx.port(CommentsPort).record({ ...row, issue_id: issueId });
+    await tx.port(IssuesPort).touch(issueId);
   }
 
   /** `GET /user/stopwatches`: the actor's running stopwatches, with their issue and repository. */
   async stopwatches(actor: Actor, paging: Paging = {}): Promise<Page<ApiStopWatch>> {
     const user = TimesService.signedIn(actor);
     const { items, total } = await this.ctx.store(StopwatchesStore).pageOfUser(user.id, clampPage(this.ctx.settings, paging));
-    const issues = new Map((await this.ctx.store(IssuesStore).byIds(items.map((s) => s.issue_id))).map((i) => [i.id, i]));
-    const repos = new Map((await this.ctx.store(ReposStore).findByIds([...issues.values()].map((i) => i.repo_id))).map((r) => [r.id, r]));
-    const owners = await this.ctx.store(UsersStore).findByIds([...new Set([...repos.values()].map((r) => r.owner_id))]);
+    const issues = new Map((await this.ctx.port(IssuesPort).byIds(items.map((s) => s.issue_id))).map((i) => [i.id, i]));
+    const repos = new Map((await this.ctx.port(ReposPort).byIds([...issues.values()].map((i) => i.repo_id))).map((r) => [r.id, r]));
+    const owners = await this.ctx.port(UsersPort).byIds([...new Set([...repos.values()].map((r) => r.owner_id))]);
     const now = nowUnix();
     const out: ApiStopWatch[] = [];
     for (const stopwatch of items) {
@@ -299,8 +299,8 @@ export class TimesService {
   async toApi(actor: Actor, view: ApiView, times: readonly TrackedTime[], known?: RepoAccess): Promise<ApiTrackedTime[]> {
     if (times.length === 0) return [];
     const [issues, users] = await Promise.all([
-      this.ctx.store(IssuesStore).byIds(times.map((t) => t.issue_id)),
-      this.ctx.store(UsersStore).findByIds([...new Set(times.map((t) => t.user_id))]),
+      this.ctx.port(IssuesPort).byIds(times.map((t) => t.issue_id)),
+      this.ctx.port(UsersPort).byIds([...new Set(times.map((t) => t.user_id))]),
     ]);
     const accesses = await accessOfRepos(this.ctx, actor, issues.map((i) => i.repo_id), known);
     const shown = issues.filter((i) => {

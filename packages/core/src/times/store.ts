@@ -2,19 +2,9 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kyse
 import { Store } from '../storage/store.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
 import type { IssuesTables } from '../issues/tables.js';
-import type { NewTrackedTime, Stopwatch, TimesTables, TrackedTime } from './tables.js';
+import type { NewTrackedTime, Stopwatch, TimesTables, TrackedTime, TrackedTimeFilter } from './tables.js';
 
-/** Which tracked times a list shows (deleted ones never); every field narrows it. */
-export interface TrackedTimeFilter {
-  issueId?: number;
-  userId?: number;
-  /** Times on issues of this repository. */
-  repoId?: number;
-  /** Created at or after (unix seconds). */
-  since?: number;
-  /** Created at or before (unix seconds). */
-  before?: number;
-}
+export type { TrackedTimeFilter };
 
 // The repository filter reads which repository an issue belongs to, as Forgejo's join does.
 type Tables = TimesTables & Pick<IssuesTables, 'issue'>;

@@ -8,11 +8,11 @@ import { AccessService } from '../access/service.js';
 import type { ApiRepositoryMeta } from '../issues/schemas.js';
 import type { RepoAccess } from '../repos/access.js';
 import { ReposService } from '../repos/service.js';
-import { ReposStore } from '../repos/store.js';
+import { ReposPort } from '../repos/port.js';
 import { isStorableText, isUniqueViolation, nowUnix } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
 import { canSignIn, type User } from '../users/tables.js';
-import { UsersStore } from '../users/store.js';
+import { UsersPort } from '../users/port.js';
 import { grantsAnything, InvalidScopeError, isPublicOnly, normalizeScopes } from './scopes.js';
 import { CreateAccessTokenOptionSchema, type CreateAccessTokenOption } from './schemas.js';
 import type { AccessToken } from './tables.js';
@@ -56,11 +56,11 @@ function hashToken(value: string, salt: string): string {
 
 export class TokensService {
   private readonly store: TokensStore;
-  private readonly users: UsersStore;
+  private readonly users: UsersPort;
 
   constructor(private readonly ctx: CoreContext) {
     this.store = ctx.store(TokensStore);
-    this.users = ctx.store(UsersStore);
+    this.users = ctx.port(UsersPort);
   }
 
   /** Tokens are managed by their owner, or by a site administrator. */
@@ -140,8 +140,8 @@ export class TokensService {
     const page = await this.store.listOf(user.id, clampPage(this.ctx.settings, paging));
     const limited = page.items.filter((t) => t.resource_all_repos === 0);
     const repoIds = await this.store.repoIdsOfTokens(limited.map((t) => t.id));
-    const repos = await this.ctx.store(ReposStore).findByIds([...new Set([...repoIds.values()].flat())]);
-    const owners = await this.users.findByIds([...new Set(repos.map((r) => r.owner_id))]);
+    const repos = await this.ctx.port(ReposPort).byIds([...new Set([...repoIds.values()].flat())]);
+    const owners = await this.users.byIds([...new Set(repos.map((r) => r.owner_id))]);
     const pairs = repos.flatMap((repo) => {
       const owner = owners.get(repo.owner_id);
       return owner ? [{ repo, owner }] : [];
@@ -173,7 +173,7 @@ export class TokensService {
       const expected = Buffer.from(token.token_hash, 'hex');
       const actual = Buffer.from(hashToken(value, token.token_salt), 'hex');
       if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) continue;
-      const user = await this.users.findById(token.uid);
+      const user = await this.users.byId(token.uid);
       if (!user || !canSignIn(user)) return null;
       const scopes = token.scope.split(',').filter(Boolean);
       // Only a repository-limited token costs a second query.

@@ -7,7 +7,7 @@ import { nowUnix } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
 import type { CoreTransaction } from '../context.js';
 import type { RepoAccess } from '../repos/access.js';
-import { ReposStore } from '../repos/store.js';
+import { ReposPort } from '../repos/port.js';
 import { parseTopics } from '../repos/units.js';
 import { MAX_TOPICS_PER_REPO, isValidTopic, normalizeTopic, sanitizeTopics } from './names.js';
 import { RepoTopicOptionsSchema, type RepoTopicOptions } from './schemas.js';
@@ -110,13 +110,13 @@ export class TopicsService {
   private async change(access: RepoAccess, work: (store: TopicsStore, current: Topic[], now: number) => Promise<void>): Promise<void> {
     const repoId = access.repo.id;
     const column = await this.ctx.transaction(async (tx: CoreTransaction) => {
-      const repos = tx.store(ReposStore);
-      if (!(await repos.update(repoId, { topics: access.repo.topics }))) throw new NotFoundError();
+      const repos = tx.port(ReposPort);
+      if (!(await repos.setTopics(repoId, access.repo.topics))) throw new NotFoundError();
       const store = tx.store(TopicsStore);
       await work(store, await store.topicsOf(repoId), nowUnix());
       const names = (await store.topicsOf(repoId)).map((t) => t.name);
       const text = JSON.stringify(names);
-      await repos.update(repoId, { topics: text });
+      await repos.setTopics(repoId, text);
       return text;
     });
     // The caller's loaded repository shows what was stored.

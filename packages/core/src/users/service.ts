@@ -6,10 +6,9 @@ import { clampPage, type Page, type Paging } from '../paging.js';
 import { SYSTEM, isSelf, isSiteAdmin, type Actor } from '../access/actor.js';
 import { isUniqueViolation, nowUnix } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
-import { TokensStore } from '../tokens/store.js';
-import { TwoFactorStore } from '../twofactor/store.js';
-import { KeysStore } from '../keys/store.js';
-import { KeyType } from '../keys/tables.js';
+import { TokensPort } from '../tokens/port.js';
+import { TwoFactorPort } from '../twofactor/port.js';
+import { KeysPort } from '../keys/port.js';
 import { ReposService } from '../repos/service.js';
 import { SecurityService } from '../security/service.js';
 import { LoginSourcesService, type DirectorySignIn } from '../loginsources/service.js';
@@ -28,7 +27,7 @@ import { USER_SEARCH_ORDERS, UsersStore, type UserSearchOrder } from './store.js
 import { ACTIONS_USER_ID, GHOST_USER_ID, systemUserById } from './system.js';
 import { userVisibilityFilter } from './visibility.js';
 import { UserAvatarsService } from './avatars.js';
-import { OrgDirectoryStore } from '../orgs/org-directory-store.js';
+import { OrgsPort } from '../orgs/port.js';
 import { OrgLifecycleService } from '../orgs/org-lifecycle.js';
 import type { Updateable } from 'kysely';
 
@@ -316,18 +315,18 @@ export class UsersService {
       // Forgejo's purge: organizations this account is the last owner of go, with their repositories; from the
       // others its memberships go with the account (below).
       const lifecycle = this.ctx.service(OrgLifecycleService);
-      for (const org of await this.ctx.store(OrgDirectoryStore).solelyOwnedBy(user.id)) await lifecycle.purge(actor, org);
+      for (const org of await this.ctx.port(OrgsPort).solelyOwnedBy(user.id)) await lifecycle.purge(actor, org);
     }
     await repos.withOwnedRepositoriesRemoved(user, { allowAny: options.purge ?? false, actor }, async (tx) => {
       const users = tx.store(UsersStore);
       if (user.is_admin === 1 && (await users.countAdmins()) <= 1) throw new ValidationError('username', 'can not delete the last admin user');
       // As Forgejo: an account still in organizations is refused unless purged (then its memberships go with it).
-      if (!options.purge && (await tx.store(OrgDirectoryStore).membershipCount(user.id)) > 0) {
+      if (!options.purge && (await tx.port(OrgsPort).membershipCount(user.id)) > 0) {
         throw new ConflictError(`user still has membership of organizations [uid: ${user.id}]`);
       }
-      await tx.store(TokensStore).deleteAllOf(user.id);
-      await tx.store(TwoFactorStore).deleteOf(user.id);
-      await tx.store(KeysStore).deleteAllOf(user.id, KeyType.User);
+      await tx.port(TokensPort).deleteAllOf(user.id);
+      await tx.port(TwoFactorPort).deleteOf(user.id);
+      await tx.port(KeysPort).deleteAllOf(user.id);
       await users.delete(user.id);
       tx.emit('user.deleted', { user, actor });
     });

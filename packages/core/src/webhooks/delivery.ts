@@ -11,9 +11,9 @@ import { isIP } from 'node:net';
 import type { CoreContext } from '../context.js';
 import { nowUnix } from '../storage/database.js';
 import { FULL_HEX_ID } from '../git/backend.js';
-import { ReposStore } from '../repos/store.js';
+import { ReposPort } from '../repos/port.js';
 import { repoKey } from '../repos/service.js';
-import { UsersStore } from '../users/store.js';
+import { UsersPort } from '../users/port.js';
 import { redactCredentials } from '../migrate/remote.js';
 import { hostMatcher, type HostMatcher } from './allowed-hosts.js';
 import { contentTypeName, parseMeta } from './convert.js';
@@ -171,8 +171,8 @@ export class HookDeliverer {
    */
   private async readFiles(repoId: number, wanted: { commit: string; paths: string[] }): Promise<Record<string, string>> {
     const files: Record<string, string> = {};
-    const repo = await this.ctx.store(ReposStore).findById(repoId);
-    const owner = repo && (await this.ctx.store(UsersStore).findById(repo.owner_id));
+    const repo = await this.ctx.port(ReposPort).byId(repoId);
+    const owner = repo && (await this.ctx.port(UsersPort).byId(repo.owner_id));
     if (!repo || !owner || !FULL_HEX_ID.test(wanted.commit)) return files;
     const key = repoKey(owner, repo);
     const objects = await this.ctx.git.readObjects(key, wanted.paths.map((path) => `${wanted.commit}:${path}`), { maxBytes: 1 << 20 });

@@ -9,7 +9,7 @@ import { isStorableText, nowUnix } from '../storage/database.js';
 import type { RepoAccess } from '../repos/access.js';
 import type { Repository } from '../repos/tables.js';
 import { OrgsService } from '../orgs/service.js';
-import { UsersStore } from '../users/store.js';
+import { UsersPort } from '../users/port.js';
 import type { User } from '../users/tables.js';
 import { acceptInput } from '../validation/validate.js';
 import '../repos/events.js';
@@ -344,7 +344,7 @@ export class WebhooksService {
   // ---- events → outbox ----
 
   private payloadContext(tx?: CoreTransaction): PayloadContext {
-    const users = tx ? tx.store(UsersStore) : this.ctx.store(UsersStore);
+    const users = tx ? tx.port(UsersPort) : this.ctx.port(UsersPort);
     return {
       settings: this.ctx.settings,
       git: this.ctx.git,
@@ -519,7 +519,7 @@ export class WebhooksService {
       issueOrPull(tx, payload, 'issue_milestone', () => [{ action: payload.issue.milestone_id ? 'milestoned' : 'demilestoned' }]),
     );
     const commentHook = async (tx: CoreTransaction, base: IssueEventBase & { comment: Comment }, action: 'created' | 'edited' | 'deleted', previousBody?: string) => {
-      const poster = (await tx.store(UsersStore).findById(base.comment.poster_id)) ?? GHOST_USER;
+      const poster = (await tx.port(UsersPort).byId(base.comment.poster_id)) ?? GHOST_USER;
       const payloads = (d: IssueDetails) => [issueCommentPayload(settings, action, d, base.comment, poster, base.actor, previousBody)];
       await (base.issue.is_pull ? pullHook(tx, base, 'pull_request_comment', payloads) : issueHook(tx, base, 'issue_comment', payloads));
     };

@@ -11,38 +11,34 @@
  */
 import { randomUUID } from 'node:crypto';
 import { posix } from 'node:path';
-import { AttachmentsStore } from '../../attachments/store.js';
+import { AttachmentsPort } from '../../attachments/port.js';
 import { attachmentBlobKey, type NewAttachment } from '../../attachments/tables.js';
 import { BlobsService } from '../../blobs/service.js';
-import { CommentImportStore } from '../../comments/import-store.js';
+import { CommentsPort } from '../../comments/port.js';
 import type { NewComment } from '../../comments/tables.js';
 import { COMMENT_TYPES } from '../../comments/types.js';
 import type { CoreContext, CoreTransaction } from '../../context.js';
 import { FULL_HEX_ID, type RepoKey } from '../../git/backend.js';
-import { IssueImportStore } from '../../issues/import-store.js';
-import { IssueLabelsStore } from '../../issues/labels-store.js';
-import { IssuesStore } from '../../issues/store.js';
+import { IssuesPort } from '../../issues/port.js';
 import type { Issue, NewIssue } from '../../issues/tables.js';
-import { LabelImportStore } from '../../labels/import-store.js';
-import { LabelsStore } from '../../labels/store.js';
-import { MilestoneImportStore } from '../../milestones/import-store.js';
-import { MilestonesStore } from '../../milestones/store.js';
-import { PullImportStore } from '../../pulls/import-store.js';
+import { LabelsPort } from '../../labels/port.js';
+import { MilestonesPort } from '../../milestones/port.js';
+import { PullsPort } from '../../pulls/port.js';
 import { PullsService } from '../../pulls/service.js';
 import { PULL_STATUS, pullHeadRef, type NewPullRequest } from '../../pulls/tables.js';
-import { ReactionImportStore } from '../../reactions/import-store.js';
+import { ReactionsPort } from '../../reactions/port.js';
 import type { NewReaction } from '../../reactions/tables.js';
-import { ReleasesStore } from '../../releases/store.js';
+import { ReleasesPort } from '../../releases/port.js';
 import { RepoCountersStore } from '../../repos/counters.js';
-import { ReviewImportStore } from '../../reviews/import-store.js';
+import { ReviewsPort } from '../../reviews/port.js';
 import { REVIEW_TYPES, type NewReview } from '../../reviews/tables.js';
-import { RepoReleaseCountStore } from '../../repos/release-count-store.js';
+import { ReposPort } from '../../repos/port.js';
 import { isValidRefName } from '../../repos/names.js';
 import { repoKey } from '../../repos/service.js';
 import { truncateBytes } from '../../text.js';
 import type { Repository } from '../../repos/tables.js';
 import { nowUnix } from '../../storage/database.js';
-import { UsersStore } from '../../users/store.js';
+import { UsersPort } from '../../users/port.js';
 import { GHOST_USER_ID } from '../../users/system.js';
 import type { User } from '../../users/tables.js';
 import { MigrationError, type GiteaApiClient } from './client.js';
@@ -92,16 +88,16 @@ export class GiteaUploader {
 
   /** Loads what an earlier attempt wrote, so a re-run maps onto it instead of writing it twice. */
   async prepare(): Promise<void> {
-    const labels = await this.ctx.store(LabelsStore).listOfRepo(this.repo.id);
+    const labels = await this.ctx.port(LabelsPort).listOfRepo(this.repo.id);
     this.labelIds = new Map(labels.map((l) => [l.name, l.id]));
-    const milestones = await this.ctx.store(MilestoneImportStore).namesOfRepo(this.repo.id);
+    const milestones = await this.ctx.port(MilestonesPort).namesOfRepo(this.repo.id);
     this.milestoneIds = new Map(milestones.map((m) => [m.name, m.id]));
   }
 
   async labels(items: readonly RemoteLabel[]): Promise<void> {
     const now = nowUnix();
     const fresh = dedupeBy(items, (l) => l.name).filter((l) => !this.labelIds.has(l.name));
-    const rows = await this.ctx.store(LabelImportStore).insertMany(
+    const rows = await this.ctx.port(LabelsPort).insertImported(
       fresh.map((l) => ({
         repo_id: this.repo.id,
         org_id: 0,
@@ -122,7 +118,7 @@ export class GiteaUploader {
   async milestones(items: readonly RemoteMilestone[]): Promise<void> {
     const now = nowUnix();
     const fresh = dedupeBy(items, (m) => m.title).filter((m) => !this.milestoneIds.has(m.title));
-    const rows = await this.ctx.store(MilestoneImportStore).insertMany(
+    const rows = await this.ctx.port(MilestonesPort).insertImported(
       fresh.map((m) => {
         const created = m.created || m.updated || m.deadline || now;
         return {
@@ -143,7 +139,7 @@ export class GiteaUploader {
   /** One release with its assets: files are stored first, then the release and its asset rows in one transaction. */
   async release(client: GiteaApiClient, item: RemoteRelease): Promise<void> {
     if (!isValidRefName(item.tag)) return;
-    if ((await this.ctx.store(ReleasesStore).byTag(this.repo.id, item.tag)) !== undefined) return;
+    if ((await this.ctx.port(ReleasesPort).byTag(this.repo.id, item.tag)) !== undefined) return;
     const git = this.ctx.git;
     const sha = (await git.resolveCommit(this.key, `refs/tags/${item.tag}`)) ?? '';
     const numCommits = sha ? await git.countCommits(this.key, { head: sha }) : 0;
@@ -172,8 +168,8 @@ export class GiteaUploader {
         assets.push({ ...base, size });
       }
       await this.ctx.transaction(async (tx) => {
-        await tx.store(RepoReleaseCountStore).lock(this.repo.id);
-        const release = await tx.store(ReleasesStore).insert({
+        await tx.port(ReposPort).lockForReleases(this.repo.id);
+        const release = await tx.port(ReleasesPort).insert({
           repo_id: this.repo.id,
           publisher_id: author.userId,
           original_author: author.originalAuthor,
@@ -189,7 +185,7 @@ export class GiteaUploader {
           is_prerelease: item.prerelease ? 1 : 0,
           created_unix: created,
         });
-        for (const asset of assets) await tx.store(AttachmentsStore).insert({ ...asset, release_id: release.id });
+        for (const asset of assets) await tx.port(AttachmentsPort).insert({ ...asset, release_id: release.id });
       });
     } catch (error) {
       await Promise.all(stored.map((key) => blobs.delete(key).catch(() => {})));
@@ -204,7 +200,7 @@ export class GiteaUploader {
     const rows = await this.issueRows(todo.map((t) => t.item), false);
     const comments = await this.commentAuthors(todo);
     await this.ctx.transaction(async (tx) => {
-      const inserted = await tx.store(IssueImportStore).insertMany(rows);
+      const inserted = await tx.port(IssuesPort).insertImported(rows);
       await this.writeIssueExtras(tx, todo, inserted, comments);
     });
   }
@@ -240,7 +236,7 @@ export class GiteaUploader {
     const rows = await this.issueRows(items, true);
     const comments = await this.commentAuthors(todo);
     const written = await this.ctx.transaction(async (tx) => {
-      const inserted = await tx.store(IssueImportStore).insertMany(rows);
+      const inserted = await tx.port(IssuesPort).insertImported(rows);
       const byIndex = new Map(inserted.map((i) => [Number(i.index), i]));
       const pullRows: NewPullRequest[] = todo.map(({ item }) => {
         const issue = byIndex.get(item.number)!;
@@ -263,7 +259,7 @@ export class GiteaUploader {
           merger_id: merged ? this.doer.id : 0,
         };
       });
-      const pulls = await tx.store(PullImportStore).insertMany(pullRows);
+      const pulls = await tx.port(PullsPort).importMany(pullRows);
       await this.writeIssueExtras(tx, todo, inserted, comments);
       await this.writeReviews(tx, todo, byIndex, heads, comments);
       const issuesById = new Map(inserted.map((i) => [i.id, i]));
@@ -278,15 +274,13 @@ export class GiteaUploader {
   /** The counters imported rows feed: comment counts, the index sequence, repository, milestone and label counts. */
   async finish(): Promise<void> {
     await this.ctx.transaction(async (tx) => {
-      await tx.store(CommentImportStore).recountOfRepo(this.repo.id);
-      await tx.store(IssueImportStore).continueIndexAfterHighest(this.repo.id);
-      await tx.store(RepoCountersStore).setIssueCounts(this.repo.id, await tx.store(IssuesStore).countsOfRepo(this.repo.id));
-      const milestoneCounts = await tx.store(IssueImportStore).milestoneCounts(this.repo.id);
-      for (const id of this.milestoneIds.values()) await tx.store(MilestonesStore).setCounts(id, milestoneCounts.get(id) ?? { total: 0, closed: 0 });
+      await tx.port(CommentsPort).recountOfRepo(this.repo.id);
+      await tx.port(IssuesPort).continueIndexAfterHighest(this.repo.id);
+      await tx.port(IssuesPort).recountAfterStateChange(this.repo.id, [...this.milestoneIds.values()], { repos: tx.store(RepoCountersStore), milestones: tx.port(MilestonesPort) });
       const labelIds = [...this.labelIds.values()];
-      await tx.store(LabelsStore).setCounts(labelIds, await tx.store(IssueLabelsStore).countsOf(labelIds));
-      await tx.store(RepoReleaseCountStore).lock(this.repo.id);
-      await tx.store(RepoReleaseCountStore).set(this.repo.id, await tx.store(ReleasesStore).countPublished(this.repo.id));
+      await tx.port(LabelsPort).setIssueCounts(labelIds, await tx.port(IssuesPort).labelCounts(labelIds));
+      await tx.port(ReposPort).lockForReleases(this.repo.id);
+      await tx.port(ReposPort).setReleaseCount(this.repo.id, await tx.port(ReleasesPort).countPublished(this.repo.id));
     });
   }
 
@@ -294,7 +288,7 @@ export class GiteaUploader {
 
   private async notYetImported<T extends RemoteIssue>(page: readonly IssueWithComments<T>[]): Promise<IssueWithComments<T>[]> {
     const unique = dedupeBy(page, (p) => String(p.item.number));
-    const present = await this.ctx.store(IssueImportStore).existingIndexes(this.repo.id, unique.map((p) => p.item.number));
+    const present = await this.ctx.port(IssuesPort).existingIndexes(this.repo.id, unique.map((p) => p.item.number));
     return unique.filter((p) => !present.has(p.item.number));
   }
 
@@ -383,13 +377,13 @@ export class GiteaUploader {
         commentReactions.push(comment.reactions);
       }
     }
-    await tx.store(IssueImportStore).addLabels(labels);
-    await tx.store(IssueImportStore).addAssignees(assignees);
-    const commentIds = await tx.store(CommentImportStore).insertMany(comments);
+    await tx.port(IssuesPort).addImportedLabels(labels);
+    await tx.port(IssuesPort).addImportedAssignees(assignees);
+    const commentIds = await tx.port(CommentsPort).insertImported(comments);
     commentIds.forEach((id, i) => {
       for (const reaction of commentReactions[i]!) reactions.push(reactionRow(comments[i]!.issue_id, id, reaction));
     });
-    await tx.store(ReactionImportStore).insertMany(reactions.filter((r) => r.type.length <= 64));
+    await tx.port(ReactionsPort).insertImported(reactions.filter((r) => r.type.length <= 64));
   }
 
   /**
@@ -431,7 +425,7 @@ export class GiteaUploader {
         updated_unix: review.updated || created,
       };
     });
-    const ids = await tx.store(ReviewImportStore).insertMany(rows);
+    const ids = await tx.port(ReviewsPort).insertImported(rows);
     const comments: NewComment[] = [];
     kept.forEach(({ issue, review, head }, i) => {
       const reviewId = ids[i]!;
@@ -465,7 +459,7 @@ export class GiteaUploader {
         });
       }
     });
-    await tx.store(CommentImportStore).insertMany(comments);
+    await tx.port(CommentsPort).insertImported(comments);
   }
 
   /** Who wrote, reviewed or reacted to what on a page, looked up in one query. */
@@ -499,7 +493,7 @@ export class GiteaUploader {
   private async loadUsers(logins: readonly string[]): Promise<void> {
     const wanted = [...new Set(logins.filter((l) => l !== '').map((l) => l.toLowerCase()))].filter((l) => !this.users.has(l));
     if (wanted.length === 0) return;
-    const found = await this.ctx.store(UsersStore).findByLowerNames(wanted);
+    const found = await this.ctx.port(UsersPort).byLowerNames(wanted);
     for (const name of wanted) this.users.set(name, null);
     // Organizations are accounts too, but never authors.
     for (const user of found) if (user.type === 0) this.users.set(user.lower_name, user);

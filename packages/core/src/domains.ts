@@ -1,0 +1,101 @@
+/**
+ * The one list of domain records (see `domain.ts`): `RepoHost` subscribes their handlers, gives their job handlers to
+ * the jobs worker, their tasks to cron and their repairs to the start-up reconcile. A new domain adds its record here.
+ *
+ * The order is the order handlers of one event run in (some write rows that later ones read, some wake workers), so
+ * a record goes where its handlers should run; and the order of `/admin/cron` (Forgejo's, then RepoHost's own).
+ */
+import { checkDomains, cronTasksOf, defineDomain, jobHandlersOf, repairsOf, type DomainRecord } from './domain.js';
+import { topicsDomain } from './topics/domain.js';
+import { reposDomain, forksDomain } from './repos/domain.js';
+import { keysDomain } from './keys/domain.js';
+import { gpgDomain } from './gpg/domain.js';
+import { activityDomain } from './activity/domain.js';
+import { socialDomain } from './social/domain.js';
+import { orgsDomain } from './orgs/domain.js';
+import { accessDomain } from './access/domain.js';
+import { commitsDomain } from './commits/domain.js';
+import { quotaDomain } from './quota/domain.js';
+import { webhooksDomain } from './webhooks/domain.js';
+import { oauth2Domain } from './oauth2/domain.js';
+import { issuesDomain, issueCommitRefsDomain, issuePinsDomain } from './issues/domain.js';
+import { protectionDomain } from './protection/domain.js';
+import { pullsDomain } from './pulls/domain.js';
+import { reviewsDomain } from './reviews/domain.js';
+import { timesDomain } from './times/domain.js';
+import { labelsDomain } from './labels/domain.js';
+import { notificationsDomain } from './notifications/domain.js';
+import { attachmentsDomain } from './attachments/domain.js';
+import { milestonesDomain } from './milestones/domain.js';
+import { releasesDomain } from './releases/domain.js';
+import { pushMirrorsDomain } from './pushmirrors/domain.js';
+import { redirectsDomain } from './redirects/domain.js';
+import { mirrorsDomain } from './mirrors/domain.js';
+import { migrateDomain } from './migrate/domain.js';
+import { maintenanceDomain } from './cron/domain.js';
+import { MirrorsService } from './mirrors/service.js';
+import { PushMirrorsService } from './pushmirrors/service.js';
+
+/**
+ * Forgejo's `update_mirrors` queues the syncs of pull and push mirrors whose interval passed (the jobs do the fetching
+ * and pushing), under one name and one summary. The two domains do not import each other, so the task that joins
+ * them is declared here, where both are known.
+ */
+const mirrorUpdates = defineDomain({
+  name: 'mirror-updates',
+  cron: [
+    {
+      name: 'update_mirrors',
+      timeoutSeconds: 600,
+      registered: (settings) => settings.mirror.ENABLED,
+      run: async (ctx) => {
+        const pull = await ctx.service(MirrorsService).enqueueDue();
+        const push = await ctx.service(PushMirrorsService).enqueueDue();
+        return `queued ${pull} pull mirror and ${push} push mirror syncs`;
+      },
+    },
+  ],
+});
+
+export const DOMAINS: readonly DomainRecord[] = [
+  topicsDomain,
+  reposDomain,
+  keysDomain,
+  gpgDomain,
+  activityDomain,
+  socialDomain,
+  orgsDomain,
+  accessDomain,
+  commitsDomain,
+  quotaDomain,
+  webhooksDomain,
+  oauth2Domain,
+  issuesDomain,
+  protectionDomain,
+  pullsDomain,
+  reviewsDomain,
+  timesDomain,
+  issueCommitRefsDomain,
+  labelsDomain,
+  notificationsDomain,
+  attachmentsDomain,
+  milestonesDomain,
+  issuePinsDomain,
+  releasesDomain,
+  forksDomain,
+  pushMirrorsDomain,
+  redirectsDomain,
+  // Records without event handlers.
+  mirrorsDomain,
+  migrateDomain,
+  mirrorUpdates,
+  maintenanceDomain,
+];
+checkDomains(DOMAINS);
+
+/** Every job kind's handler. */
+export const JOB_HANDLERS = jobHandlersOf(DOMAINS);
+/** Every recurring task, in the order `/admin/cron` lists them. */
+export const CRON_TASKS = cronTasksOf(DOMAINS);
+/** Every start-up repair besides the repos domain's own. */
+export const REPAIRS = repairsOf(DOMAINS);

@@ -1,0 +1,23 @@
+import { defineDomain } from '../domain.js';
+import { PullsService } from './service.js';
+import { PullMergeService } from './merge.js';
+import { PullAutoMergeService } from './auto-merge.js';
+
+/** Pull requests keep in step with pushes (then manual merges are detected, after them); a scheduled merge is tried at once. */
+export const pullsDomain = defineDomain({
+  name: 'pulls',
+  subscribe(ctx) {
+    ctx.service(PullsService).subscribe();
+    ctx.service(PullMergeService).subscribe();
+    ctx.service(PullAutoMergeService).subscribe();
+  },
+  repairs: [
+    {
+      intent: 'merge',
+      // `repoId` names the pull request; the row's repository, not the intent's key, is where its base is.
+      async run(ctx, intent, report) {
+        if (await ctx.service(PullMergeService).repairMerge(intent.repoId)) report.resynced.push(intent.key);
+      },
+    },
+  ],
+});

@@ -1,0 +1,114 @@
+import type { Insertable, Updateable } from 'kysely';
+import type { StoreScope } from '../storage/store.js';
+import { UsersStore } from './store.js';
+import { UserAdminStore } from './admin-store.js';
+import { UserCountersStore, type UserCounterDeltas } from './counters.js';
+import type { User, UserTable } from './tables.js';
+
+/**
+ * What other domains may read and write of accounts (individuals and organizations share the `user` table). The
+ * users stores stay private to this folder; the counters of `user` rows are moved only through here.
+ */
+export class UsersPort {
+  constructor(private readonly scope: StoreScope) {}
+
+  private get users(): UsersStore {
+    return this.scope.store(UsersStore);
+  }
+
+  // ---- reads ----
+
+  /** The account with this id (compiled once: read on every token-authenticated request). */
+  byId(id: number): Promise<User | undefined> {
+    return this.users.findById(id);
+  }
+
+  /** The account with this name, case-insensitively (repository owners, `?owner=` filters). */
+  byName(name: string): Promise<User | undefined> {
+    return this.users.findByName(name);
+  }
+
+  /** The accounts with these ids, by id, in one query per 500: keeps a page's query count fixed. */
+  byIds(ids: readonly number[]): Promise<Map<number, User>> {
+    return this.users.findByIds(ids);
+  }
+
+  /** The accounts with these lower-cased names (`@mentions`, reviewer lists), in one query per 500. */
+  byLowerNames(lowerNames: readonly string[]): Promise<User[]> {
+    return this.users.findByLowerNames(lowerNames);
+  }
+
+  /** Lower-cased names of these accounts, by id, in one query per 500 (storage paths of a page of repositories). */
+  lowerNames(ids: readonly number[]): Promise<Map<number, string>> {
+    return this.users.lowerNames(ids);
+  }
+
+  /** The individual account whose own email this is (a merge's author), if any. */
+  byEmail(email: string): Promise<User | undefined> {
+    return this.users.findByEmail(email);
+  }
+
+  /** Individual accounts by activated or own address, keyed by lower-cased address, in one query (commit authors). */
+  byEmails(emails: readonly string[]): Promise<Map<string, User>> {
+    return this.users.findByEmails(emails);
+  }
+
+  /** Account names behind commit emails (activated or no-reply addresses), keyed by lower-cased email, in one or two queries. */
+  usernamesByCommitEmail(emails: readonly string[], noReplyDomain: string): Promise<Map<string, string>> {
+    return this.users.usernamesByCommitEmail(emails, noReplyDomain);
+  }
+
+  /** An account's activated addresses, lower-cased (what a signature's email must be one of). */
+  async activatedEmailsOf(uid: number): Promise<string[]> {
+    return (await this.users.emailsOf(uid)).filter((row) => row.is_activated === 1).map((row) => row.lower_email);
+  }
+
+  /** How many repositories the account may own (its `max_repo_creation`; -1 or less: the site's limit). */
+  async repoCreationLimitOf(id: number): Promise<number> {
+    return (await this.scope.store(UserAdminStore).limitsOf(id)).max_repo_creation;
+  }
+
+  /** Whether an administrator allowed the account to create organizations. */
+  async allowedToCreateOrganizations(id: number): Promise<boolean> {
+    return (await this.scope.store(UserAdminStore).limitsOf(id)).allow_create_organization === 1;
+  }
+
+  /** Whether any account signs in through this login source (it may not be deleted while one does). */
+  async anyUsesLoginSource(sourceId: number): Promise<boolean> {
+    return (await this.scope.store(UserAdminStore).search({ sourceId }, { page: 1, limit: 1 })).total > 0;
+  }
+
+  // ---- organizations' rows (the orgs domain owns their teams and members, this one the `user` row) ----
+
+  /** Inserts an account row (an organization's) and returns it. */
+  insert(row: Insertable<UserTable>): Promise<User> {
+    return this.users.insert(row);
+  }
+
+  /** Changes profile columns (or the name) of an account; returns the updated row. */
+  update(id: number, changes: Updateable<UserTable>): Promise<User> {
+    return this.users.update(id, changes);
+  }
+
+  /** Deletes an account's row and its email addresses (an organization's, once its own rows are gone). */
+  delete(id: number): Promise<void> {
+    return this.users.delete(id);
+  }
+
+  // ---- counters: moved inside the transaction that changes what they count, so they stay true ----
+
+  /** Moves the owned-repository counter (`num_repos`) by `delta`. */
+  adjustRepoCount(id: number, delta: number): Promise<void> {
+    return this.users.adjustRepoCount(id, delta);
+  }
+
+  /** Moves the follow and star counters of every account in `ids` (distinct) by the same deltas. */
+  adjustCounters(ids: readonly number[], deltas: UserCounterDeltas): Promise<void> {
+    return this.scope.store(UserCountersStore).adjust(ids, deltas);
+  }
+
+  /** Locks two accounts' rows, lower id first, until the transaction ends (PostgreSQL), so changes to one pair serialize. */
+  lockPair(a: number, b: number): Promise<void> {
+    return this.scope.store(UserCountersStore).lockPair(a, b);
+  }
+}
