@@ -8,6 +8,15 @@ import { nowUnix } from './storage/database.js';
 /** A service class: built once per host, from the context, the first time anything asks for it. */
 export type ServiceClass<S> = new (ctx: CoreContext) => S;
 
+/**
+ * Interfaces a lower domain declares and a higher one implements, so the lower one calls up without importing it:
+ * the lower domain augments this map (`declare module '../context.js' { interface CoreProviders { 'x.y': Y } }`)
+ * and the higher one registers the implementation in its record's `provide` (`domain.ts`). Unlike an event, the
+ * call is synchronous and may run inside the caller's transaction (the caller passes its `tx`).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface CoreProviders {}
+
 /** What a transaction gives the code that runs inside it. */
 export interface CoreTransaction {
   /** A store bound to this transaction. */
@@ -28,6 +37,7 @@ export class CoreContext {
   private readonly root: StoreScope;
   private readonly services = new Map<Function, unknown>();
   private readonly building = new Set<Function>();
+  private readonly providers = new Map<string, unknown>();
 
   constructor(
     readonly settings: Settings,
@@ -49,6 +59,19 @@ export class CoreContext {
   /** Another domain's port (its `port.ts`) outside any transaction: what that domain lets others read and write. */
   port<P>(cls: PortClass<P>): P {
     return this.root.store(cls);
+  }
+
+  /** Registers the implementation of a provider interface (see `CoreProviders`); once per key. */
+  provide<K extends keyof CoreProviders & string>(key: K, implementation: CoreProviders[K]): void {
+    if (this.providers.has(key)) throw new Error(`provider ${key} is registered twice`);
+    this.providers.set(key, implementation);
+  }
+
+  /** The registered implementation of a provider interface; a missing one is a wiring error, not a user's. */
+  provider<K extends keyof CoreProviders & string>(key: K): CoreProviders[K] {
+    const implementation = this.providers.get(key);
+    if (implementation === undefined) throw new Error(`no domain provides ${key}: is its record listed in domains.ts?`);
+    return implementation as CoreProviders[K];
   }
 
   /** The host's one instance of a service. */

@@ -39,6 +39,11 @@ export interface DomainRecord {
   /** Unique among the records; names the record in errors. */
   readonly name: string;
   /**
+   * Registers the domain's implementations of interfaces lower domains declared (`ctx.provide(key, impl)`, see
+   * `CoreProviders` in `context.ts`). Every record's `provide` runs before any `subscribe`.
+   */
+  provide?(ctx: CoreContext): void;
+  /**
    * Registers the domain's event handlers, once per host. Handlers of one event run in registration order, which
    * is the order of `domains.ts`.
    */

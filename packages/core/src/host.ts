@@ -133,60 +133,15 @@ export class RepoHost {
     readonly git: GitBackend,
   ) {
     this.ctx = new CoreContext(settings, storage, git);
-    // Consumers of repository events, registered once per host: topic counts follow deletions, and the
-    // primary language follows pushes to the default branch.
-    this.topics.subscribe();
-    this.repoLanguages.subscribe();
-    // Deploy keys go with their repository, GPG keys with their account.
-    this.keys.subscribe();
-    this.gpgKeys.subscribe();
-    this.activity.subscribe();
-    // Follows, stars and watches go with their accounts and repositories, the counters they kept corrected.
-    this.social.subscribe();
-    this.orgs.subscribe();
-    this.access.subscribe();
-    // Commit statuses go with their repository.
-    this.commitStatuses.subscribe();
-    // Quota group memberships go with their accounts.
-    this.quota.subscribe();
-    // Webhook tasks are written in the transaction of the event that causes them.
-    this.webhooks.subscribe();
-    // OAuth2 applications go with their accounts.
-    this.oauth2.subscribe();
-    // Grants, tokens, codes and provider sign-in sessions go with their accounts.
-    this.oauth2Provider.subscribe();
-    // Issues (and everything hanging off them) go with their repository.
-    this.issues.subscribe();
-    // Branch and tag protection rules go with their repository.
-    this.protection.subscribe();
-    this.pulls.subscribe();
-    this.pullMerge.subscribe();
-    this.pullAutoMerge.subscribe();
-    // Reviews turn stale when a pull request's head moves; they go with their reviewer or team.
-    this.reviews.subscribe();
-    // Stopwatches go with their account.
-    this.times.subscribe();
-    this.ctx.service(IssueCommitRefsService).subscribe();
-    // Label counts follow issues; organization labels go with the organization.
-    this.labels.subscribe();
-    // Notification threads follow issue and comment events; they go with their issue, repository and account.
-    this.notifications.subscribe();
-    // Attachments count toward quotas and go (with their blobs) with their issue, comment and repository.
-    this.attachments.subscribe();
-    // Milestones go with their repository; a deleted pinned issue leaves no gap among the pins.
-    this.milestones.subscribe();
-    this.issuePins.subscribe();
-    // Releases go with their repository; a push deleting a release's tag makes it a draft.
-    this.releases.subscribe();
-    // A deleted fork leaves its parent's fork count; a deleted parent leaves its forks standing alone.
-    this.forks.subscribe();
-    // Durable background jobs: the handlers of every kind, and a wake-up after a commit that queued one.
+    // What the domains contribute (`domains.ts`): their event handlers, once per host and in that list's order;
+    // their job handlers, with a wake-up of the worker after a commit that queued a job; their recurring tasks;
+    // their start-up repairs.
+    for (const domain of DOMAINS) domain.provide?.(this.ctx);
+    for (const domain of DOMAINS) domain.subscribe?.(this.ctx);
     this.jobs.register(JOB_HANDLERS);
     this.jobs.subscribe();
-    // Push mirrors go with their repository; a push queues those that sync on commit.
-    this.pushMirrors.subscribe();
-    // Old names of renamed and transferred repositories and accounts follow every rename, transfer and reuse.
-    this.redirects.subscribe();
+    this.cron.register(CRON_TASKS);
+    this.repoStorage.registerRepairs(REPAIRS);
   }
 
   get users(): UsersService {

@@ -17,3 +17,7 @@ export interface AccessTables {
 }
 
 export type Collaboration = Selectable<CollaborationTable>;
+
+declare module '../storage/schema.js' {
+  interface Schema extends AccessTables {}
+}

@@ -87,3 +87,7 @@ export interface ActivityTables {
 
 export type Action = Selectable<ActionTable>;
 export type NewAction = Insertable<ActionTable>;
+
+declare module '../storage/schema.js' {
+  interface Schema extends ActivityTables {}
+}

@@ -33,3 +33,7 @@ export type NewAttachment = Insertable<AttachmentTable>;
 export function attachmentBlobKey(uuid: string): string {
   return `${uuid.slice(0, 1)}/${uuid.slice(1, 2)}/${uuid}`;
 }
+
+declare module '../storage/schema.js' {
+  interface Schema extends AttachmentsTables {}
+}

@@ -50,3 +50,7 @@ export interface CommentsTables {
 
 export type Comment = Selectable<CommentTable>;
 export type NewComment = Insertable<CommentTable>;
+
+declare module '../storage/schema.js' {
+  interface Schema extends CommentsTables {}
+}

@@ -26,3 +26,7 @@ export interface CommitsTables {
 
 export type CommitStatus = Selectable<CommitStatusTable>;
 export type NewCommitStatus = Insertable<CommitStatusTable>;
+
+declare module '../storage/schema.js' {
+  interface Schema extends CommitsTables {}
+}

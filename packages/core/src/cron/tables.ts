@@ -20,3 +20,7 @@ export type CronTaskRow = Selectable<CronTaskTable>;
 export interface CronTables {
   cron_task: CronTaskTable;
 }
+
+declare module '../storage/schema.js' {
+  interface Schema extends CronTables {}
+}

@@ -48,3 +48,7 @@ export interface GpgKeyWithSubkeys {
   key: GpgKey;
   subkeys: GpgKey[];
 }
+
+declare module '../storage/schema.js' {
+  interface Schema extends GpgTables {}
+}

@@ -72,3 +72,7 @@ export interface IssuesTables {
 export type Issue = Selectable<IssueTable>;
 export type NewIssue = Insertable<IssueTable>;
 export type IssueDependency = Selectable<IssueDependencyTable>;
+
+declare module '../storage/schema.js' {
+  interface Schema extends IssuesTables {}
+}

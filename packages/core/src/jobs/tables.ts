@@ -31,3 +31,7 @@ export type JobRow = Selectable<JobTable>;
 export interface JobsTables {
   job: JobTable;
 }
+
+declare module '../storage/schema.js' {
+  interface Schema extends JobsTables {}
+}

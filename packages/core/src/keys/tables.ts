@@ -53,3 +53,7 @@ export interface KeysTables {
 
 export type PublicKey = Selectable<PublicKeyTable>;
 export type DeployKey = Selectable<DeployKeyTable>;
+
+declare module '../storage/schema.js' {
+  interface Schema extends KeysTables {}
+}

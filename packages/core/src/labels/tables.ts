@@ -26,3 +26,7 @@ export interface LabelsTables {
 
 export type Label = Selectable<LabelTable>;
 export type NewLabel = Insertable<LabelTable>;
+
+declare module '../storage/schema.js' {
+  interface Schema extends LabelsTables {}
+}

@@ -27,3 +27,7 @@ export interface LoginSourcesTables {
 }
 
 export type LoginSourceRow = Selectable<LoginSourceTable>;
+
+declare module '../storage/schema.js' {
+  interface Schema extends LoginSourcesTables {}
+}

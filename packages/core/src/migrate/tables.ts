@@ -14,3 +14,7 @@ export type RepoMigration = Selectable<RepoMigrationTable>;
 export interface MigrateTables {
   repo_migration: RepoMigrationTable;
 }
+
+declare module '../storage/schema.js' {
+  interface Schema extends MigrateTables {}
+}

@@ -24,3 +24,7 @@ export interface MilestonesTables {
 
 export type Milestone = Selectable<MilestoneTable>;
 export type NewMilestone = Insertable<MilestoneTable>;
+
+declare module '../storage/schema.js' {
+  interface Schema extends MilestonesTables {}
+}

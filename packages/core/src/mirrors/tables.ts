@@ -27,3 +27,7 @@ export type Mirror = Selectable<MirrorTable>;
 export interface MirrorsTables {
   mirror: MirrorTable;
 }
+
+declare module '../storage/schema.js' {
+  interface Schema extends MirrorsTables {}
+}

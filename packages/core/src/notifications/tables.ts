@@ -44,3 +44,7 @@ export interface NotificationsTables {
 export type Notification = Selectable<NotificationTable>;
 export type NewNotification = Insertable<NotificationTable>;
 export type IssueWatch = Selectable<IssueWatchTable>;
+
+declare module '../storage/schema.js' {
+  interface Schema extends NotificationsTables {}
+}

@@ -29,3 +29,7 @@ export function redirectUrisOf(app: OAuth2Application): string[] {
   const parsed: unknown = JSON.parse(app.redirect_uris);
   return Array.isArray(parsed) ? parsed.filter((uri): uri is string => typeof uri === 'string') : [];
 }
+
+declare module '../storage/schema.js' {
+  interface Schema extends OAuth2Tables {}
+}

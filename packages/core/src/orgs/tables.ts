@@ -51,3 +51,7 @@ export type Team = Selectable<TeamTable>;
 
 /** The name of the team every organization has, whose members own it. */
 export const OWNER_TEAM_NAME = 'Owners';
+
+declare module '../storage/schema.js' {
+  interface Schema extends OrgsTables {}
+}

@@ -99,3 +99,7 @@ export interface TagRule {
   createdUnix: number;
   updatedUnix: number;
 }
+
+declare module '../storage/schema.js' {
+  interface Schema extends ProtectionTables {}
+}

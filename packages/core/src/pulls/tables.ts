@@ -57,3 +57,7 @@ export interface Pull {
 export function pullHeadRef(index: number): string {
   return `refs/pull/${index}/head`;
 }
+
+declare module '../storage/schema.js' {
+  interface Schema extends PullsTables {}
+}

@@ -33,3 +33,7 @@ export interface PushMirrorsTables {
 
 export type PushMirror = Selectable<PushMirrorTable>;
 export type NewPushMirror = Insertable<PushMirrorTable>;
+
+declare module '../storage/schema.js' {
+  interface Schema extends PushMirrorsTables {}
+}

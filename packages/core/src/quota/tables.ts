@@ -52,3 +52,10 @@ export type QuotaGroupRow = Selectable<QuotaGroupTable>;
 
 /** The kind of a group mapping that names an account. */
 export const QUOTA_KIND_USER = 0;
+
+/** The tables the quota domain owns (the schema lists each table once, under its owner). */
+type OwnedQuotaTables = Omit<QuotaTables, 'repository'>;
+
+declare module '../storage/schema.js' {
+  interface Schema extends OwnedQuotaTables {}
+}

@@ -20,3 +20,7 @@ export interface ReactionsTables {
 
 export type Reaction = Selectable<ReactionTable>;
 export type NewReaction = Insertable<ReactionTable>;
+
+declare module '../storage/schema.js' {
+  interface Schema extends ReactionsTables {}
+}

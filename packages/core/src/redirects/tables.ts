@@ -21,3 +21,7 @@ export interface RedirectsTables {
   repo_redirect: RepoRedirectTable;
   user_redirect: UserRedirectTable;
 }
+
+declare module '../storage/schema.js' {
+  interface Schema extends RedirectsTables {}
+}

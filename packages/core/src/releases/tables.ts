@@ -34,3 +34,7 @@ export interface ReleasesTables {
 export type Release = Selectable<ReleaseTable>;
 export type NewRelease = Insertable<ReleaseTable>;
 export type ReleaseChanges = Updateable<ReleaseTable>;
+
+declare module '../storage/schema.js' {
+  interface Schema extends ReleasesTables {}
+}

@@ -114,3 +114,7 @@ export type Repository = Selectable<RepositoryTable>;
 
 /** `repository.status`, as Forgejo numbers it. */
 export const RepoStatus = { Ready: 0, BeingMigrated: 1, PendingTransfer: 2 } as const;
+
+declare module '../storage/schema.js' {
+  interface Schema extends ReposTables {}
+}

@@ -33,3 +33,15 @@ export interface ReviewsTables {
 
 export type Review = Selectable<ReviewTable>;
 export type NewReview = Insertable<ReviewTable>;
+
+/** Which approvals count: official ones only, and whether stale ones are left out. */
+export interface ApprovalFilter {
+  official?: boolean;
+  ignoreStale?: boolean;
+  /** Only these reviewers (a protection rule's approvals whitelist). */
+  reviewerIds?: readonly number[];
+}
+
+declare module '../storage/schema.js' {
+  interface Schema extends ReviewsTables {}
+}

@@ -25,3 +25,7 @@ export interface SecurityTables {
 }
 
 export type SignInFailure = Selectable<SignInFailureTable>;
+
+declare module '../storage/schema.js' {
+  interface Schema extends SecurityTables {}
+}

@@ -34,3 +34,7 @@ export interface SocialTables {
 export type Follow = Selectable<FollowTable>;
 export type Star = Selectable<StarTable>;
 export type UserBlocking = Selectable<UserBlockingTable>;
+
+declare module '../storage/schema.js' {
+  interface Schema extends SocialTables {}
+}

@@ -28,3 +28,19 @@ export interface TimesTables {
 export type TrackedTime = Selectable<TrackedTimeTable>;
 export type NewTrackedTime = Insertable<TrackedTimeTable>;
 export type Stopwatch = Selectable<StopwatchTable>;
+
+/** Which tracked times a list shows (deleted ones never); every field narrows it. */
+export interface TrackedTimeFilter {
+  issueId?: number;
+  userId?: number;
+  /** Times on issues of this repository. */
+  repoId?: number;
+  /** Created at or after (unix seconds). */
+  since?: number;
+  /** Created at or before (unix seconds). */
+  before?: number;
+}
+
+declare module '../storage/schema.js' {
+  interface Schema extends TimesTables {}
+}

@@ -32,3 +32,7 @@ export interface TokensTables {
 }
 
 export type AccessToken = Selectable<AccessTokenTable>;
+
+declare module '../storage/schema.js' {
+  interface Schema extends TokensTables {}
+}

@@ -23,3 +23,7 @@ export interface TopicsTables {
 }
 
 export type Topic = Selectable<TopicTable>;
+
+declare module '../storage/schema.js' {
+  interface Schema extends TopicsTables {}
+}

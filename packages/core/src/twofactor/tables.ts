@@ -22,3 +22,7 @@ export interface TwoFactorTables {
 }
 
 export type TwoFactor = Selectable<TwoFactorTable>;
+
+declare module '../storage/schema.js' {
+  interface Schema extends TwoFactorTables {}
+}

@@ -93,3 +93,7 @@ export function visibilityName(user: Pick<User, 'visibility'>): VisibilityName {
 export function visibilityValue(name: VisibilityName): number {
   return VISIBILITY_NAMES.indexOf(name);
 }
+
+declare module '../storage/schema.js' {
+  interface Schema extends UsersTables {}
+}

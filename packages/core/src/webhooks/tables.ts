@@ -66,3 +66,7 @@ export type HookDelivery = Selectable<HookDeliveryTable>;
 
 export const HookContentType = { Json: 1, Form: 2 } as const;
 export const HookStatus = { None: 0, Succeed: 1, Fail: 2 } as const;
+
+declare module '../storage/schema.js' {
+  interface Schema extends WebhooksTables {}
+}
