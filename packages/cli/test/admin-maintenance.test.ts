@@ -114,7 +114,7 @@ describe('repohost maintenance commands', () => {
     const { alice, access } = await setUp();
     const { commit, uuid } = await ws.withHost(async (host) => {
       const issue = await host.issues.create(userActor(alice), access, { title: 'with a file' });
-      const file = await host.attachments.uploadToIssue(userActor(alice), access, issue, async () => ({ name: 'notes.txt', source: Readable.from([Buffer.from('hello')]) }));
+      const file = await host.issueAttachments.uploadToIssue(userActor(alice), access, issue, async () => ({ name: 'notes.txt', source: Readable.from([Buffer.from('hello')]) }));
       const refs = await host.git.listRefs({ owner: 'alice', name: 'demo' }, 'refs/heads/');
       return { commit: refs[0]!.id, uuid: file.uuid };
     });

@@ -18,7 +18,7 @@ import { commitsDomain } from './commits/domain.js';
 import { quotaDomain } from './quota/domain.js';
 import { webhooksDomain } from './webhooks/domain.js';
 import { oauth2Domain } from './oauth2/domain.js';
-import { issuesDomain, issueCommitRefsDomain, issuePinsDomain } from './issues/domain.js';
+import { issuesDomain, issueAttachmentsDomain, issueCommitRefsDomain, issueLabelsDomain, issuePinsDomain } from './issues/domain.js';
 import { protectionDomain } from './protection/domain.js';
 import { pullsDomain } from './pulls/domain.js';
 import { reviewsDomain } from './reviews/domain.js';
@@ -26,6 +26,7 @@ import { timesDomain } from './times/domain.js';
 import { labelsDomain } from './labels/domain.js';
 import { notificationsDomain } from './notifications/domain.js';
 import { attachmentsDomain } from './attachments/domain.js';
+import { commentAttachmentsDomain } from './comments/domain.js';
 import { milestonesDomain } from './milestones/domain.js';
 import { releasesDomain } from './releases/domain.js';
 import { pushMirrorsDomain } from './pushmirrors/domain.js';
@@ -33,6 +34,7 @@ import { redirectsDomain } from './redirects/domain.js';
 import { mirrorsDomain } from './mirrors/domain.js';
 import { migrateDomain } from './migrate/domain.js';
 import { maintenanceDomain } from './cron/domain.js';
+import { loginSourcesDomain } from './loginsources/domain.js';
 import { MirrorsService } from './mirrors/service.js';
 import { PushMirrorsService } from './pushmirrors/service.js';
 
@@ -76,9 +78,12 @@ export const DOMAINS: readonly DomainRecord[] = [
   reviewsDomain,
   timesDomain,
   issueCommitRefsDomain,
+  issueLabelsDomain,
   labelsDomain,
   notificationsDomain,
   attachmentsDomain,
+  issueAttachmentsDomain,
+  commentAttachmentsDomain,
   milestonesDomain,
   issuePinsDomain,
   releasesDomain,
@@ -88,6 +93,7 @@ export const DOMAINS: readonly DomainRecord[] = [
   // Records without event handlers.
   mirrorsDomain,
   migrateDomain,
+  loginSourcesDomain,
   mirrorUpdates,
   maintenanceDomain,
 ];

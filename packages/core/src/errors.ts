@@ -15,6 +15,7 @@ export type RepoHostErrorKind =
   | 'quota_exceeded'
   | 'payload_too_large'
   | 'precondition_failed'
+  | 'method_not_allowed'
   | 'not_supported';
 
 export abstract class RepoHostError extends Error {
@@ -108,6 +109,18 @@ export class PreconditionFailedError extends RepoHostError {
   constructor(message: string) {
     super(message);
     this.name = 'PreconditionFailedError';
+  }
+}
+
+/**
+ * The operation does not apply to the resource as it is (Forgejo's 405 Method Not Allowed: a pull request that may
+ * not be merged now, the teams of a repository an individual owns).
+ */
+export class MethodNotAllowedError extends RepoHostError {
+  readonly kind = 'method_not_allowed' as const;
+  constructor(message: string) {
+    super(message);
+    this.name = 'MethodNotAllowedError';
   }
 }
 

@@ -52,6 +52,26 @@ export class Glob {
   }
 }
 
+const compiledGlobs = new Map<string, Glob | null>();
+
+/**
+ * A branch filter as Forgejo compiles it (gobwas/glob without separators): `*` any run, `?` one character,
+ * `[abc]`, `[!a-z]`, `{a,b}` alternatives, `\` escapes. `null` when the pattern does not compile.
+ */
+export function compileGlob(pattern: string): Glob | null {
+  const cached = compiledGlobs.get(pattern);
+  if (cached !== undefined) return cached;
+  let result: Glob | null;
+  try {
+    result = Glob.compile(pattern);
+  } catch {
+    result = null;
+  }
+  if (compiledGlobs.size > 1000) compiledGlobs.clear();
+  compiledGlobs.set(pattern, result);
+  return result;
+}
+
 /** Parses one pattern into its alternatives' token lists. */
 function expand(chars: string[]): Token[][] {
   let position = 0;

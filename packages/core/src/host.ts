@@ -20,9 +20,10 @@ import { GpgKeysService } from './gpg/service.js';
 import { ReposService } from './repos/service.js';
 import { AccessService } from './access/service.js';
 import { OrgsService } from './orgs/service.js';
-import { OrgLifecycleService } from './orgs/org-lifecycle.js';
+import { OrgLifecycleService } from './accounts/org-lifecycle.js';
+import { AccountLifecycleService } from './accounts/lifecycle.js';
 import { TeamsService } from './orgs/teams.js';
-import { CollaboratorsService } from './access/collaborators.js';
+import { CollaboratorsService } from './repos/collaborators.js';
 import { GitTransferService } from './repos/transfer.js';
 import { RedirectsService } from './redirects/service.js';
 import { RepoStorageService, type ReconcileReport } from './repos/storage.js';
@@ -37,7 +38,7 @@ import { RepoArchiveService } from './repos/archive.js';
 import { TopicsService } from './topics/service.js';
 import { ContentsService } from './contents/service.js';
 import { LabelsService } from './labels/service.js';
-import { IssueLabelsService } from './labels/issue-labels.js';
+import { IssueLabelsService } from './issues/issue-labels.js';
 import { CommitsService } from './commits/service.js';
 import { CommitStatusesService } from './commits/statuses.js';
 import { RepoTemplatesService } from './templates/service.js';
@@ -58,6 +59,8 @@ import { TwoFactorService } from './twofactor/service.js';
 import { LoginSourcesService } from './loginsources/service.js';
 import { IssuesService } from './issues/service.js';
 import { AttachmentsService } from './attachments/service.js';
+import { IssueAttachmentsService } from './issues/attachments.js';
+import { CommentAttachmentsService } from './comments/attachments.js';
 import { CommentsService } from './comments/service.js';
 import { ReactionsService } from './reactions/service.js';
 import { OAuth2Service } from './oauth2/service.js';
@@ -155,9 +158,13 @@ export class RepoHost {
   get userAvatars(): UserAvatarsService {
     return this.ctx.service(UserAvatarsService);
   }
-  /** Site administration of accounts: create, list, edit, rename (with their storage), delete. */
+  /** Site administration of accounts: create, list, edit. */
   get userAdmin(): UserAdminService {
     return this.ctx.service(UserAdminService);
+  }
+  /** Deleting and renaming accounts (with their repositories, organizations and storage). */
+  get accounts(): AccountLifecycleService {
+    return this.ctx.service(AccountLifecycleService);
   }
   get tokens(): TokensService {
     return this.ctx.service(TokensService);
@@ -385,9 +392,17 @@ export class RepoHost {
   get reactions(): ReactionsService {
     return this.ctx.service(ReactionsService);
   }
-  /** Files attached to issues and comments (`…/assets`), and their downloads (`/attachments/{uuid}`). */
+  /** Files attached to issues and comments: their downloads (`/attachments/{uuid}`), limits, quota and clean-up. */
   get attachments(): AttachmentsService {
     return this.ctx.service(AttachmentsService);
+  }
+  /** Files attached to an issue (`…/issues/{index}/assets`). */
+  get issueAttachments(): IssueAttachmentsService {
+    return this.ctx.service(IssueAttachmentsService);
+  }
+  /** Files attached to a comment (`…/issues/comments/{id}/assets`). */
+  get commentAttachments(): CommentAttachmentsService {
+    return this.ctx.service(CommentAttachmentsService);
   }
   /** Issue dependencies (`…/issues/{index}/dependencies`, `…/blocks`), across repositories the actor may see. */
   get issueDependencies(): IssueDependenciesService {

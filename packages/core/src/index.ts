@@ -28,8 +28,8 @@ export {
   type OwnedRepoFilter,
 } from './access/permissions.js';
 export type { AccessService } from './access/service.js';
-export type { CollaboratorsService, CollaboratorPermission } from './access/collaborators.js';
-export { toApiRepoCollaboratorPermission } from './access/convert.js';
+export type { CollaboratorsService, CollaboratorPermission } from './repos/collaborators.js';
+export { toApiRepoCollaboratorPermission } from './repos/collaborator-convert.js';
 export {
   AddCollaboratorOptionSchema,
   RepoCollaboratorPermissionSchema,
@@ -37,9 +37,10 @@ export {
   type AddCollaboratorOption,
   type ApiRepoCollaboratorPermission,
   type CollaboratorModeName,
-} from './access/schemas.js';
+} from './repos/collaborator-schemas.js';
 export type { OrgsService, OrgPermissions, MembershipAnswer } from './orgs/service.js';
-export type { OrgLifecycleService } from './orgs/org-lifecycle.js';
+export type { OrgLifecycleService } from './accounts/org-lifecycle.js';
+export type { AccountLifecycleService, DeleteUserOptions } from './accounts/lifecycle.js';
 export {
   OrganizationSchema,
   CreateOrgOptionSchema,
@@ -55,7 +56,6 @@ export {
 export { toApiOrganization } from './orgs/convert.js';
 export { OWNER_TEAM_NAME, type Team, type OrgUser } from './orgs/tables.js';
 export type { TeamsService, TeamAccess, TeamWithOrg } from './orgs/teams.js';
-export { TeamsStore } from './orgs/teams-store.js';
 export {
   TeamSchema,
   CreateTeamOptionSchema,
@@ -84,10 +84,9 @@ export { pktLine, FLUSH_PKT } from './git/pkt-line.js';
 export { NativeGitBackend, type NativeGitOptions } from './git/native.js';
 export { MemoryGitBackend } from './git/memory/backend.js';
 export { MEMORY_PARTIAL, MEMORY_UNSUPPORTED, type MemoryUnsupportedMethod } from './git/unsupported.js';
-export { UsersService, type DeleteUserOptions } from './users/service.js';
-export { UsersStore } from './users/store.js';
+export { UsersService } from './users/service.js';
 export { UserAdminService } from './users/admin-service.js';
-export { UserAdminStore, type UserAdminColumns } from './users/admin-store.js';
+export { type UserAdminColumns } from './users/admin-store.js';
 export {
   EditUserOptionSchema,
   RenameUserOptionSchema,
@@ -127,19 +126,17 @@ export {
 } from './users/schemas.js';
 export { UserType, Visibility, VISIBILITY_NAMES, canSignIn, isOrganization, type User, type UsersTables, type VisibilityName, type EmailAddress } from './users/tables.js';
 export { TokensService, TOKEN_PATTERN, looksLikeToken, type CreatedToken, type AuthenticatedToken } from './tokens/service.js';
-export { TokensStore } from './tokens/store.js';
 export { toApiAccessToken } from './tokens/convert.js';
 export { AccessTokenSchema, CreateAccessTokenOptionSchema, type ApiAccessToken, type CreateAccessTokenOption } from './tokens/schemas.js';
 export { SCOPE_CATEGORIES, KNOWN_SCOPES, normalizeScopes, scopesGrant, isPublicOnly, type ScopeCategory, type ScopeLevel } from './tokens/scopes.js';
 export type { AccessToken, TokensTables } from './tokens/tables.js';
 export { KeysService, type AuthenticatedKey, type SshIdentity, type DeployKeyAccess, type DeployKeyFilter } from './keys/service.js';
-export { KeysStore, type DeployKeyWithContent } from './keys/store.js';
+export { type DeployKeyWithContent } from './keys/store.js';
 export { toApiPublicKey, toApiDeployKey } from './keys/convert.js';
 export { PublicKeySchema, CreateKeyOptionSchema, DeployKeySchema, type ApiPublicKey, type ApiDeployKey, type CreateKeyOption } from './keys/schemas.js';
 export { parsePublicKey, checkKeySize, fingerprintOf, KeyParseError, MINIMUM_KEY_SIZES, type ParsedPublicKey, type KeyFamily } from './keys/openssh.js';
 export { KeyType, type PublicKey, type DeployKey, type KeysTables } from './keys/tables.js';
 export { GpgKeysService, normalizeKeyId, type GpgKeyForVerification } from './gpg/service.js';
-export { GpgKeysStore } from './gpg/store.js';
 export { toApiGPGKey } from './gpg/convert.js';
 export {
   GPGKeySchema,
@@ -155,7 +152,7 @@ export {
 export type { ParsedGpgKey, ParsedGpgSubkey, GpgCapabilities } from './gpg/openpgp.js';
 export type { GpgKey, GpgKeyImport, GpgKeyWithSubkeys, GpgTables } from './gpg/tables.js';
 export { ReposService, type RepoAccess } from './repos/service.js';
-export { ReposStore, REPO_ORDERINGS } from './repos/store.js';
+export { REPO_ORDERINGS } from './repos/store.js';
 export { toApiRepository, type PendingTransferView } from './repos/convert.js';
 export { GitTransferService, type TransferRequest, type TransferOptions, type RunTransferOptions } from './repos/transfer.js';
 export type { RedirectsService, RepoRedirect } from './redirects/service.js';
@@ -166,19 +163,18 @@ export { RepoTransferService, RepoStatus, type RepoAccessWithTransfer, type Tran
 export { RepoParticipantsService } from './repos/participants.js';
 export { RepoForksService, CreateForkOptionSchema, type CreateForkOption, type WithParent } from './repos/forks.js';
 export { EditRepoOptionSchema, TransferRepoOptionSchema, InternalTrackerSchema, ExternalTrackerSchema, ExternalWikiSchema, RepoTransferSchema, DEFAULT_MERGE_STYLES, type EditRepoOption, type TransferRepoOption } from './repos/schemas.js';
-export { GitIntentStore, type GitIntentOp } from './repos/intents.js';
+export { type GitIntentOp } from './repos/intents.js';
 export { RepositorySchema, CreateRepoOptionSchema, GenerateRepoOptionSchema, type GenerateRepoOption, PermissionSchema, ObjectFormatSchema, RepoOrderBySchema, REPO_ORDER_BY, type RepoOrderBy, type ApiRepository, type CreateRepoOption } from './repos/schemas.js';
 export type { Repository, ReposTables, RepoGitIntent } from './repos/tables.js';
 export { PublicSettingsService } from './settings/service.js';
 export { RepoSearchService, searchPage, type RepoSearchOptions, RepoSearchQuerySchema, SearchResultsSchema, SearchErrorSchema, REPO_SEARCH_SORTS, REPO_SEARCH_MODES, searchVisibility, searchFilter, type RepoSearchQuery, type ApiSearchResults, type ApiSearchError } from './repos/search.js';
-export { RepoSearchStore, CATALOG_MAX_REPOSITORIES, type SearchFilter, type SearchVisibility, type SearchOrdering, type CatalogRows } from './repos/search-store.js';
+export { CATALOG_MAX_REPOSITORIES, type SearchFilter, type SearchVisibility, type SearchOrdering, type CatalogRows } from './repos/search-store.js';
 export { SearchCatalog, type CatalogEntry } from './repos/search-catalog.js';
 export { RepoLanguagesService, fileLanguage, languageSizes, primaryLanguage } from './repos/languages.js';
-export { LanguageStatsStore, type LanguageStat } from './repos/languages-store.js';
+export { type LanguageStat } from './repos/languages-store.js';
 export { RepoArchiveService, type RepoArchive } from './repos/archive.js';
 export { repoWebPath } from './repos/convert.js';
 export { TopicsService, InvalidTopicsError } from './topics/service.js';
-export { TopicsStore } from './topics/store.js';
 export { toApiTopic } from './topics/convert.js';
 export { isValidTopic, normalizeTopic, repairTopic, sanitizeTopics, TOPIC_MAX_LENGTH, MAX_TOPICS_PER_REPO } from './topics/names.js';
 export { TopicNameSchema, TopicResponseSchema, TopicSearchResultsSchema, RepoTopicOptionsSchema, InvalidTopicsErrorSchema, type ApiTopicName, type ApiTopicResponse, type ApiTopicSearchResults, type RepoTopicOptions, type ApiInvalidTopicsError } from './topics/schemas.js';
@@ -211,24 +207,21 @@ export {
 } from './contents/schemas.js';
 export { RepoTemplatesService, type LicenseVars, type ReadmeVars } from './templates/service.js';
 export * from './templates/schemas.js';
-export { LabelsStore } from './labels/store.js';
 export type { Label, LabelsTables, NewLabel } from './labels/tables.js';
 export { SecurityService, type SignInAttempt } from './security/service.js';
-export { SecurityStore } from './security/store.js';
 export type { SignInFailure } from './security/tables.js';
 export * from './settings/schemas.js';
 export { LabelsService, normalizeLabelColor } from './labels/service.js';
-export { IssueLabelsService, parseLabelRefs, type IssueLabelsChange, type IssueLabelsMode, type IssueLabelsOptions } from './labels/issue-labels.js';
-export { IssueLabelsStore, type LabelIssueCounts } from './issues/labels-store.js';
+export { IssueLabelsService, parseLabelRefs, type IssueLabelsChange, type IssueLabelsMode, type IssueLabelsOptions } from './issues/issue-labels.js';
+export { type LabelIssueCounts } from './issues/labels-store.js';
 export * from './labels/schemas.js';
 export { toApiLabel, toApiOrgLabel } from './labels/convert.js';
 export { IssuesService, type IssueDetails } from './issues/service.js';
-export { IssuesStore, type IssueFilter } from './issues/store.js';
+export { type IssueFilter } from './issues/store.js';
 export type { Issue, IssuesTables, NewIssue, IssueDependency } from './issues/tables.js';
 export * from './issues/schemas.js';
 export { toApiIssue, toApiIssues } from './issues/convert.js';
 export { PullsService, type PullDetails } from './pulls/service.js';
-export { PullsStore } from './pulls/store.js';
 export { toApiChangedFile, toApiPullRequest, toApiPullRequests } from './pulls/convert.js';
 export {
   PullRequestSchema,
@@ -247,20 +240,20 @@ export {
 } from './pulls/schemas.js';
 export { PULL_STATUS, pullHeadRef, type Pull, type PullRequest, type PullsTables } from './pulls/tables.js';
 export type { PullEventBase } from './pulls/events.js';
-export { PullMergeService, MergeNotAllowedError, type MergeOutcome } from './pulls/merge.js';
+export { PullMergeService, type MergeOutcome } from './pulls/merge.js';
+export { MergeNotAllowedError } from './pulls/merge-checks.js';
 export { PullUpdateService } from './pulls/merge-update.js';
 export { PullAutoMergeService } from './pulls/auto-merge.js';
 export { MergePullRequestOptionSchema, PullUpdateQuerySchema, type MergePullRequestOption, type PullUpdateQuery } from './pulls/merge-schemas.js';
 export type { PullAutoMerge } from './pulls/merge-store.js';
 export { addTrailer, composeMergeMessage, defaultMergeMessage, expandVariables, mergeTemplatePaths, templateDescription, type MergeMessageFacts } from './pulls/merge-message.js';
 export { ReviewsService, type ReviewRule, type ReviewSummary } from './reviews/service.js';
-export { ReviewsStore, type ApprovalFilter } from './reviews/store.js';
+export { type ApprovalFilter } from './reviews/store.js';
 export { REVIEW_TYPES, type Review, type ReviewsTables } from './reviews/tables.js';
 export { toApiPullReview, toApiPullReviewComment } from './reviews/convert.js';
 export { cutDiffAroundLine } from './reviews/patch.js';
 export * from './reviews/schemas.js';
 export type { IssueEventBase } from './issues/events.js';
-export { MilestonesStore } from './milestones/store.js';
 export type { Milestone, MilestonesTables, NewMilestone } from './milestones/tables.js';
 export { MilestonesService, parseGoInt } from './milestones/service.js';
 export * from './milestones/schemas.js';
@@ -271,7 +264,7 @@ export * from './protection/schemas.js';
 export { toApiBranchProtection, toApiTagProtection } from './protection/convert.js';
 export { Glob, GlobSyntaxError, isGlobPattern } from './glob.js';
 export { branchRuleMatcher, tagRuleMatcher, filePatterns } from './protection/glob.js';
-export { ReleasesStore, type ReleaseFilter } from './releases/store.js';
+export { type ReleaseFilter } from './releases/store.js';
 export type { Release, NewRelease, ReleasesTables } from './releases/tables.js';
 export { ReleasesService, parseReleaseId } from './releases/service.js';
 export { ReleaseAssetsService, type ReleaseAssetForm, type OpenReleaseAsset } from './releases/assets.js';
@@ -285,7 +278,6 @@ export * from './issues/templates-schemas.js';
 export { labelScope, exclusiveScope } from './labels/scope.js';
 export { CommitsService, type CommitListQuery, type CommitListPage } from './commits/service.js';
 export { CommitStatusesService, type CombinedStatus, type StatusesWithCreators } from './commits/statuses.js';
-export { CommitStatusesStore } from './commits/store.js';
 export type { CommitStatus, CommitsTables, NewCommitStatus } from './commits/tables.js';
 export type { CommitVerification } from './commits/verification.js';
 export { toApiCommit, toApiCommitStatus, toApiVerification, rfc3339, type CommitView } from './commits/convert.js';
@@ -313,18 +305,18 @@ export {
   type CommitStatusSort,
   type CommitViewOptions,
 } from './commits/schemas.js';
-export { PushesStore } from './repos/pushes.js';
-export { WatchesStore, WatchMode, WATCHING_MODES } from './repos/watches.js';
+export { WatchMode, WATCHING_MODES } from './repos/watches.js';
 export { SocialService } from './social/service.js';
-export { FollowsStore, StarsStore, BlocksStore, type RepoListFilter } from './social/store.js';
+export type { RepoListFilter } from './repos/list-filter.js';
 export { toApiWatchInfo, toApiBlockedUser } from './social/convert.js';
 export { WatchInfoSchema, BlockedUserSchema, type ApiWatchInfo, type ApiBlockedUser } from './social/schemas.js';
-export type { Follow, Star, UserBlocking, SocialTables } from './social/tables.js';
-export { UserCountersStore, type UserCounterDeltas } from './users/counters.js';
-export { RepoCountersStore, type RepoCounterDeltas } from './repos/counters.js';
+export type { Follow, Star, SocialTables } from './social/tables.js';
+export type { UserBlocking } from './users/tables.js';
+export { type UserCounterDeltas } from './users/counters.js';
+export { type RepoCounterDeltas } from './repos/counters.js';
 export type { RepoPush } from './repos/tables.js';
 export { ActivityService, dayRange } from './activity/service.js';
-export { ActivityStore, HEATMAP_BUCKET_SECONDS, type ActUserRule, type FeedFilter, type HeatmapBucket } from './activity/store.js';
+export { HEATMAP_BUCKET_SECONDS, type ActUserRule, type FeedFilter, type HeatmapBucket } from './activity/store.js';
 export { toApiActivity, type ActivityEntry } from './activity/convert.js';
 export { ActivitySchema, UserHeatmapDataSchema, UserActivityFeedsQuerySchema, RepoActivityFeedsQuerySchema, type ApiActivity, type ApiUserHeatmapData, type UserActivityFeedsQuery, type RepoActivityFeedsQuery } from './activity/schemas.js';
 export { OP_TYPE_NAMES, OpType, opTypeName, type Action as ActivityAction, type ActivityTables, type NewAction, type OpTypeName } from './activity/tables.js';
@@ -365,7 +357,6 @@ export * from './refs/schemas.js';
 export { RefConflictError, type RefDetail, type RefCommitInfo, type RefKind, type AnnotatedTagOptions } from './git/backend.js';
 // Quotas
 export { QuotaService, parseSubject, type QuotaUsageSource } from './quota/service.js';
-export { QuotaStore } from './quota/store.js';
 export { QUOTA_SUBJECTS, isQuotaSubject, evaluateGroups, usageOf, emptyUsage, type QuotaSubject, type QuotaUsage } from './quota/subjects.js';
 export { toApiQuotaRule, toApiQuotaGroup, toApiQuotaInfo } from './quota/convert.js';
 export {
@@ -395,7 +386,6 @@ export {
 export type { QuotaTables } from './quota/tables.js';
 export { WebhooksService, type HookOwner, type DeliveryRecord } from './webhooks/service.js';
 export { HookDeliverer } from './webhooks/delivery.js';
-export { WebhooksStore } from './webhooks/store.js';
 export { JobsService, JobAbortedError, type Job, type JobRun, type JobHandler, type JobHandlers, type EnqueueOptions } from './jobs/service.js';
 export type { JobKind, JobPayloads } from './jobs/kinds.js';
 export type { JobStatus } from './jobs/tables.js';
@@ -406,31 +396,25 @@ export { CRON_TASKS } from './domains.js';
 export { parseSchedule, type Schedule } from './cron/schedule.js';
 export type { CronTaskRow } from './cron/tables.js';
 export { PushMirrorsService, branchFilterMatcher } from './pushmirrors/service.js';
-export { PushMirrorsStore } from './pushmirrors/store.js';
 export { toApiPushMirror } from './pushmirrors/convert.js';
 export { PushMirrorSchema, CreatePushMirrorOptionSchema, type ApiPushMirror, type CreatePushMirrorOption } from './pushmirrors/schemas.js';
 export type { PushMirror, PushMirrorsTables } from './pushmirrors/tables.js';
 export { MirrorsService, MIRROR_REFSPECS, refChanges, type MirrorView, type WithMirror } from './mirrors/service.js';
-export { MirrorsStore } from './mirrors/store.js';
 export type { Mirror, MirrorsTables } from './mirrors/tables.js';
 export { parseMirrorInterval } from './mirrors/interval.js';
 export { parseGoDuration, parseGoDurationNanos, formatGoDuration, GoDurationError } from './go-duration.js';
 export { MigrateService, sourceOf, type MigrateJobPayload, type MigrationStarted } from './migrate/service.js';
-export { MigrationsStore } from './migrate/store.js';
 export type { RepoMigration, MigrateTables } from './migrate/tables.js';
 export { MigrateRepoOptionsSchema, MIGRATE_SERVICES, type MigrateRepoOptions } from './migrate/schemas.js';
 export { RemoteGitError, type RemoteGitAccess, type RemoteHead, type FetchRemoteOptions } from './git/remote-types.js';
 export type { MirrorPushRequest } from './git/push-mirror-types.js';
 export { TwoFactorService, type TwoFactorEnrolment, type TwoFactorConfirmation } from './twofactor/service.js';
-export { TwoFactorStore } from './twofactor/store.js';
 export type { TwoFactor, TwoFactorTables } from './twofactor/tables.js';
 export { LoginSourcesService, type LoginSource, type LdapKind, type DirectorySignIn } from './loginsources/service.js';
-export { LoginSourcesStore } from './loginsources/store.js';
 export { LoginSourceType, type LoginSourceRow, type LoginSourcesTables } from './loginsources/tables.js';
 export { LdapSourceOptionSchema, type LdapSourceOption } from './loginsources/schemas.js';
 export { SECURITY_PROTOCOLS, type LdapConfig, type DirectoryEntry } from './loginsources/ldap.js';
 export { OAuth2Service, type OAuth2ApplicationWithSecret } from './oauth2/service.js';
-export { OAuth2Store } from './oauth2/store.js';
 export { verifyClientSecret } from './oauth2/secrets.js';
 export { redirectUrisOf, type OAuth2Application, type OAuth2Tables } from './oauth2/tables.js';
 export { toApiOAuth2Application } from './oauth2/convert.js';
@@ -453,7 +437,6 @@ export {
   type OAuth2AuthenticatedToken,
   type OAuth2UserInfo,
 } from './oauth2/provider.js';
-export { OAuth2ProviderStore } from './oauth2/provider-store.js';
 export type { SigningJwk } from './oauth2/signing.js';
 export type { OAuth2ProviderTables, OAuth2Grant, OAuth2Token, OAuth2AuthorizationCode } from './oauth2/provider-tables.js';
 export {
@@ -477,9 +460,8 @@ export {
 } from './webhooks/schemas.js';
 export type { Webhook, HookTask, HookDelivery, WebhooksTables } from './webhooks/tables.js';
 export type { HookFormatter, HookRequestContent, FormattedHook, HookEventName, HookPayload } from './webhooks/formats/types.js';
-export { CommentsStore } from './comments/store.js';
-export type { Comment, NewComment, CommentsTables } from './comments/tables.js';
-export { COMMENT_TYPES, COMMENT_TYPE_NAMES, commentTypeName, type CommentTypeName } from './comments/types.js';
+export type { Comment, NewComment, CommentsTables } from './timeline/tables.js';
+export { COMMENT_TYPES, COMMENT_TYPE_NAMES, commentTypeName, type CommentTypeName } from './timeline/types.js';
 export {
   CommentSchema,
   CreateIssueCommentOptionSchema,
@@ -490,13 +472,13 @@ export {
   type EditIssueCommentOption,
 } from './comments/schemas.js';
 export { toApiComment, issueWebUrl, type CommentRelations } from './comments/convert.js';
-export { TrackedTimesStore, StopwatchesStore, type TrackedTimeFilter } from './times/store.js';
+export { type TrackedTimeFilter } from './times/store.js';
 export type { TrackedTime, Stopwatch, TimesTables } from './times/tables.js';
 export { TrackedTimeSchema, StopWatchSchema, AddTimeOptionSchema, TrackedTimeQuery, TrackedTimeRangeQuery, type ApiTrackedTime, type ApiStopWatch, type AddTimeOption } from './times/schemas.js';
 export { toApiTrackedTime, toApiStopWatch, secondsToText } from './times/convert.js';
 export { NotificationsService } from './notifications/service.js';
 export { IssueSubscriptionsService, type SubscriptionChange } from './notifications/subscriptions.js';
-export { NotificationsStore, IssueWatchesStore, type NotificationFilter } from './notifications/store.js';
+export { type NotificationFilter } from './notifications/store.js';
 export { NotificationStatus, NotificationSource, type Notification, type NewNotification, type IssueWatch, type NotificationsTables } from './notifications/tables.js';
 export {
   NotificationThreadSchema,
@@ -516,21 +498,19 @@ export { toApiNotificationThread, type LoadedNotification } from './notification
 export { findMentions } from './notifications/mentions.js';
 export { CommentsService, type CommentOnIssue, type CommentWithRelations, type CommentWindow } from './comments/service.js';
 export { TimelineCommentSchema, toApiTimelineComment, type ApiTimelineComment, type TimelineEntry } from './comments/timeline.js';
-export { findIssueReferences, type IssueReference } from './comments/references.js';
+export { findIssueReferences, type IssueReference } from './timeline/references.js';
 export { ReactionsService, type ReactionWithUser, type ReactionAdded } from './reactions/service.js';
-export { ReactionsStore } from './reactions/store.js';
 export type { Reaction, ReactionsTables } from './reactions/tables.js';
 export { ReactionSchema, EditReactionOptionSchema, type ApiReaction, type EditReactionOption } from './reactions/schemas.js';
 export { toApiReaction } from './reactions/convert.js';
 export { TimesService, type TrackedTimeListQuery } from './times/service.js';
 export { IssueDependenciesService, IssueMetaSchema, dependenciesEnabled, accessOfRepos, type IssueRef } from './issues/dependencies.js';
-export { IssueDependenciesStore } from './issues/dependencies-store.js';
 export { IssueDeadlineService, EditDeadlineOptionSchema, IssueDeadlineSchema, type EditDeadlineOption, type ApiIssueDeadline } from './issues/deadline.js';
 export { deadlineOf, deadlineCommentContent } from './issues/due-dates.js';
 export { IssueLockService, IssueLockOptionSchema, type IssueLockOption } from './issues/lock.js';
-export { IssueLockStore } from './issues/lock-store.js';
-export { AttachmentsService, type AttachmentUpload, type UploadOptions, type OpenUpload, type LoadedComment, type AttachmentDownload } from './attachments/service.js';
-export { AttachmentsStore } from './attachments/store.js';
+export { AttachmentsService, type AttachmentHolder, type AttachmentUpload, type UploadOptions, type OpenUpload, type AttachmentDownload } from './attachments/service.js';
+export { IssueAttachmentsService } from './issues/attachments.js';
+export { CommentAttachmentsService, type LoadedComment } from './comments/attachments.js';
 export { attachmentBlobKey, type Attachment, type NewAttachment, type AttachmentsTables } from './attachments/tables.js';
 export { AttachmentSchema, EditAttachmentOptionsSchema, type ApiAttachment, type EditAttachmentOptions } from './attachments/schemas.js';
 export { toApiAttachment, attachmentDownloadUrl } from './attachments/convert.js';
@@ -538,6 +518,6 @@ export { isAllowedType, sniffContentType } from './attachments/sniff.js';
 export { BlobsService, type BlobSpace } from './blobs/service.js';
 export { LocalBlobStorage } from './blobs/local.js';
 export { BlobTooLargeError, type BlobStorage, type BlobSource, type ByteRange, type PutBlobOptions, type PutBlobResult, type StoredBlob, type ListedBlob } from './blobs/storage.js';
-export { CrossReferencesService } from './comments/cross-references.js';
+export { CrossReferencesService } from './issues/cross-references.js';
 export { parseByteRange, type RangeAnswer } from './blobs/range.js';
 export { importRepositoryContent, MigrationError, type ImportRepositoryContentInput, type ImportItems, type ImportStep } from './migrate/gitea/import.js';

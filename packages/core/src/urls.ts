@@ -23,3 +23,29 @@ export function sshCloneUrl(settings: Settings, path: string): string {
   const { SSH_DOMAIN, SSH_PORT } = settings.server;
   return SSH_PORT === 22 ? `git@${SSH_DOMAIN}:${path}.git` : `ssh://git@${SSH_DOMAIN}:${SSH_PORT}/${path}.git`;
 }
+
+function percentEncode(s: string, keep: RegExp, spaceAsPlus: boolean): string {
+  let out = '';
+  for (const byte of new TextEncoder().encode(s)) {
+    const c = String.fromCharCode(byte);
+    if (byte < 0x80 && keep.test(c)) out += c;
+    else if (spaceAsPlus && c === ' ') out += '+';
+    else out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
+}
+
+/** Go's `url.QueryEscape`. */
+export function queryEscape(s: string): string {
+  return percentEncode(s, /[A-Za-z0-9\-_.~]/, true);
+}
+
+/** Go's `url.PathEscape` (one path segment: `/`, `;`, `,`, `?` are escaped). */
+export function pathEscape(s: string): string {
+  return percentEncode(s, /[A-Za-z0-9\-_.~$&+:=@]/, false);
+}
+
+/** Forgejo's `util.PathEscapeSegments`: each segment escaped, the slashes kept. */
+export function pathEscapeSegments(s: string): string {
+  return s.split('/').map(pathEscape).join('/');
+}

@@ -35,7 +35,7 @@ describe.runIf(TEST_DB === 'sqlite')('data files', () => {
       // Blob storage (data/attachments) and uploaded avatars (data/avatars) are made on first use.
       const access = await host.repos.resolve(userActor(alice), 'alice', 'demo');
       const issue = await host.issues.create(userActor(alice), access, { title: 'with a file' });
-      await host.attachments.uploadToIssue(userActor(alice), access, issue, async () => ({ name: 'notes.txt', source: Readable.from([Buffer.from('hello')]) }));
+      await host.issueAttachments.uploadToIssue(userActor(alice), access, issue, async () => ({ name: 'notes.txt', source: Readable.from([Buffer.from('hello')]) }));
       await host.userAvatars.upload(userActor(alice), alice, { image: PNG_1X1 });
       await host.close();
       const data = host.settings.server.APP_DATA_PATH;

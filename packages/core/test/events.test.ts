@@ -3,7 +3,8 @@
  * (their failure undoes the change) and to the others after it; a change that rolls back tells nobody.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ReposStore, SYSTEM, userActor, type DomainEvent, type RepoHost, type User } from '@repohost/core';
+import { SYSTEM, userActor, type DomainEvent, type RepoHost, type User } from '@repohost/core';
+import { ReposStore } from '@repohost/core/internal';
 import { createUser, openTestHost, type TestHost } from '@repohost/test-support';
 
 describe('domain events', () => {
@@ -90,7 +91,7 @@ describe('domain events', () => {
     host.events.on('*', (event) => {
       seen.push(event.type === 'repo.deleted' ? `${event.type}:${event.payload.repo.name}` : event.type);
     });
-    await host.users.delete(userActor(alice), bob, { purge: true });
+    await host.accounts.deleteUser(userActor(alice), bob, { purge: true });
     await host.events.idle();
     expect(seen).toEqual(['repo.deleted:one', 'repo.deleted:two', 'user.deleted']);
   });

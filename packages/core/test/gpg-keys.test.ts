@@ -260,7 +260,7 @@ describe('the GPG keys service', () => {
 
     // Added again, then the account is deleted: the key goes with it, and may be added by someone else.
     const again = await t.host.gpgKeys.add(userActor(frank), frank, { armored_public_key: await exportPublic(key) });
-    await t.host.users.delete(SYSTEM, frank);
+    await t.host.accounts.deleteUser(SYSTEM, frank);
     expect(await t.host.gpgKeys.findByKeyId(again.key.key_id)).toBeUndefined();
     const signed = await sign(key, t.host.gpgKeys.verificationToken(stranger));
     expect((await t.host.gpgKeys.add(userActor(stranger), stranger, { armored_public_key: await exportPublic(key), armored_signature: signed })).key.key_id).toBe(

@@ -261,7 +261,7 @@ describe('the keys service', () => {
     expect(await host.keys.authenticate({ content: ed25519.line })).toBeNull();
 
     // Deleting the account deletes its keys.
-    await host.users.delete(SYSTEM, alice);
+    await host.accounts.deleteUser(SYSTEM, alice);
     expect(await host.keys.authenticate({ id: key.id })).toBeNull();
     expect(await host.keys.findByFingerprint(rsa3072.fingerprint)).toBeUndefined();
   });

@@ -4,7 +4,7 @@
  */
 import type { Heading, Paragraph, Root } from 'mdast';
 import { describe, expect, test } from 'vitest';
-import { findIssueReferences } from '../src/comments/references.js';
+import { findIssueReferences } from '../src/timeline/references.js';
 import { identTail } from '../src/git/ident.js';
 import { parseCommit } from '../src/git/memory/objects.js';
 import { revisionSuffixStart } from '../src/git/memory/repository.js';

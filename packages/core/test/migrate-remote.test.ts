@@ -19,7 +19,7 @@ import {
   remoteRequest,
   sanitizeRemoteUrl,
   type CheckedRemote,
-} from '../src/migrate/remote.js';
+} from '../src/remote/remote.js';
 import type { User } from '../src/users/tables.js';
 
 const user = (is_admin: 0 | 1): Actor => userActor({ id: 7, name: 'u7', lower_name: 'u7', is_admin, is_restricted: 0, type: 0 } as User);

@@ -83,16 +83,16 @@ describe('repositories and users in core', () => {
   it('refuses to delete a user who owns repositories unless purged', async () => {
     const bob = await createUser(host, 'bob');
     await host.repos.create(userActor(bob), { name: 'keep', auto_init: true });
-    await expect(host.users.delete(SYSTEM, bob)).rejects.toBeInstanceOf(ConflictError);
+    await expect(host.accounts.deleteUser(SYSTEM, bob)).rejects.toBeInstanceOf(ConflictError);
     expect(await host.git.exists({ owner: 'bob', name: 'keep' })).toBe(true);
-    await host.users.delete(SYSTEM, bob, { purge: true });
+    await host.accounts.deleteUser(SYSTEM, bob, { purge: true });
     expect(await host.git.exists({ owner: 'bob', name: 'keep' })).toBe(false);
     expect(await host.users.findByName('bob')).toBeUndefined();
   });
 
   it('puts repositories back when a purge is refused (last admin)', async () => {
     await host.repos.create(userActor(alice), { name: 'precious', auto_init: true });
-    await expect(host.users.delete(SYSTEM, alice, { purge: true })).rejects.toBeInstanceOf(ValidationError);
+    await expect(host.accounts.deleteUser(SYSTEM, alice, { purge: true })).rejects.toBeInstanceOf(ValidationError);
     expect(await host.git.exists({ owner: 'alice', name: 'precious' })).toBe(true);
     expect(await host.git.isEmpty({ owner: 'alice', name: 'precious' })).toBe(false);
     expect((await host.repos.resolve(SYSTEM, 'alice', 'precious')).repo.name).toBe('precious');

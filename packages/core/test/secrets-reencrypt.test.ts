@@ -6,10 +6,11 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { JobsStore } from '../src/jobs/store.js';
-import { LoginSourcesStore, RepoHost, SYSTEM, userActor, type Settings, type User } from '@repohost/core';
+import { RepoHost, SYSTEM, userActor, type Settings, type User } from '@repohost/core';
+import { LoginSourcesStore } from '@repohost/core/internal';
 import { createUser, openTestHost, totp, type TestHost } from '@repohost/test-support';
 import { decryptHeader } from '../src/webhooks/secrets.js';
-import { decryptRemoteCredentials } from '../src/migrate/remote.js';
+import { decryptRemoteCredentials } from '../src/remote/remote.js';
 import { decryptSecret } from '../src/security/secrets.js';
 import { BIND_PASSWORD_PURPOSE, parseConfig } from '../src/loginsources/service.js';
 

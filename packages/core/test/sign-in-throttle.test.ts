@@ -3,7 +3,8 @@
  * The counters live in the database, so two hosts over one database enforce one limit.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { RepoHost, SecurityStore, TooManyRequestsError, loadSettings, userActor, type SettingsOverrides, type SignInFailure, type User } from '@repohost/core';
+import { RepoHost, TooManyRequestsError, loadSettings, userActor, type SettingsOverrides, type SignInFailure, type User } from '@repohost/core';
+import { SecurityStore } from '@repohost/core/internal';
 import { createUser, openTestHost, PASSWORD, totp, type TestHost } from '@repohost/test-support';
 
 const open: TestHost[] = [];

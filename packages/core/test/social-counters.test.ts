@@ -99,7 +99,7 @@ describe('social counters', () => {
     await host.social.star(as(carol), bobs);
     await host.social.block(as(alice), carol);
 
-    await host.users.delete(userActor(root), bob, { purge: true });
+    await host.accounts.deleteUser(userActor(root), bob, { purge: true });
 
     expect(await counts(alice)).toMatchObject({ followers: 0, following: 0 });
     expect(await counts(carol)).toMatchObject({ following: 0, stars: 0 });

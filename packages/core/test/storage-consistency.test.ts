@@ -81,7 +81,7 @@ describe('git storage and database consistency', () => {
     const admin = await createUser(host, 'root', { admin: true });
     await host.repos.create(userActor(admin), { name: 'mine', auto_init: true });
     // The last administrator cannot be deleted: the purge rolls back, and no file was touched.
-    await expect(host.users.delete(SYSTEM, admin, { purge: true })).rejects.toThrow(/last admin/);
+    await expect(host.accounts.deleteUser(SYSTEM, admin, { purge: true })).rejects.toThrow(/last admin/);
     expect(await host.git.exists({ owner: 'root', name: 'mine' })).toBe(true);
     expect((await host.repos.resolve(SYSTEM, 'root', 'mine')).repo.name).toBe('mine');
     expect(await host.repoStorage.pending()).toEqual([]);

@@ -5,23 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Type } from '@sinclair/typebox';
-import {
-  BadRequestError,
-  GitignoreTemplateInfoSchema,
-  LabelTemplateSchema,
-  LabelsStore,
-  LicenseTemplateInfoSchema,
-  LicensesTemplateListEntrySchema,
-  NotFoundError,
-  ValidationError,
-  matchesSchema,
-  schemaErrors,
-  userActor,
-  type ApiLabelTemplate,
-  type Label,
-  type RepoHost,
-  type RepoTemplatesService,
-} from '@repohost/core';
+import { BadRequestError, GitignoreTemplateInfoSchema, LabelTemplateSchema, LicenseTemplateInfoSchema, LicensesTemplateListEntrySchema, NotFoundError, ValidationError, matchesSchema, schemaErrors, userActor, type ApiLabelTemplate, type Label, type RepoHost, type RepoTemplatesService } from '@repohost/core';
+import { LabelsStore } from '@repohost/core/internal';
 import { createUser, openTestHost, type TestHost } from '@repohost/test-support';
 
 let t: TestHost;

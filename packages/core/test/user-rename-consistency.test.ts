@@ -5,7 +5,8 @@
  * interruption is a git step that never returns, as if the process had died there.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SYSTEM, UserAdminStore, userActor, type RepoHost, type RepoKey, type User } from '@repohost/core';
+import { SYSTEM, userActor, type RepoHost, type RepoKey, type User } from '@repohost/core';
+import { UserAdminStore } from '@repohost/core/internal';
 import { createUser, openTestHost, type TestHost } from '@repohost/test-support';
 
 const never = () => new Promise<never>(() => {});
@@ -44,7 +45,7 @@ describe('account renames: git storage and database consistency', () => {
   it('moves every repository with the account and leaves no intent behind; events say what happened', async () => {
     const renamed: string[] = [];
     host.events.on('user.renamed', (e) => void renamed.push(`${e.payload.oldName}->${e.payload.user.name}`));
-    const user = await host.userAdmin.rename(admin(), alice, { new_username: 'Alicia' });
+    const user = await host.accounts.renameUser(admin(), alice, { new_username: 'Alicia' });
     expect(user).toMatchObject({ name: 'Alicia', lower_name: 'alicia' });
     expect(await host.git.exists(key('alicia', 'one'))).toBe(true);
     expect(await host.git.exists(key('alicia', 'two'))).toBe(true);
@@ -59,7 +60,7 @@ describe('account renames: git storage and database consistency', () => {
 
   it('moves the folder back when a rename died after moving it, before the row changed', async () => {
     const move = dieAfterNextMove();
-    void host.userAdmin.rename(admin(), alice, { new_username: 'bob' });
+    void host.accounts.renameUser(admin(), alice, { new_username: 'bob' });
     await vi.waitFor(async () => {
       expect(move).toHaveBeenCalled();
       expect(await host.git.exists(key('bob', 'one'))).toBe(true);
@@ -75,13 +76,13 @@ describe('account renames: git storage and database consistency', () => {
     expect(await host.repoStorage.pending()).toEqual([]);
     expect(await host.repoStorage.check()).toEqual({ unadopted: [], missing: [] });
     // The rename can be done again.
-    expect((await host.userAdmin.rename(admin(), (await host.users.findById(alice.id))!, { new_username: 'bob' })).name).toBe('bob');
+    expect((await host.accounts.renameUser(admin(), (await host.users.findById(alice.id))!, { new_username: 'bob' })).name).toBe('bob');
     expect(await host.git.exists(key('bob', 'one'))).toBe(true);
   });
 
   it('leaves the folder alone when a rename died before moving it', async () => {
     const move = vi.spyOn(host.git, 'renameOwner').mockImplementationOnce(never);
-    void host.userAdmin.rename(admin(), alice, { new_username: 'carol' });
+    void host.accounts.renameUser(admin(), alice, { new_username: 'carol' });
     await vi.waitFor(() => expect(move).toHaveBeenCalled());
     const report = await host.repoStorage.reconcile();
     expect(report.undoneOwnerRenames).toEqual([]);
@@ -93,7 +94,7 @@ describe('account renames: git storage and database consistency', () => {
     // A push in flight left its `sync` intent (recorded first), then the rename died after moving the folder.
     await host.repos.beginPush(await host.repos.resolve(SYSTEM, 'alice', 'one'));
     dieAfterNextMove();
-    void host.userAdmin.rename(admin(), alice, { new_username: 'dave' });
+    void host.accounts.renameUser(admin(), alice, { new_username: 'dave' });
     await vi.waitFor(async () => expect(await host.git.exists(key('dave', 'one'))).toBe(true));
     const report = await host.repoStorage.reconcile();
     expect(report.undoneOwnerRenames).toEqual(['alice']);
@@ -103,7 +104,7 @@ describe('account renames: git storage and database consistency', () => {
 
   it('puts the folder back at once when the row change fails', async () => {
     vi.spyOn(UserAdminStore.prototype, 'update').mockRejectedValueOnce(new Error('database went away'));
-    await expect(host.userAdmin.rename(admin(), alice, { new_username: 'erin' })).rejects.toThrow('database went away');
+    await expect(host.accounts.renameUser(admin(), alice, { new_username: 'erin' })).rejects.toThrow('database went away');
     expect(await host.git.exists(key('alice', 'one'))).toBe(true);
     expect(await host.git.exists(key('erin', 'one'))).toBe(false);
     expect(await host.repoStorage.pending()).toEqual([]);
@@ -112,9 +113,9 @@ describe('account renames: git storage and database consistency', () => {
 
   it('an account without repositories renames without storage; a case-only rename moves nothing', async () => {
     const frank = await createUser(host, 'frank');
-    expect((await host.userAdmin.rename(admin(), frank, { new_username: 'franz' })).name).toBe('franz');
+    expect((await host.accounts.renameUser(admin(), frank, { new_username: 'franz' })).name).toBe('franz');
     const move = vi.spyOn(host.git, 'renameOwner');
-    expect((await host.userAdmin.rename(admin(), alice, { new_username: 'ALICE' })).name).toBe('ALICE');
+    expect((await host.accounts.renameUser(admin(), alice, { new_username: 'ALICE' })).name).toBe('ALICE');
     expect(move).not.toHaveBeenCalled();
     expect(await host.git.exists(key('alice', 'one'))).toBe(true);
     expect(await host.repoStorage.pending()).toEqual([]);

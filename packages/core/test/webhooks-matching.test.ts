@@ -3,7 +3,7 @@
  * globs, and which events a hook's settings choose.
  */
 import { describe, expect, test } from 'vitest';
-import { hostMatcher } from '../src/webhooks/allowed-hosts.js';
+import { hostMatcher } from '../src/remote/allowed-hosts.js';
 import { branchFilterMatches, compileGlob, eventNames, eventsFromOption, wantsEvent } from '../src/webhooks/hook-events.js';
 import { decryptHeader, encryptHeader } from '../src/webhooks/secrets.js';
 

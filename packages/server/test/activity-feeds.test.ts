@@ -288,7 +288,7 @@ describe('deletions', () => {
     expect((await s.fetch(`/api/v1/repos/${repo.full_name}/transfer`, jsonInit('POST', { new_owner: hank.name }, admin.h))).status).toBe(202);
     expect((await userFeed(ivy.name)).items.map((a) => a.op_type)).toEqual(['transfer_repo', 'create_repo']);
     // The account that acted goes (it owns nothing): its action leaves the feeds it reached.
-    await s.host.users.delete(SYSTEM, await userNamed(s.host, admin.name));
+    await s.host.accounts.deleteUser(SYSTEM, await userNamed(s.host, admin.name));
     expect((await userFeed(ivy.name)).items.map((a) => a.op_type)).toEqual(['create_repo']);
     expect((await userFeed(hank.name)).items.map((a) => a.op_type)).toEqual([]);
   });

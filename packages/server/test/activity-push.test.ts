@@ -8,7 +8,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ActivitySchema, WatchesStore, matchesSchema, schemaErrors, userActor, type ApiActivity } from '@repohost/core';
+import { ActivitySchema, matchesSchema, schemaErrors, userActor, type ApiActivity } from '@repohost/core';
+import { WatchesStore } from '@repohost/core/internal';
 import { createToken, createUser, jsonInit, startTestServer, tokenHeader, userNamed, type TestServer } from '@repohost/test-support';
 import { json, uniq } from './helpers';
 

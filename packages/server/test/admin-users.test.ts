@@ -371,7 +371,7 @@ describe('/admin/users', () => {
       try {
         const root = await createUser(lone.host, uniq('root'), { admin: true });
         const org = await lone.host.orgs.create(SYSTEM, root, { username: uniq('org') });
-        await expect(lone.host.users.delete(SYSTEM, root, { purge: true })).rejects.toThrow(/last admin/);
+        await expect(lone.host.accounts.deleteUser(SYSTEM, root, { purge: true })).rejects.toThrow(/last admin/);
         expect(await lone.host.users.findByName(org.name)).toBeDefined();
       } finally {
         await lone.cleanup();

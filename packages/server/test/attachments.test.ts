@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { mkdir, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import path from 'node:path';
-import { AttachmentSchema, AttachmentsStore, attachmentBlobKey, matchesSchema, schemaErrors, type ApiAttachment } from '@repohost/core';
+import { AttachmentSchema, attachmentBlobKey, matchesSchema, schemaErrors, type ApiAttachment } from '@repohost/core';
+import { AttachmentsStore } from '@repohost/core/internal';
 import { createToken, createUser, jsonInit, startTestServer, tokenHeader, type TestServer } from '@repohost/test-support';
 import { expectApiError, json, uniq } from './helpers';
 

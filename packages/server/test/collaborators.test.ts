@@ -227,7 +227,7 @@ describe('collaborators', () => {
     const gone = await account('gone');
     expect((await call('PUT', `${path}/collaborators/${gone.name}`, owner, {})).status).toBe(204);
     expect((await call('PUT', `${path}/collaborators/${ping!.name}`, owner, {})).status).toBe(204);
-    await s.host.userAdmin.delete(SYSTEM, await userNamed(s.host, gone.name), { purge: false });
+    await s.host.accounts.adminDeleteUser(SYSTEM, await userNamed(s.host, gone.name), { purge: false });
     const res = await call('GET', `${path}/collaborators`, owner);
     expect(res.headers.get('x-total-count')).toBe('1');
     expect((await json(res)).map((u: { login: string }) => u.login)).toEqual([ping!.name]);

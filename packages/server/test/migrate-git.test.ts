@@ -13,7 +13,8 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MigrationsStore, userActor, type ApiRepository } from '@repohost/core';
+import { userActor, type ApiRepository } from '@repohost/core';
+import { MigrationsStore } from '@repohost/core/internal';
 import { TEST_GIT, jsonInit, startTestServer, userNamed, type TestServer } from '@repohost/test-support';
 import { account, checkRepo, expectApiError, json, uniq, type Account } from './helpers';
 

@@ -30,7 +30,7 @@ import {
   type User,
 } from '@repohost/core';
 import { createToken, createUser, jsonInit, startTestServer, TEST_GIT, tokenHeader, userNamed, type TestServer } from '@repohost/test-support';
-import { checkRemoteAddress, type CheckedRemote } from '../../core/src/migrate/remote.js';
+import { checkRemoteAddress, type CheckedRemote } from '../../core/src/remote/remote.js';
 import { json } from './helpers';
 
 const ALL: ImportItems = { issues: true, labels: true, milestones: true, releases: true, pull_requests: true, comments: true, wiki: false };

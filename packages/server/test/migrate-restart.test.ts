@@ -8,7 +8,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { MigrationsStore, RepoHost, SYSTEM, loadSettings, userActor, type Settings } from '@repohost/core';
+import { RepoHost, SYSTEM, loadSettings, userActor, type Settings } from '@repohost/core';
+import { MigrationsStore } from '@repohost/core/internal';
 import { TEST_GIT, createUser, testDatabaseEnv } from '@repohost/test-support';
 
 describe.skipIf(TEST_GIT === 'memory')('migrations across a restart', () => {

@@ -11,7 +11,8 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { JobsService, MirrorsStore, type ApiRepository } from '@repohost/core';
+import { JobsService, type ApiRepository } from '@repohost/core';
+import { MirrorsStore } from '@repohost/core/internal';
 import { TEST_GIT, jsonInit, startTestServer, type TestServer } from '@repohost/test-support';
 import { account, checkRepo, expectApiError, json, uniq, type Account } from './helpers';
 

@@ -232,7 +232,7 @@ describe('/user/applications/oauth2', () => {
   test('a deleted account takes its applications with it', async () => {
     const { name, auth } = await signedIn();
     const made = await json(await create(auth, { name: 'a', redirect_uris: ['https://a.example/'] }));
-    await s.host.users.delete(SYSTEM, await userNamed(s.host, name));
+    await s.host.accounts.deleteUser(SYSTEM, await userNamed(s.host, name));
     expect(await s.host.oauth2.byClientId(made.client_id)).toBeUndefined();
   });
 });

@@ -10,7 +10,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { PushMirrorSchema, PushMirrorsStore, matchesSchema, schemaErrors, type ApiPushMirror } from '@repohost/core';
+import { PushMirrorSchema, matchesSchema, schemaErrors, type ApiPushMirror } from '@repohost/core';
+import { PushMirrorsStore } from '@repohost/core/internal';
 import { TEST_GIT, jsonInit, startTestServer, type TestServer } from '@repohost/test-support';
 import { account, expectApiError, json, uniq, type Account } from './helpers';
 

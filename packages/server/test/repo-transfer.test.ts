@@ -141,7 +141,7 @@ describe('repository transfers', () => {
     await createRepo(s, alice, { name: 'orphaned' });
     const dave = await account(s, 'dave');
     expect((await post(s, alice, `${alice.name}/orphaned/transfer`, { new_owner: dave.name })).status).toBe(201);
-    await s.host.users.delete(SYSTEM, await userNamed(s.host, dave.name));
+    await s.host.accounts.deleteUser(SYSTEM, await userNamed(s.host, dave.name));
     const got = await json(await s.fetch(`/api/v1/repos/${alice.name}/orphaned`, { headers: alice.h }));
     expect(got.repo_transfer).toBeNull();
     expect((await post(s, alice, `${alice.name}/orphaned/transfer`, { new_owner: carol.name })).status).toBe(201);

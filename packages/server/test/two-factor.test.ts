@@ -7,7 +7,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ConflictError, ForbiddenError, NotFoundError, SYSTEM, TwoFactorStore, UserSchema, ValidationError, matchesSchema, userActor, type User } from '@repohost/core';
+import { ConflictError, ForbiddenError, NotFoundError, SYSTEM, UserSchema, ValidationError, matchesSchema, userActor, type User } from '@repohost/core';
+import { TwoFactorStore } from '@repohost/core/internal';
 import { PASSWORD, basic, createToken, createUser, startTestServer, tokenHeader, totp, totpStep, type TestServer } from '@repohost/test-support';
 import { expectApiError, json, uniq } from './helpers';
 
@@ -163,7 +164,7 @@ describe('two-factor authentication', () => {
 
   test('deleting the account removes its two-factor row', async () => {
     const { user } = await enrolled(s, 'gone');
-    await s.host.users.delete(SYSTEM, user);
+    await s.host.accounts.deleteUser(SYSTEM, user);
     const store = (s.host as unknown as { ctx: { store: <T>(c: new (...a: never[]) => T) => T } }).ctx.store(TwoFactorStore);
     expect(await store.byUid(user.id)).toBeUndefined();
   });

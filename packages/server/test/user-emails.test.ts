@@ -125,7 +125,7 @@ describe('/user/emails', () => {
   test('deleting an account frees its addresses', async () => {
     const { name, token } = await person();
     expect((await add(token, [`gone-${name}@example.org`])).status).toBe(201);
-    await s.host.users.delete(SYSTEM, await userNamed(s.host, name));
+    await s.host.accounts.deleteUser(SYSTEM, await userNamed(s.host, name));
     const other = await person();
     expect((await add(other.token, [`gone-${name}@example.org`, `${name}@example.com`])).status).toBe(201);
   });

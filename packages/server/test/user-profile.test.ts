@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createHash } from 'node:crypto';
-import { SYSTEM, UserSchema, UserSearchResultsSchema, UserSettingsSchema, UsersStore, UserType, matchesSchema, schemaErrors } from '@repohost/core';
+import { SYSTEM, UserSchema, UserSearchResultsSchema, UserSettingsSchema, UserType, matchesSchema, schemaErrors } from '@repohost/core';
+import { UsersStore } from '@repohost/core/internal';
 import { createToken, createUser, jsonInit, startTestServer, tokenHeader, userNamed, type TestServer } from '@repohost/test-support';
 import { expectApiError, json, uniq } from './helpers';
 

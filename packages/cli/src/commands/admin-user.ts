@@ -195,7 +195,7 @@ async function remove({ values: v }: Parsed, global: GlobalOptions, io: CliIo): 
     if (!user) throw new UsageError('user not found');
     if (v.username && user.lower_name !== String(v.username).toLowerCase()) throw new UsageError('the user does not match the provided username');
     if (v.email && user.lower_email !== String(v.email).toLowerCase()) throw new UsageError('the user does not match the provided email');
-    await host.userAdmin.delete(SYSTEM, user, { purge: Boolean(v.purge) });
+    await host.accounts.adminDeleteUser(SYSTEM, user, { purge: Boolean(v.purge) });
     return 0;
   });
 }

@@ -1,7 +1,6 @@
-import type { Actor } from './actor.js';
-import { isSiteAdmin } from './actor.js';
+import type { Actor } from '../users/actor.js';
 import { Visibility, type User } from '../users/tables.js';
-import type { Repository } from '../repos/tables.js';
+import { canSeeAccount } from '../users/visibility.js';
 
 /** Access levels, ordered, as Forgejo numbers them. */
 export const AccessMode = { None: 0, Read: 1, Write: 2, Admin: 3, Owner: 4 } as const;
@@ -40,6 +39,21 @@ export type UnitModes = Readonly<Record<UnitName, AccessModeValue>>;
 export interface RepoPermission {
   mode: AccessModeValue;
   /** Absent: every unit at `mode`. */
+  units?: UnitModes;
+}
+
+/** What the permission question reads of a repository (the repos domain's row, or anything shaped like it). */
+export interface RepoSubject {
+  id: number;
+  is_private: number;
+}
+
+/** A repository with its owner and what the asking actor may do to it (the repos domain's `RepoAccess`). */
+export interface RepoAccessOf<R extends RepoSubject> {
+  repo: R;
+  owner: User;
+  mode: AccessModeValue;
+  /** Per unit, when teams grant units differently; absent: every unit at `mode` (see `unitMode`). */
   units?: UnitModes;
 }
 
@@ -95,19 +109,8 @@ function clampMode(mode: number): AccessModeValue {
   return (Number.isInteger(mode) && mode >= 0 && mode <= AccessMode.Owner ? mode : AccessMode.None) as AccessModeValue;
 }
 
-/**
- * May `actor` know that `user` exists? Public profiles: everyone. Limited: any signed-in, unrestricted user (not a
- * public-only token). Private: the user and site administrators. An organization's members always see it.
- */
-export function canSeeUser(actor: Actor, user: User, member = false): boolean {
-  if (isSiteAdmin(actor)) return true;
-  if (actor.kind === 'user' && actor.user.id === user.id) return true;
-  if (user.visibility === Visibility.Public) return true;
-  if (actor.kind !== 'user' || actor.publicOnly) return false;
-  if (member) return true;
-  // Restricted accounts see only public profiles (and their own), as in Forgejo's IsUserVisibleToViewer.
-  return user.visibility === Visibility.Limited && actor.user.is_restricted !== 1;
-}
+/** May `actor` know that `user` exists? The users domain's rule (`canSeeAccount`), under its older name here. */
+export { canSeeAccount as canSeeUser } from '../users/visibility.js';
 
 /**
  * May a signed-in account (not the owner, not an administrator) read `owner`'s public repositories unasked? Those of
@@ -115,7 +118,7 @@ export function canSeeUser(actor: Actor, user: User, member = false): boolean {
  * `ownedRepoFilter` both ask this, so a single read and a list agree.
  */
 function readsPublicReposOf(actor: Actor & { kind: 'user' }, owner: User, member: boolean): boolean {
-  return actor.user.is_restricted !== 1 && canSeeUser(actor, owner, member);
+  return actor.user.is_restricted !== 1 && canSeeAccount(actor, owner, member);
 }
 
 const NONE: RepoPermission = Object.freeze({ mode: AccessMode.None });
@@ -129,7 +132,7 @@ const OWNER: RepoPermission = Object.freeze({ mode: AccessMode.Owner });
  * administrators, the system and teams with admin rights own it. Restricted accounts get only what they were
  * given; a public-only token only public repositories of public owners.
  */
-export function repoPermission(actor: Actor, repo: Repository, owner: User, grants: RepoGrants): RepoPermission {
+export function repoPermission(actor: Actor, repo: RepoSubject, owner: User, grants: RepoGrants): RepoPermission {
   const permission = userRepoPermission(actor, repo, owner, grants);
   if (actor.kind !== 'user' || !actor.repoIds || actor.repoIds.includes(repo.id)) return permission;
   // A repository-limited token (Forgejo's SpecificReposAuthorizationReducer): elsewhere, public repositories of
@@ -141,7 +144,7 @@ export function repoPermission(actor: Actor, repo: Repository, owner: User, gran
   return { mode: Math.min(AccessMode.Read, permission.mode) as AccessModeValue, units };
 }
 
-function userRepoPermission(actor: Actor, repo: Repository, owner: User, grants: RepoGrants): RepoPermission {
+function userRepoPermission(actor: Actor, repo: RepoSubject, owner: User, grants: RepoGrants): RepoPermission {
   if (actor.kind === 'system') return OWNER;
   const isPublic = repo.is_private === 0;
   if (actor.kind === 'anonymous') return isPublic && owner.visibility === Visibility.Public ? READ : NONE;

@@ -2,6 +2,8 @@ import type { RawBuilder } from 'kysely';
 import type { StoreScope } from '../storage/store.js';
 import { AccessStore, grantedRepoIds, memberOrgIds, teamRepoIds } from './store.js';
 import type { RepoGrants } from './permissions.js';
+import type { Collaboration } from './tables.js';
+import type { Page, PageRequest } from '../paging.js';
 
 /**
  * What other domains may read and write of access: the grants an account holds on repositories, collaborations,
@@ -49,7 +51,27 @@ export class AccessPort {
     return this.access.collaboratorIds(repoId, minMode);
   }
 
+  /** `userId`'s collaboration on one repository, if any (the collaborators API). */
+  collaboration(repoId: number, userId: number): Promise<Collaboration | undefined> {
+    return this.access.collaboration(repoId, userId);
+  }
+
+  /** A repository's collaborations, oldest first. */
+  collaborationsOf(repoId: number, page: PageRequest): Promise<Page<Collaboration>> {
+    return this.access.collaborationsOf(repoId, page);
+  }
+
   // ---- writes ----
+
+  /** Adds the collaboration or changes its mode. */
+  upsertCollaboration(repoId: number, userId: number, mode: number, now: number): Promise<void> {
+    return this.access.upsertCollaboration(repoId, userId, mode, now);
+  }
+
+  /** Ends one collaboration; false when there was none. */
+  deleteCollaboration(repoId: number, userId: number): Promise<boolean> {
+    return this.access.deleteCollaboration(repoId, userId);
+  }
 
   /** Ends `userId`'s collaborations on the repositories `ownerId` owns (a block ends them). */
   deleteCollaborationsOnReposOf(ownerId: number, userId: number): Promise<void> {

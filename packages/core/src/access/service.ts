@@ -3,12 +3,19 @@
  * lists and searches), loading what the actor was granted in a fixed number of queries.
  */
 import type { CoreContext } from '../context.js';
-import type { Actor } from './actor.js';
+import type { Actor } from '../users/actor.js';
 import { isOrganization, type User } from '../users/tables.js';
-import type { Repository } from '../repos/tables.js';
-import type { RepoAccess } from '../repos/access.js';
 import { AccessStore } from './store.js';
-import { canSeeUser, NO_GRANTS, ownedRepoFilter, repoPermission, type OwnedRepoFilter, type RepoGrants } from './permissions.js';
+import {
+  canSeeUser,
+  NO_GRANTS,
+  ownedRepoFilter,
+  repoPermission,
+  type OwnedRepoFilter,
+  type RepoAccessOf,
+  type RepoGrants,
+  type RepoSubject,
+} from './permissions.js';
 
 export class AccessService {
   constructor(private readonly ctx: CoreContext) {}
@@ -30,7 +37,7 @@ export class AccessService {
   }
 
   /** The grants that could change the answer for `actor` on `repo`; none are read when they cannot. */
-  private async grantsOn(actor: Actor, repo: Repository, owner: User): Promise<RepoGrants> {
+  private async grantsOn(actor: Actor, repo: RepoSubject, owner: User): Promise<RepoGrants> {
     // The owner and site administrators own the repository whatever they were given.
     // A public-only token keeps its account's grants on public repositories of public owners (Forgejo's
     // PublicReposAuthorizationReducer); `repoPermission` answers None for the rest.
@@ -39,12 +46,12 @@ export class AccessService {
   }
 
   /** `repo` with what `actor` may do to it (mode None: the actor may not see it). */
-  async repoAccess(actor: Actor, repo: Repository, owner: User): Promise<RepoAccess> {
+  async repoAccess<R extends RepoSubject>(actor: Actor, repo: R, owner: User): Promise<RepoAccessOf<R>> {
     return { repo, owner, ...repoPermission(actor, repo, owner, await this.grantsOn(actor, repo, owner)) };
   }
 
   /** The same for a page of repositories, in a fixed number of queries. */
-  async repoAccessMany(actor: Actor, pairs: readonly { repo: Repository; owner: User }[]): Promise<RepoAccess[]> {
+  async repoAccessMany<R extends RepoSubject & { owner_id: number }>(actor: Actor, pairs: readonly { repo: R; owner: User }[]): Promise<RepoAccessOf<R>[]> {
     const asking = actor.kind === 'user' ? actor.user : undefined;
     const needing = asking && asking.is_admin !== 1 ? pairs.filter(({ owner }) => owner.id !== asking.id) : [];
     const grants = asking && needing.length > 0 ? await this.store.grantsOnMany(asking.id, needing.map(({ repo }) => repo)) : new Map<number, RepoGrants>();

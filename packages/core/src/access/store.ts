@@ -4,13 +4,12 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import { Store } from '../storage/store.js';
-import type { OrgsTables } from '../orgs/tables.js';
-import type { ReposTables } from '../repos/tables.js';
+import type { Schema } from '../storage/schema.js';
 import type { AccessTables, Collaboration } from './tables.js';
 import { combineGrants, NO_GRANTS, type GrantSource, type RepoGrants } from './permissions.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
 
-type Tables = AccessTables & OrgsTables & Pick<ReposTables, 'repository'>;
+type Tables = AccessTables & Pick<Schema, 'team' | 'team_repo' | 'team_user' | 'org_user' | 'repository'>;
 
 /** One row of the grants query: 0 a collaboration, 1 a team with access, 2 a membership of the owner. */
 interface GrantRow {

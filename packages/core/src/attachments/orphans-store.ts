@@ -1,18 +1,9 @@
-import type { CommentTable } from '../comments/tables.js';
-import type { IssueTable } from '../issues/tables.js';
-import type { ReleaseTable } from '../releases/tables.js';
-import type { RepositoryTable } from '../repos/tables.js';
+import type { Schema } from '../storage/schema.js';
 import { Store } from '../storage/store.js';
-import type { Attachment, AttachmentTable } from './tables.js';
+import type { Attachment, AttachmentsTables } from './tables.js';
 
 /** The tables whose rows hold attachments (read only here). */
-interface AttachmentHolderTables {
-  attachment: AttachmentTable;
-  issue: IssueTable;
-  comment: CommentTable;
-  repository: RepositoryTable;
-  release: ReleaseTable;
-}
+type AttachmentHolderTables = AttachmentsTables & Pick<Schema, 'issue' | 'comment' | 'repository' | 'release'>;
 
 /** Attachments whose holder is gone: what a crash between a deletion and its clean-up leaves. */
 export class AttachmentOrphansStore extends Store<AttachmentHolderTables> {

@@ -3,7 +3,8 @@ import { AttachmentsStore } from './store.js';
 import type { Attachment, NewAttachment } from './tables.js';
 
 /**
- * What other domains read and write of attachments: those of issues and comments for their views, and release
+ * What other domains read and write of attachments: those of issues and comments for their views and their files'
+ * routes, and release
  * assets' rows, which the releases domain manages. The attachments stores stay private to this folder.
  */
 export class AttachmentsPort {
@@ -28,6 +29,11 @@ export class AttachmentsPort {
   /** The attachments of these comments, oldest first, in one query: keeps a page's query count fixed. */
   ofComments(commentIds: readonly number[]): Promise<Attachment[]> {
     return this.attachments.ofComments(commentIds);
+  }
+
+  /** Every attachment of an issue, its comments' included (what goes with the issue). */
+  allOfIssue(issueId: number): Promise<Attachment[]> {
+    return this.attachments.allOfIssue(issueId);
   }
 
   // ---- writes (release assets) ----

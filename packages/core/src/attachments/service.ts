@@ -1,20 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { CoreContext } from '../context.js';
+import type { CoreContext, CoreTransaction } from '../context.js';
 import { actorUser, isSiteAdmin, type Actor } from '../access/actor.js';
 import { AccessMode, unitMode } from '../access/permissions.js';
 import { BlobsService } from '../blobs/service.js';
 import { parseByteRange, type RangeAnswer } from '../blobs/range.js';
 import type { BlobSource, BlobStorage } from '../blobs/storage.js';
 import { SNIFF_BYTES, sniffServedType, type ServedType } from '../gitdata/sniff.js';
-import { CommentsPort } from '../comments/port.js';
-import type { Comment } from '../comments/tables.js';
 import { ForbiddenError, LockedError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
-import { IssuesService } from '../issues/service.js';
-import { IssuesPort } from '../issues/port.js';
-import type { Issue } from '../issues/tables.js';
-import '../issues/events.js';
-import '../comments/events.js';
 import type { Page, PageRequest } from '../paging.js';
 import { QuotaService } from '../quota/service.js';
 import type { ApiQuotaUsedAttachment } from '../quota/schemas.js';
@@ -25,6 +18,7 @@ import { nowUnix } from '../storage/database.js';
 import { apiUrl, webUrl } from '../urls.js';
 import type { User } from '../users/tables.js';
 import { acceptInput } from '../validation/validate.js';
+import './issues.js';
 import { EditAttachmentOptionsSchema, type EditAttachmentOptions } from './schemas.js';
 import { SNIFF_LENGTH, isAllowedType } from './sniff.js';
 import { AttachmentOrphansStore } from './orphans-store.js';
@@ -53,12 +47,6 @@ export interface UploadOptions {
   updatedAt?: string;
 }
 
-/** A comment an attachment route names, with its issue. */
-export interface LoadedComment {
-  comment: Comment;
-  issue: Issue;
-}
-
 /** An attachment being downloaded: its row, how to serve it, and its bytes. */
 export interface AttachmentDownload {
   attachment: Attachment;
@@ -81,10 +69,17 @@ const ORPHAN_GRACE_MS = 60 * 60 * 1000;
 /** Uuids asked about per query while sweeping. */
 const SWEEP_BATCH = 500;
 
+/** Where an upload goes: the issue, and the comment (0: the issue itself). */
+export interface AttachmentHolder {
+  issueId: number;
+  commentId: number;
+}
+
 /**
- * Files attached to issues and comments (Forgejo's `[attachment]`): upload, list, rename, delete and download,
- * with Forgejo's rights, type and size limits, and the owner's quota. Bytes live in the host's `attachments`
- * blob space under `attachmentBlobKey(uuid)`.
+ * Files attached to issues and comments (Forgejo's `[attachment]`): upload, rename, delete and download, with
+ * Forgejo's type and size limits, and the owner's quota. Bytes live in the host's `attachments` blob space under
+ * `attachmentBlobKey(uuid)`. The routes of an issue's files are `IssueAttachmentsService` (issues) and those of a
+ * comment's `CommentAttachmentsService` (comments), which sit above and call this one.
  *
  * Consistency: an upload writes the blob, then the row (a failed insert removes the blob); a deletion removes the
  * rows, then the blobs after commit. A crash between the two leaves a blob without a row, which is never served
@@ -99,10 +94,6 @@ export class AttachmentsService {
 
   private get blobs(): BlobStorage {
     return this.ctx.service(BlobsService).storage('attachments');
-  }
-
-  private get issues(): IssuesService {
-    return this.ctx.service(IssuesService);
   }
 
   /** `[attachment] ENABLED`: when off, every attachment route answers 404. */
@@ -120,14 +111,13 @@ export class AttachmentsService {
       },
       list: async (ownerId, page) => this.listOwned(ownerId, page),
     });
-    // After commit: the rows go first, then the blobs; a crash in between leaves blobs the sweep removes.
-    this.ctx.events.on('issue.deleted', async ({ payload }) => this.removeAll(await this.store.allOfIssue(payload.issue.id)));
+    // After commit: the rows go first, then the blobs; a crash in between leaves blobs the sweep removes. Those of
+    // a deleted issue or comment go the same way (`IssueAttachmentsService`, `CommentAttachmentsService`).
     this.ctx.events.on('repo.deleted', async ({ payload }) => this.removeAll(await this.store.allOfRepo(payload.repo.id)));
-    this.ctx.events.on('comment.deleted', async ({ payload }) => this.removeAll(await this.store.ofComments([payload.comment.id])));
   }
 
   /** Removes the rows, then the blobs, of these attachments. */
-  private async removeAll(attachments: readonly Attachment[]): Promise<void> {
+  async removeAll(attachments: readonly Attachment[]): Promise<void> {
     if (attachments.length === 0) return;
     await this.store.deleteByIds(attachments.map((a) => a.id));
     await this.removeBlobs(attachments);
@@ -137,88 +127,6 @@ export class AttachmentsService {
     for (const attachment of attachments) {
       if (!attachment.external_url) await this.blobs.delete(attachmentBlobKey(attachment.uuid));
     }
-  }
-
-  // ---- issue assets ----
-
-  async listOfIssue(_actor: Actor, _access: RepoAccess, issue: Issue): Promise<Attachment[]> {
-    this.assertEnabled();
-    return this.store.ofIssues([issue.id]);
-  }
-
-  async getOfIssue(_actor: Actor, access: RepoAccess, issue: Issue, id: string | number): Promise<Attachment> {
-    this.assertEnabled();
-    return this.findOfIssue(access, issue, id);
-  }
-
-  async uploadToIssue(actor: Actor, access: RepoAccess, issue: Issue, open: OpenUpload, options: UploadOptions = {}): Promise<Attachment> {
-    this.assertEnabled();
-    const user = this.assertMayChange(actor, access);
-    await this.ctx.service(QuotaService).assertCanWrite(access.owner, 'size:assets:attachments:issues');
-    this.assertMayWriteIssue(user, actor, access, issue);
-    return this.upload(user, access, issue, 0, open, dateOf(actor, options));
-  }
-
-  async editOfIssue(actor: Actor, access: RepoAccess, issue: Issue, id: string | number, input: EditAttachmentOptions): Promise<Attachment> {
-    this.assertEnabled();
-    const user = this.assertMayChange(actor, access);
-    this.assertMayWriteIssue(user, actor, access, issue);
-    return this.rename(await this.findOfIssue(access, issue, id), input);
-  }
-
-  async deleteOfIssue(actor: Actor, access: RepoAccess, issue: Issue, id: string | number): Promise<void> {
-    this.assertEnabled();
-    const user = this.assertMayChange(actor, access);
-    this.assertMayWriteIssue(user, actor, access, issue);
-    await this.removeAll([await this.findOfIssue(access, issue, id)]);
-  }
-
-  // ---- comment assets ----
-
-  /**
-   * The comment `id` of the repository, with its issue: 404 when it does not exist, belongs elsewhere, or its
-   * issue (pull request) may not be read.
-   */
-  async resolveComment(_actor: Actor, access: RepoAccess, id: string | number): Promise<LoadedComment> {
-    const number = parseId(id);
-    const comment = number === undefined ? undefined : await this.ctx.port(CommentsPort).byId(number);
-    const issue = comment && (await this.ctx.port(IssuesPort).byId(comment.issue_id));
-    if (!comment || !issue || issue.repo_id !== access.repo.id || !this.issues.mayRead(access, issue.is_pull)) {
-      throw new NotFoundError('comment does not exist');
-    }
-    return { comment, issue };
-  }
-
-  async listOfComment(_actor: Actor, _access: RepoAccess, { comment }: LoadedComment): Promise<Attachment[]> {
-    this.assertEnabled();
-    return this.store.ofComments([comment.id]);
-  }
-
-  async getOfComment(_actor: Actor, access: RepoAccess, loaded: LoadedComment, id: string | number): Promise<Attachment> {
-    this.assertEnabled();
-    return this.findOfComment(access, loaded, id);
-  }
-
-  async uploadToComment(actor: Actor, access: RepoAccess, loaded: LoadedComment, open: OpenUpload, options: UploadOptions = {}): Promise<Attachment> {
-    this.assertEnabled();
-    const user = this.assertMayChange(actor, access);
-    await this.ctx.service(QuotaService).assertCanWrite(access.owner, 'size:assets:attachments:issues');
-    this.assertMayWriteComment(user, access, loaded);
-    return this.upload(user, access, loaded.issue, loaded.comment.id, open, dateOf(actor, options));
-  }
-
-  async editOfComment(actor: Actor, access: RepoAccess, loaded: LoadedComment, id: string | number, input: EditAttachmentOptions): Promise<Attachment> {
-    this.assertEnabled();
-    const user = this.assertMayChange(actor, access);
-    this.assertMayWriteComment(user, access, loaded);
-    return this.rename(await this.findOfComment(access, loaded, id), input);
-  }
-
-  async deleteOfComment(actor: Actor, access: RepoAccess, loaded: LoadedComment, id: string | number): Promise<void> {
-    this.assertEnabled();
-    const user = this.assertMayChange(actor, access);
-    this.assertMayWriteComment(user, access, loaded);
-    await this.removeAll([await this.findOfComment(access, loaded, id)]);
   }
 
   // ---- downloads ----
@@ -257,8 +165,7 @@ export class AttachmentsService {
     }
     const access = await this.ctx.service(ReposService).resolveById(actor, attachment.repo_id);
     if (attachment.issue_id > 0) {
-      const issue = await this.ctx.port(IssuesPort).byId(attachment.issue_id);
-      if (!issue || issue.repo_id !== attachment.repo_id || !this.issues.mayRead(access, issue.is_pull)) throw new NotFoundError();
+      if (!(await this.ctx.provider('attachments.issues').mayReadIssueOf(access, attachment))) throw new NotFoundError();
       return;
     }
     if (unitMode(access, 'repo.releases') < AccessMode.Read) throw new NotFoundError();
@@ -300,45 +207,19 @@ export class AttachmentsService {
 
   // ---- shared ----
 
-  private assertEnabled(): void {
+  assertEnabled(): void {
     if (!this.enabled) throw new NotFoundError();
   }
 
   /** A signed-in user, on a repository that is not archived. */
-  private assertMayChange(actor: Actor, access: RepoAccess): User {
+  assertMayChange(actor: Actor, access: RepoAccess): User {
     const user = actorUser(actor);
     if (!user) throw new UnauthorizedError('token is required');
     if (access.repo.is_archived) throw new LockedError('repo is archived');
     return user;
   }
 
-  /** Forgejo's rule for an issue's files: its poster, a writer of its unit, an administrator of the repository or the site. */
-  private assertMayWriteIssue(user: User, actor: Actor, access: RepoAccess, issue: Issue): void {
-    if (user.id === issue.poster_id || access.mode >= AccessMode.Admin || isSiteAdmin(actor) || this.issues.mayWrite(access, issue)) return;
-    throw new ForbiddenError('user should have permission to write issue');
-  }
-
-  /** Forgejo's rule for a comment's files: its poster, or a writer of its issue's unit. */
-  private assertMayWriteComment(user: User, access: RepoAccess, { comment, issue }: LoadedComment): void {
-    if (user.id === comment.poster_id || this.issues.mayWrite(access, issue)) return;
-    throw new ForbiddenError('user should have permission to edit comment');
-  }
-
-  private async findOfIssue(access: RepoAccess, issue: Issue, id: string | number): Promise<Attachment> {
-    const attachment = await this.findInRepo(access, id);
-    if (attachment.issue_id === 0 || attachment.issue_id !== issue.id) throw new NotFoundError('no such attachment in issue');
-    return attachment;
-  }
-
-  private async findOfComment(access: RepoAccess, { comment }: LoadedComment, id: string | number): Promise<Attachment> {
-    const attachment = await this.findInRepo(access, id);
-    if (attachment.issue_id === 0 || attachment.comment_id === 0 || attachment.comment_id !== comment.id) {
-      throw new NotFoundError('no such attachment in comment');
-    }
-    return attachment;
-  }
-
-  private async findInRepo(access: RepoAccess, id: string | number): Promise<Attachment> {
+  async findInRepo(access: RepoAccess, id: string | number): Promise<Attachment> {
     const number = parseId(id);
     const attachment = number === undefined ? undefined : await this.store.byId(number);
     if (!attachment) throw new NotFoundError(`attachment does not exist [id: ${number ?? 0}, uuid: ]`);
@@ -347,15 +228,25 @@ export class AttachmentsService {
   }
 
   /** Only the name changes (an empty one leaves it), as in Forgejo. */
-  private async rename(attachment: Attachment, input: EditAttachmentOptions): Promise<Attachment> {
+  async rename(attachment: Attachment, input: EditAttachmentOptions): Promise<Attachment> {
     const opts = acceptInput(EditAttachmentOptionsSchema, input);
     if (opts.name === undefined || opts.name === '' || opts.name === attachment.name) return attachment;
     await this.store.rename(attachment.id, opts.name);
     return { ...attachment, name: opts.name };
   }
 
-  /** Stores the file, then its row; `datedUnix` (a migration's date) replaces now for the row and the issue. */
-  private async upload(user: User, access: RepoAccess, issue: Issue, commentId: number, open: OpenUpload, datedUnix?: number): Promise<Attachment> {
+  /**
+   * Stores the file, then its row; `datedUnix` (a migration's date) replaces now for the row and the issue.
+   * `touchHolder` runs in the row's transaction, right after the insert: it moves the holder's updated time.
+   */
+  async upload(
+    user: User,
+    access: RepoAccess,
+    holder: AttachmentHolder,
+    open: OpenUpload,
+    datedUnix: number | undefined,
+    touchHolder: (tx: CoreTransaction) => Promise<void>,
+  ): Promise<Attachment> {
     const { name, source } = await open();
     const { head, rest } = await readHead(source, SNIFF_LENGTH);
     if (!isAllowedType(this.ctx.settings.attachment.ALLOWED_TYPES, name, head)) {
@@ -371,18 +262,14 @@ export class AttachmentsService {
         const row = await tx.store(AttachmentsStore).insert({
           uuid,
           repo_id: access.repo.id,
-          issue_id: issue.id,
-          comment_id: commentId,
+          issue_id: holder.issueId,
+          comment_id: holder.commentId,
           uploader_id: user.id,
           name,
           size,
           created_unix: datedUnix ?? nowUnix(),
         });
-        // Forgejo re-saves the issue (or comment) with its new attachment, which moves its updated time; a dated
-        // upload sets the issue's time instead, as it is.
-        if (datedUnix !== undefined) await tx.port(IssuesPort).setUpdateDate(issue.id, datedUnix);
-        else if (commentId === 0) await tx.port(IssuesPort).touch(issue.id);
-        else await tx.port(CommentsPort).touch(commentId);
+        await touchHolder(tx);
         return row;
       });
     } catch (error) {
@@ -426,7 +313,7 @@ export class AttachmentsService {
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/i;
 
 /** The unix time of `updated_at`, for site administrators; 422 when malformed, 403 for anyone else. */
-function dateOf(actor: Actor, { updatedAt }: UploadOptions): number | undefined {
+export function dateOf(actor: Actor, { updatedAt }: UploadOptions): number | undefined {
   if (updatedAt === undefined || updatedAt === '') return undefined;
   const ms = RFC3339.test(updatedAt) ? Date.parse(updatedAt) : NaN;
   if (Number.isNaN(ms)) throw new ValidationError('updated_at', `parsing time ${JSON.stringify(updatedAt)} as RFC 3339 failed`);
@@ -435,7 +322,7 @@ function dateOf(actor: Actor, { updatedAt }: UploadOptions): number | undefined 
 }
 
 /** A decimal id as Forgejo's ParamsInt64 reads it; undefined when it is not one. */
-function parseId(id: string | number): number | undefined {
+export function parseId(id: string | number): number | undefined {
   const n = typeof id === 'number' ? id : /^\d{1,16}$/.test(id) ? Number(id) : NaN;
   return Number.isSafeInteger(n) && n > 0 ? n : undefined;
 }

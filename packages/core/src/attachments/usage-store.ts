@@ -1,17 +1,10 @@
-import type { RepositoryTable } from '../repos/tables.js';
-import type { IssueTable } from '../issues/tables.js';
-import type { UserTable } from '../users/tables.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
+import type { Schema } from '../storage/schema.js';
 import { Store } from '../storage/store.js';
-import type { AttachmentTable } from './tables.js';
+import type { AttachmentsTables } from './tables.js';
 
 /** The tables the quota's view of attachments reads: attachments, with their repositories and issues (read only). */
-interface AttachmentUsageTables {
-  attachment: AttachmentTable;
-  repository: RepositoryTable;
-  issue: IssueTable;
-  user: UserTable;
-}
+type AttachmentUsageTables = AttachmentsTables & Pick<Schema, 'repository' | 'issue' | 'user'>;
 
 /** An attachment of an owner's repository, with what the quota's listing names it by. */
 export interface OwnedAttachmentRow {

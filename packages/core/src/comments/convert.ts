@@ -5,7 +5,7 @@ import { toApiUser } from '../users/convert.js';
 import type { User } from '../users/tables.js';
 import type { Issue } from '../issues/tables.js';
 import type { ApiComment } from './schemas.js';
-import type { Comment } from './tables.js';
+import type { Comment } from '../timeline/tables.js';
 
 /** What a comment's wire form needs besides its row: its poster, its issue, and where the repository lives. */
 export interface CommentRelations {

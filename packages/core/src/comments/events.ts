@@ -1,5 +1,5 @@
 import type { IssueEventBase } from '../issues/events.js';
-import type { Comment } from './tables.js';
+import type { Comment } from '../timeline/tables.js';
 
 declare module '../events/bus.js' {
   interface DomainEventMap {

@@ -27,7 +27,7 @@ import type { User } from '../users/tables.js';
 import { acceptInput } from '../validation/validate.js';
 import type { ApiView } from '../wire.js';
 import { toApiComment, type CommentRelations } from './convert.js';
-import { CrossReferencesService } from './cross-references.js';
+import { CrossReferencesService } from '../issues/cross-references.js';
 import './events.js';
 import {
   CreateIssueCommentOptionSchema,
@@ -36,10 +36,10 @@ import {
   type CreateIssueCommentOption,
   type EditIssueCommentOption,
 } from './schemas.js';
-import { CommentsStore, type CommentFilter } from './store.js';
-import type { Comment } from './tables.js';
+import { CommentsPort, type CommentFilter } from '../timeline/port.js';
+import type { Comment } from '../timeline/tables.js';
 import type { TimelineEntry } from './timeline.js';
-import { COMMENT_TYPES } from './types.js';
+import { COMMENT_TYPES } from '../timeline/types.js';
 import { chosenUpdateTime, rfc3339Unix } from '../issues/update-time.js';
 
 /** What `/issues/comments/{id}` names: the comment and the issue it is on. */
@@ -97,7 +97,7 @@ export class CommentsService {
   async resolve(_actor: Actor, access: RepoAccess, id: string | number): Promise<CommentOnIssue> {
     const number = typeof id === 'number' ? id : ID_PATTERN.test(id) ? Number(id) : NaN;
     if (!Number.isSafeInteger(number) || number < 1) throw new NotFoundError('comment does not exist');
-    const comment = await this.ctx.store(CommentsStore).byId(number);
+    const comment = await this.ctx.port(CommentsPort).byId(number);
     const issue = comment ? await this.ctx.port(IssuesPort).byId(comment.issue_id) : undefined;
     if (!comment || !issue || issue.repo_id !== access.repo.id || !this.issues.mayRead(access, issue.is_pull)) {
       throw new NotFoundError('comment does not exist');
@@ -107,7 +107,7 @@ export class CommentsService {
 
   /** The plain comments of an issue updated within the window, oldest first (Forgejo lists them all, unpaged). */
   async listOfIssue(_actor: Actor, _access: RepoAccess, issue: Issue, window: CommentWindow = {}): Promise<Page<Comment>> {
-    return this.ctx.store(CommentsStore).ofIssue(issue.id, { type: COMMENT_TYPES.comment, ...windowFilter(window) });
+    return this.ctx.port(CommentsPort).ofIssue(issue.id, { type: COMMENT_TYPES.comment, ...windowFilter(window) });
   }
 
   /**
@@ -119,7 +119,7 @@ export class CommentsService {
     const pulls = this.issues.mayRead(access, true);
     if (!issues && !pulls) throw new NotFoundError();
     const filter = { type: COMMENT_TYPES.comment, ...windowFilter(window), isPull: issues && pulls ? undefined : pulls };
-    return this.ctx.store(CommentsStore).ofRepo(access.repo.id, filter, clampPage(this.ctx.settings, paging));
+    return this.ctx.port(CommentsPort).ofRepo(access.repo.id, filter, clampPage(this.ctx.settings, paging));
   }
 
   /** What the wire form of these comments needs, in a fixed number of queries: posters, issues, attachments. */
@@ -158,7 +158,7 @@ export class CommentsService {
    * null.
    */
   async timeline(actor: Actor, access: RepoAccess, issue: Issue, view: ApiView, window: CommentWindow = {}, paging: Paging = {}): Promise<Page<TimelineEntry>> {
-    const page = await this.ctx.store(CommentsStore).ofIssue(issue.id, windowFilter(window), clampPage(this.ctx.settings, paging));
+    const page = await this.ctx.port(CommentsPort).ofIssue(issue.id, windowFilter(window), clampPage(this.ctx.settings, paging));
     const rows = page.items;
     if (rows.length === 0) return { items: [], total: page.total };
     const ids = (pick: (c: Comment) => number) => [...new Set(rows.map(pick).filter((id) => id > 0))];
@@ -166,7 +166,7 @@ export class CommentsService {
       this.ctx.port(LabelsPort).byIds(ids((c) => (c.type === COMMENT_TYPES.label ? c.label_id : 0))),
       this.ctx.port(MilestonesPort).byIds([...ids((c) => c.milestone_id), ...ids((c) => c.old_milestone_id)]),
       this.ctx.port(TimesPort).byIds(ids((c) => c.time_id)),
-      this.ctx.store(CommentsStore).byIds(ids((c) => c.ref_comment_id)),
+      this.ctx.port(CommentsPort).byIds(ids((c) => c.ref_comment_id)),
       this.ctx.port(IssuesPort).byIds([...ids((c) => c.dependent_issue_id), ...ids((c) => c.ref_issue_id)]),
     ]);
     const issueDetails = await this.issues.details(actor, [issue, ...linkedIssues.filter((i) => i.id !== issue.id)]);
@@ -246,7 +246,7 @@ export class CommentsService {
     }
     return this.ctx.transaction(async (tx) => {
       const when = at ?? nowUnix();
-      const comment = await tx.store(CommentsStore).insert({
+      const comment = await tx.port(CommentsPort).record({
         type: COMMENT_TYPES.comment,
         poster_id: user.id,
         issue_id: issue.id,
@@ -279,7 +279,7 @@ export class CommentsService {
     if (!CONTENT_TYPES.has(comment.type)) return null;
     const at = chosenUpdateTime(actor, access, issue, opts.updated_at);
     return this.ctx.transaction(async (tx) => {
-      const updated = await tx.store(CommentsStore).updateContent(comment.id, comment.content_version, opts.body, at ?? nowUnix());
+      const updated = await tx.port(CommentsPort).updateContent(comment.id, comment.content_version, opts.body, at ?? nowUnix());
       if (!updated) throw new ConflictError('the comment is already changed');
       if (at !== undefined) await tx.port(IssuesPort).markUpdated(issue.id, at);
       await this.ctx.service(CrossReferencesService).record(tx, user, access.repo, issue, { body: updated.content }, { comment: updated, removeOld: true, updatedUnix: at });
@@ -299,7 +299,7 @@ export class CommentsService {
     if (user.id !== comment.poster_id && !this.issues.mayWrite(access, issue)) throw new ForbiddenError('user may not delete this comment');
     if (comment.type !== COMMENT_TYPES.comment) return false;
     await this.ctx.transaction(async (tx) => {
-      const comments = tx.store(CommentsStore);
+      const comments = tx.port(CommentsPort);
       await comments.delete(comment.id);
       await tx.port(ReactionsPort).deleteOfComment(comment.id);
       if (CONVERSATION_TYPES.has(comment.type)) {

@@ -20,8 +20,8 @@ import type { User } from '../users/tables.js';
 import { isoTime, type ApiView } from '../wire.js';
 import { CommentSchema, type ApiComment } from './schemas.js';
 import { issueWebUrl, type CommentRelations } from './convert.js';
-import type { Comment } from './tables.js';
-import { commentTypeName, REF_ACTIONS } from './types.js';
+import type { Comment } from '../timeline/tables.js';
+import { commentTypeName, REF_ACTIONS } from '../timeline/types.js';
 
 const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 

@@ -2,13 +2,6 @@ import { Type, type Static } from '@sinclair/typebox';
 import { StringEnum } from '../validation/validate.js';
 import { UserSchema } from '../users/schemas.js';
 import { RepositorySchema } from '../repos/schemas.js';
-import {
-  CommitUserSchema,
-  PayloadCommitVerificationSchema,
-  PayloadUserSchema,
-  type ApiCommitUser,
-  type ApiPayloadCommitVerification,
-} from '../gitdata/schemas.js';
 
 /** Forgejo's `CommitMeta`: a commit (or tree) named by id, with its API URL. */
 export const CommitMetaSchema = Type.Object(
@@ -21,9 +14,34 @@ export const CommitMetaSchema = Type.Object(
 );
 export type ApiCommitMeta = Static<typeof CommitMetaSchema>;
 
-// CommitUser, PayloadUser and PayloadCommitVerification are the git data domain's (tags and commits share them).
-export { CommitUserSchema, PayloadUserSchema, PayloadCommitVerificationSchema };
-export type { ApiCommitUser, ApiPayloadCommitVerification };
+/** Name, email and RFC 3339 date of a commit's or tag's author, committer or tagger. */
+export const CommitUserSchema = Type.Object(
+  // Whatever git recorded: a commit's email need not be a valid address.
+  { date: Type.String(), email: Type.String(), name: Type.String() },
+  { $id: 'CommitUser', title: 'CommitUser contains information of a user in the context of a commit.' },
+);
+export type ApiCommitUser = Static<typeof CommitUserSchema>;
+
+export const PayloadUserSchema = Type.Object(
+  {
+    email: Type.String(),
+    name: Type.String({ description: 'Full name of the commit author' }),
+    username: Type.String(),
+  },
+  { $id: 'PayloadUser', description: 'PayloadUser represents the author or committer of a commit' },
+);
+
+export const PayloadCommitVerificationSchema = Type.Object(
+  {
+    payload: Type.String(),
+    reason: Type.String(),
+    signature: Type.String(),
+    signer: Type.Union([PayloadUserSchema, Type.Null()]),
+    verified: Type.Boolean(),
+  },
+  { $id: 'PayloadCommitVerification', description: 'PayloadCommitVerification represents the GPG verification of a commit' },
+);
+export type ApiPayloadCommitVerification = Static<typeof PayloadCommitVerificationSchema>;
 
 /** Forgejo's `RepoCommit`. */
 export const RepoCommitSchema = Type.Object(

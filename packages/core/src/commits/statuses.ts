@@ -14,7 +14,7 @@ import { acceptInput } from '../validation/validate.js';
 import { CreateStatusOptionSchema, type CommitStatusSort, type CommitStatusState, type CreateStatusOption } from './schemas.js';
 import { CommitStatusesStore } from './store.js';
 import type { CommitStatus } from './tables.js';
-import { PullAutoMergeService } from '../pulls/auto-merge.js';
+import './status-listener.js';
 
 /** Forgejo's order of badness: the worst state among the latest statuses is the commit's combined state. */
 const STATE_PRIORITY: Record<CommitStatusState, number> = { error: 0, failure: 1, warning: 2, pending: 3, success: 4 };
@@ -88,7 +88,7 @@ export class CommitStatusesService {
       try {
         const status = await this.ctx.store(CommitStatusesStore).insertNext(row);
         // Merges scheduled for this commit wait on its checks (they report their own failures).
-        await this.ctx.service(PullAutoMergeService).statusReported(access.repo.id, id);
+        await this.ctx.provider('commits.statusListener').statusReported(access.repo.id, id);
         return { status, creator: actor.kind === 'user' ? actor.user : undefined };
       } catch (error) {
         if (!isUniqueViolation(error) || attempt >= 5) throw error;

@@ -6,7 +6,7 @@ import type { ActivityTables } from '../activity/tables.js';
 import type { WebhooksTables } from '../webhooks/tables.js';
 import { UserType } from '../users/tables.js';
 import { WATCHING_MODES } from '../repos/watches.js';
-import { COMMENT_TYPES } from '../comments/types.js';
+import { COMMENT_TYPES } from '../timeline/types.js';
 
 /** Rows deleted per statement, so that no one statement holds the tables for long. */
 const DELETE_BATCH = 10_000;

@@ -11,6 +11,7 @@ import { ReposPort } from '../repos/port.js';
 import { RepoStorageService } from '../repos/storage.js';
 import { GitIntentStore } from '../repos/intents.js';
 import { UsersService } from '../users/service.js';
+import { AccountLifecycleService } from '../accounts/lifecycle.js';
 import { LoginSourceSyncService } from '../loginsources/sync.js';
 import { parseGoDuration } from '../go-duration.js';
 import { MaintenanceStore, type RepoListing } from './maintenance-store.js';
@@ -260,7 +261,7 @@ export class CronMaintenanceService {
         const user = await users.findById(row.id);
         if (!user) continue;
         try {
-          await users.delete(SYSTEM, user, { purge: false });
+          await this.ctx.service(AccountLifecycleService).deleteUser(SYSTEM, user, { purge: false });
           deleted++;
         } catch (error) {
           if (!(error instanceof ConflictError || error instanceof ValidationError)) throw error;

@@ -1,7 +1,7 @@
 /**
  * git against remote repositories: reading a remote's HEAD and fetching from it, for migrations and pull mirrors.
  * Every run is bounded by the caller's time and signal (the process is killed then), keeps only the tail of git's
- * messages, and gets its address, credentials and safety settings from the caller (see `migrate/remote.ts`).
+ * messages, and gets its address, credentials and safety settings from the caller (see `remote/remote.ts`).
  */
 import type { NativeGitRunner } from './native-runner.js';
 import type { RepoKey } from './backend.js';

@@ -1,6 +1,6 @@
 /**
  * What the git backend needs to reach a remote repository (migrations and pull mirrors): the address and the
- * `git -c …` arguments and environment that `migrate/remote.ts` derived from a checked remote. The backend never
+ * `git -c …` arguments and environment that `remote/remote.ts` derived from a checked remote. The backend never
  * checks or rewrites the address itself; it only runs git against it, within the time given. Kept apart from
  * backend.ts, which names these types, so that neither file imports the other.
  */

@@ -1,31 +1,39 @@
 /**
- * What the in-memory git backend (`git/memory/`) cannot do, in one place: each method named here throws
- * `NotSupportedError` (a 501 on HTTP) naming itself. A method added to `GitBackend` that the memory backend does
- * not implement yet goes in this list; the compiler says so (the backend would not implement the interface).
+ * What the in-memory git backend (`git/memory/`) cannot do, in one place: the capabilities it declares only to
+ * refuse (`MemoryUnsupported`, marked `Unsupported` on the backend's type) and the list of their methods, each of
+ * which throws `NotSupportedError` (a 501 on HTTP) naming itself. A capability added to `GitBackend` goes either in
+ * the memory backend's `implements` or here; the compiler says so (the backend would not be a `GitBackend`).
  */
 import { NotSupportedError } from '../errors.js';
-import type { GitBackend } from './backend.js';
+import type { GitArchive, GitBackend, GitDiffs, GitMaintenance, GitRebase, GitRemote } from './backend.js';
+
+/** The capabilities the memory backend does not provide: by type `Unsupported<MemoryUnsupported>`. */
+export type MemoryUnsupported = GitArchive & GitDiffs & GitRebase & GitRemote & GitMaintenance;
+
+export type MemoryUnsupportedMethod = keyof MemoryUnsupported;
 
 export const MEMORY_UNSUPPORTED = [
-  // Streams git writes itself: zip, tar.gz and bundles.
+  // GitArchive: streams git writes itself (zip, tar.gz and bundles).
   'archive',
-  // Unified diffs and mail patches.
+  // GitDiffs: unified diffs and mail patches.
   'commitDiff',
   'diffRange',
   'fileDiffs',
-  // Rebasing pull requests.
+  // GitRebase: rebasing pull requests.
   'rebaseCommits',
-  // Remote git: pushing to push mirrors.
+  // GitRemote: remote git (push mirrors, migrations and pull mirrors).
   'pushMirror',
-  // Remote git: migrations and pull mirrors.
   'remoteHead',
   'fetchRemote',
-  // Housekeeping of repositories on disk: fsck and gc, and the hook files pushes run.
+  // GitMaintenance: housekeeping of repositories on disk (fsck and gc) and the hook files pushes run.
   'maintain',
   'syncHooks',
-] as const satisfies readonly (keyof GitBackend)[];
+] as const satisfies readonly MemoryUnsupportedMethod[];
 
-export type MemoryUnsupportedMethod = (typeof MEMORY_UNSUPPORTED)[number];
+/** Compiles only when `T` is `never`. */
+type Nothing<T extends never> = T;
+/** The list above names every method of the unsupported capabilities (the compiler names one left out). */
+type MemoryUnsupportedListed = Nothing<Exclude<MemoryUnsupportedMethod, (typeof MEMORY_UNSUPPORTED)[number]>>;
 
 /** Methods the memory backend has, but not for every input: what they refuse, with the same error. */
 export const MEMORY_PARTIAL = {

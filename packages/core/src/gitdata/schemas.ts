@@ -1,4 +1,14 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { CommitUserSchema, PayloadCommitVerificationSchema } from '../commits/schemas.js';
+
+// Commits own these (tags and commits share them); re-exported where the tag schemas use them.
+export {
+  CommitUserSchema,
+  PayloadUserSchema,
+  PayloadCommitVerificationSchema,
+  type ApiCommitUser,
+  type ApiPayloadCommitVerification,
+} from '../commits/schemas.js';
 
 /** `GET /repos/{owner}/{repo}/git/blobs/{sha}`: the blob's bytes in base64 (empty over `[api] DEFAULT_MAX_BLOB_SIZE`). */
 export const GitBlobResponseSchema = Type.Object(
@@ -59,35 +69,6 @@ export const ReferenceSchema = Type.Object(
   { $id: 'Reference', title: 'Reference represents a Git reference.' },
 );
 export type ApiReference = Static<typeof ReferenceSchema>;
-
-/** Name, email and RFC 3339 date of a commit's or tag's author, committer or tagger. */
-export const CommitUserSchema = Type.Object(
-  // Whatever git recorded: a commit's email need not be a valid address.
-  { date: Type.String(), email: Type.String(), name: Type.String() },
-  { $id: 'CommitUser', title: 'CommitUser contains information of a user in the context of a commit.' },
-);
-export type ApiCommitUser = Static<typeof CommitUserSchema>;
-
-export const PayloadUserSchema = Type.Object(
-  {
-    email: Type.String(),
-    name: Type.String({ description: 'Full name of the commit author' }),
-    username: Type.String(),
-  },
-  { $id: 'PayloadUser', description: 'PayloadUser represents the author or committer of a commit' },
-);
-
-export const PayloadCommitVerificationSchema = Type.Object(
-  {
-    payload: Type.String(),
-    reason: Type.String(),
-    signature: Type.String(),
-    signer: Type.Union([PayloadUserSchema, Type.Null()]),
-    verified: Type.Boolean(),
-  },
-  { $id: 'PayloadCommitVerification', description: 'PayloadCommitVerification represents the GPG verification of a commit' },
-);
-export type ApiPayloadCommitVerification = Static<typeof PayloadCommitVerificationSchema>;
 
 export const AnnotatedTagObjectSchema = Type.Object(
   { sha: Type.String(), type: Type.String(), url: Type.String() },

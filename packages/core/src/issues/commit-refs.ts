@@ -7,9 +7,9 @@
 import type { CoreContext } from '../context.js';
 import { actorUser, userActor } from '../access/actor.js';
 import { AccessService } from '../access/service.js';
-import { findIssueReferences } from '../comments/references.js';
-import { CommentsPort } from '../comments/port.js';
-import { COMMENT_TYPES, RefAction } from '../comments/types.js';
+import { findIssueReferences } from '../timeline/references.js';
+import { CommentsPort } from '../timeline/port.js';
+import { COMMENT_TYPES, RefAction } from '../timeline/types.js';
 import type { DomainEvent } from '../events/bus.js';
 import type { RefUpdate } from '../git/backend.js';
 import type { RepoAccess } from '../repos/access.js';

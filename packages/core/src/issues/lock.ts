@@ -6,8 +6,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { CoreContext } from '../context.js';
 import { actorUser, type Actor } from '../access/actor.js';
-import { CommentsPort } from '../comments/port.js';
-import { COMMENT_TYPES } from '../comments/types.js';
+import { CommentsPort } from '../timeline/port.js';
+import { COMMENT_TYPES } from '../timeline/types.js';
 import { ConflictError, ForbiddenError, UnauthorizedError, ValidationError } from '../errors.js';
 import type { RepoAccess } from '../repos/access.js';
 import { nowUnix } from '../storage/database.js';

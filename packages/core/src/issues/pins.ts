@@ -1,8 +1,8 @@
 import type { CoreContext } from '../context.js';
 import { actorUser, isSiteAdmin, type Actor } from '../access/actor.js';
 import { AccessMode } from '../access/permissions.js';
-import { CommentsPort } from '../comments/port.js';
-import { COMMENT_TYPES } from '../comments/types.js';
+import { CommentsPort } from '../timeline/port.js';
+import { COMMENT_TYPES } from '../timeline/types.js';
 import { BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError } from '../errors.js';
 import type { RepoAccess } from '../repos/access.js';
 import './events.js';

@@ -4,22 +4,15 @@ import { UserSchema } from '../users/schemas.js';
 import { LabelSchema } from '../labels/schemas.js';
 import { MilestoneSchema } from '../milestones/schemas.js';
 import { AttachmentSchema } from '../attachments/schemas.js';
+import { RepositoryMetaSchema } from '../repos/schemas.js';
+
+// Repos owns it (access tokens name their repositories with it too); re-exported where the Issue schema uses it.
+export { RepositoryMetaSchema, type ApiRepositoryMeta } from '../repos/schemas.js';
 
 /** `open` or `closed`. */
 export const ISSUE_STATES = ['open', 'closed'] as const;
 export type IssueState = (typeof ISSUE_STATES)[number];
 export const StateTypeSchema = StringEnum(ISSUE_STATES, { description: 'StateType issue state type' });
-
-export const RepositoryMetaSchema = Type.Object(
-  {
-    id: Type.Integer({ format: 'int64' }),
-    name: Type.String(),
-    owner: Type.String(),
-    full_name: Type.String(),
-  },
-  { $id: 'RepositoryMeta', description: 'RepositoryMeta basic repository information' },
-);
-export type ApiRepositoryMeta = Static<typeof RepositoryMetaSchema>;
 
 export const PullRequestMetaSchema = Type.Object(
   {

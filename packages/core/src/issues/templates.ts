@@ -1,6 +1,6 @@
 import type { CoreContext } from '../context.js';
 import type { Actor } from '../access/actor.js';
-import type { GitBackend, RepoKey } from '../git/backend.js';
+import type { GitObjects, RepoKey } from '../git/backend.js';
 import { repoKey, type RepoAccess } from '../repos/service.js';
 import type { ApiIssueConfig, ApiIssueConfigValidation, ApiIssueFormField, ApiIssueTemplate } from './templates-schemas.js';
 
@@ -384,7 +384,7 @@ function isRequestUri(text: string): boolean {
 export class IssueTemplatesService {
   constructor(private readonly ctx: CoreContext) {}
 
-  private get git(): GitBackend {
+  private get git(): GitObjects {
     return this.ctx.git;
   }
 

@@ -31,6 +31,32 @@ export class LabelsPort {
     return this.labels.listOfRepo(repoId);
   }
 
+  /** One label, wherever it lives. */
+  byId(id: number): Promise<Label | undefined> {
+    return this.labels.byId(id);
+  }
+
+  /**
+   * Of these ids, the labels an issue of the repository may carry: its own, and those of its owner when the owner
+   * is an organization (`ownerId`).
+   */
+  usableIn(repoId: number, ownerId: number, ids: readonly number[]): Promise<Label[]> {
+    return this.labels.usableIn(repoId, ownerId, ids);
+  }
+
+  /** Labels usable in the repository (see `usableIn`) with one of these exact names, by id. */
+  namedIn(repoId: number, ownerId: number, names: readonly string[]): Promise<Label[]> {
+    return this.labels.namedIn(repoId, ownerId, names);
+  }
+
+  /**
+   * Ids of the labels some issue carries (counted above zero) among those a repository's issues may carry, or,
+   * with `repoId` null, among the organization's own.
+   */
+  idsInUse(repoId: number | null, ownerId: number): Promise<number[]> {
+    return this.labels.idsInUse(repoId, ownerId);
+  }
+
   /**
    * Ids of the labels of a repository or of its owning organization named so (or, for a number, that id),
    * grouped per name asked: `labels=` filters.

@@ -1,19 +1,18 @@
 import type { CoreContext } from '../context.js';
 import { actorUser, type Actor } from '../access/actor.js';
 import { AccessMode, unitMode } from '../access/permissions.js';
-import { CommentsPort } from '../comments/port.js';
+import { CommentsPort } from '../timeline/port.js';
 import { ForbiddenError, LockedError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
-import { IssuesPort } from '../issues/port.js';
 import { OrgsService } from '../orgs/service.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
 import type { RepoAccess } from '../repos/access.js';
 import { nowUnix } from '../storage/database.js';
 import type { User } from '../users/tables.js';
 import { acceptInput } from '../validation/validate.js';
-import { IssueLabelsService } from './issue-labels.js';
 import { CreateLabelOptionSchema, EditLabelOptionSchema, type CreateLabelOption, type EditLabelOption, type LabelSort } from './schemas.js';
 import { LabelsStore } from './store.js';
 import type { Label, LabelTable } from './tables.js';
+import './issues.js';
 import type { Updateable } from 'kysely';
 
 const COLOR = /^#?(?:[0-9a-f]{6}|[0-9a-f]{3})$/;
@@ -40,9 +39,8 @@ type LabelOwner = { repoId: number } | { orgId: number };
 export class LabelsService {
   constructor(private readonly ctx: CoreContext) {}
 
-  /** Counts follow issues (see `IssueLabelsService.subscribe`); organization labels go with the organization. */
+  /** Organization labels go with the organization (counts follow issues: `IssueLabelsService.subscribe`). */
   subscribe(): void {
-    this.ctx.service(IssueLabelsService).subscribe();
     this.ctx.events.withinTransaction('org.deleted', async ({ payload }, tx) => tx.store(LabelsStore).deleteOfOrg(payload.org.id));
   }
 
@@ -153,7 +151,7 @@ export class LabelsService {
   /** Deletes a label, takes it off every issue, and drops the timeline events that name it, as Forgejo does. */
   private async delete(label: Label): Promise<void> {
     await this.ctx.transaction(async (tx) => {
-      await tx.port(IssuesPort).removeLabelEverywhere(label.id);
+      await this.ctx.provider('labels.issues').removeLabelEverywhere(tx, label.id);
       await tx.port(CommentsPort).deleteLabelEvents(label.id);
       await tx.store(LabelsStore).delete(label.id);
     });

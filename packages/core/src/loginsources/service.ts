@@ -5,6 +5,7 @@ import { countRekey, decryptSecret, emptyRekeyCounts, encryptSecret, rekeySecret
 import { isStorableText, isUniqueViolation, nowUnix } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
 import { UsersPort } from '../users/port.js';
+import type { DirectoryAuth, DirectorySignIn as AccountSignIn } from '../users/directory.js';
 import { DirectoryUnavailableError, SECURITY_PROTOCOLS, authenticateEntry, isValidFilter, type DirectoryEntry, type LdapConfig } from './ldap.js';
 import { LdapSourceOptionSchema, type LdapSourceOption } from './schemas.js';
 import { LoginSourcesStore } from './store.js';
@@ -39,10 +40,7 @@ export interface LoginSource {
 }
 
 /** A directory's answer for a sign-in: the source that answered and what it holds of the account. */
-export interface DirectorySignIn {
-  source: LoginSourceRow;
-  entry: DirectoryEntry;
-}
+export type DirectorySignIn = AccountSignIn<LoginSourceRow, DirectoryEntry>;
 
 export function kindOf(type: number): LdapKind | undefined {
   return type === LoginSourceType.LDAP ? 'bind_dn' : type === LoginSourceType.DLDAP ? 'simple' : undefined;
@@ -94,9 +92,9 @@ export function parseConfig(row: LoginSourceRow): LdapConfig {
 /**
  * External login sources (Forgejo's authentication sources): site administrators configure LDAP directories
  * (`repohost admin auth …`), and sign-ins of accounts bound to one are checked by the directory instead of a local
- * password (`UsersService.authenticate` asks `verify` and `discover`).
+ * password (`UsersService.authenticate` asks `verify` and `discover`, through the `users.directory` provider).
  */
-export class LoginSourcesService {
+export class LoginSourcesService implements DirectoryAuth {
   private readonly store: LoginSourcesStore;
 
   constructor(private readonly ctx: CoreContext) {

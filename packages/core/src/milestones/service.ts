@@ -2,7 +2,6 @@ import type { CoreContext } from '../context.js';
 import { isSiteAdmin, type Actor } from '../access/actor.js';
 import { AccessMode, unitMode } from '../access/permissions.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
-import { IssuesPort } from '../issues/port.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
 import type { RepoAccess } from '../repos/access.js';
 import { nowUnix } from '../storage/database.js';
@@ -16,6 +15,7 @@ import {
 } from './schemas.js';
 import { MilestonesStore, type MilestoneFilter } from './store.js';
 import type { Milestone } from './tables.js';
+import './issues.js';
 
 /** Forgejo's refusal when the actor may not write issues or pull requests of the repository. */
 const NOT_WRITER = 'user should have a permission to write to a repo';
@@ -151,7 +151,7 @@ export class MilestonesService {
     this.assertWriter(actor, access);
     await this.ctx.transaction(async (tx) => {
       if (!(await tx.store(MilestonesStore).delete(access.repo.id, milestone.id))) return;
-      await tx.port(IssuesPort).clearMilestone(milestone.id);
+      await this.ctx.provider('milestones.issues').clearMilestone(tx, milestone.id);
     });
   }
 }

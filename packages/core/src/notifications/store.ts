@@ -1,13 +1,12 @@
 /**
  * The notifications domain's SQL: notification threads and explicit issue subscriptions. Participation (who
- * posted or commented), blocks and account states are read, never written, from the comments, social and users
- * domains' tables.
+ * posted or commented), blocks and account states are read, never written, from the comments and users domains'
+ * tables.
  */
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { Store } from '../storage/store.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
-import type { CommentsTables } from '../comments/tables.js';
-import type { SocialTables } from '../social/tables.js';
+import type { CommentsTables } from '../timeline/tables.js';
 import type { User, UsersTables } from '../users/tables.js';
 import { userVisibleSql, type UserVisibilityFilter } from '../users/visibility.js';
 import { NotificationStatus, type IssueWatch, type NewNotification, type Notification, type NotificationsTables } from './tables.js';
@@ -153,7 +152,7 @@ export class NotificationsStore extends Store<NotificationsTables & Pick<Comment
   }
 }
 
-type WatchTables = NotificationsTables & Pick<CommentsTables, 'comment'> & Pick<UsersTables, 'user'> & Pick<SocialTables, 'user_blocking'>;
+type WatchTables = NotificationsTables & Pick<CommentsTables, 'comment'> & Pick<UsersTables, 'user' | 'user_blocking'>;
 
 /** Explicit issue subscriptions, and the participation and blocks that decide who else follows an issue. */
 export class IssueWatchesStore extends Store<WatchTables> {

@@ -1,5 +1,5 @@
 import type { Actor } from '../access/actor.js';
-import type { Repository } from '../repos/tables.js';
+import type { Row } from '../storage/schema.js';
 import type { User } from '../users/tables.js';
 import type { Team } from './tables.js';
 
@@ -17,7 +17,7 @@ declare module '../events/bus.js' {
     'team.deleted': { org: User; team: Team; actor: Actor };
     'team.member_added': { org: User; team: Team; user: User; actor: Actor };
     'team.member_removed': { org: User; team: Team; user: User; actor: Actor };
-    'team.repo_added': { org: User; team: Team; repo: Repository; actor: Actor };
-    'team.repo_removed': { org: User; team: Team; repo: Repository; actor: Actor };
+    'team.repo_added': { org: User; team: Team; repo: Row<'repository'>; actor: Actor };
+    'team.repo_removed': { org: User; team: Team; repo: Row<'repository'>; actor: Actor };
   }
 }

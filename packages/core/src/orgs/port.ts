@@ -2,6 +2,7 @@ import type { StoreScope } from '../storage/store.js';
 import { TeamsStore } from './teams-store.js';
 import { TeamLookupStore } from './team-lookup-store.js';
 import { OrgDirectoryStore } from './org-directory-store.js';
+import { OrgsStore } from './store.js';
 import type { Team } from './tables.js';
 
 /**
@@ -53,5 +54,10 @@ export class OrgsPort {
    */
   solelyOwnedBy(userId: number): ReturnType<OrgDirectoryStore['solelyOwnedBy']> {
     return this.scope.store(OrgDirectoryStore).solelyOwnedBy(userId);
+  }
+
+  /** Deletes an organization's own rows: teams (their members and repositories cascade) and memberships. */
+  deleteOrgRows(orgId: number): Promise<void> {
+    return this.scope.store(OrgsStore).deleteOrgRows(orgId);
   }
 }

@@ -4,15 +4,15 @@
  */
 import { sql, type Insertable, type Updateable } from 'kysely';
 import { Store } from '../storage/store.js';
-import { likeContaining } from '../storage/database.js';
+import { isStorableText, likeContaining } from '../storage/database.js';
+import type { Row, Schema } from '../storage/schema.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
 import { AccessPort } from '../access/port.js';
 import type { OwnedRepoFilter } from '../access/permissions.js';
 import type { User, UsersTables } from '../users/tables.js';
-import type { Repository, ReposTables } from '../repos/tables.js';
 import { OWNER_TEAM_NAME, type OrgsTables, type Team, type TeamTable } from './tables.js';
 
-type Tables = OrgsTables & Pick<UsersTables, 'user'> & Pick<ReposTables, 'repository'>;
+type Tables = OrgsTables & Pick<UsersTables, 'user'> & Pick<Schema, 'repository'>;
 
 /** Which teams a list shows: of one organization, of one member, matching a keyword. */
 export interface TeamFilter {
@@ -29,6 +29,9 @@ export class TeamsStore extends Store<Tables> {
   private readonly memberQuery = this.precompiled<{ id: number }, 'team' | 'user'>('teamMember', (db, param) =>
     db.selectFrom('team_user').select('id').where('team_id', '=', param('team')).where('uid', '=', param('user')),
   );
+  private readonly orgRepoQuery = this.precompiled<Row<'repository'>, 'owner' | 'name'>('orgRepo', (db, param) =>
+    db.selectFrom('repository').selectAll().where('owner_id', '=', param('owner')).where('lower_name', '=', param('name')),
+  );
 
   async byId(id: number): Promise<Team | undefined> {
     return (await this.byIdQuery({ id }))[0];
@@ -36,6 +39,15 @@ export class TeamsStore extends Store<Tables> {
 
   byName(orgId: number, name: string): Promise<Team | undefined> {
     return this.db.selectFrom('team').selectAll().where('org_id', '=', orgId).where('lower_name', '=', name.toLowerCase()).executeTakeFirst();
+  }
+
+  /**
+   * The repository `name` of organization `orgId`: what a team's repository routes name (read here, as the repos
+   * domain's own lookup reads it, so orgs needs no import of repos).
+   */
+  async orgRepo(orgId: number, name: string): Promise<Row<'repository'> | undefined> {
+    if (!isStorableText(name)) return undefined;
+    return (await this.orgRepoQuery({ owner: orgId, name: name.toLowerCase() }))[0];
   }
 
   /** The ids among `ids` that name teams of `orgId`. */
@@ -117,7 +129,7 @@ export class TeamsStore extends Store<Tables> {
   }
 
   /** Does the team cover the repository: listed, or all of its organization's? */
-  async hasRepo(team: Team, repo: Pick<Repository, 'id' | 'owner_id'>): Promise<boolean> {
+  async hasRepo(team: Team, repo: Pick<Row<'repository'>, 'id' | 'owner_id'>): Promise<boolean> {
     if (repo.owner_id !== team.org_id) return false;
     if (team.includes_all_repositories === 1) return true;
     const row = await this.db.selectFrom('team_repo').select('id').where('team_id', '=', team.id).where('repo_id', '=', repo.id).executeTakeFirst();
@@ -156,7 +168,7 @@ export class TeamsStore extends Store<Tables> {
    * A page of the team's repositories that `visible` lets through (the same filter an owner's repository list
    * applies, so the page and its count agree with single reads), by name, and their count.
    */
-  async repos(team: Team, visible: OwnedRepoFilter, page: PageRequest): Promise<Page<Repository>> {
+  async repos(team: Team, visible: OwnedRepoFilter, page: PageRequest): Promise<Page<Row<'repository'>>> {
     if (!visible.all && !visible.publicRepos && visible.grantedTo === undefined) return { items: [], total: 0 };
     let base = this.db.selectFrom('repository').where('repository.owner_id', '=', team.org_id);
     if (team.includes_all_repositories !== 1) {

@@ -7,16 +7,14 @@ import './events.js';
 import type { CoreContext } from '../context.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import { actorUser, isSiteAdmin, type Actor } from '../access/actor.js';
-import { AccessMode, accessModeOf, UNIT_NAMES, type AccessModeValue } from '../access/permissions.js';
+import { AccessMode, accessModeOf, UNIT_NAMES, type AccessModeValue, type RepoAccessOf } from '../access/permissions.js';
 import { AccessService } from '../access/service.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
 import { isUniqueViolation, nowUnix } from '../storage/database.js';
+import type { Row } from '../storage/schema.js';
 import { acceptInput } from '../validation/validate.js';
 import { UsersPort } from '../users/port.js';
 import { isOrganization, type User } from '../users/tables.js';
-import { ReposPort } from '../repos/port.js';
-import { SocialPort } from '../social/port.js';
-import type { RepoAccess } from '../repos/access.js';
 import { OrgsService } from './service.js';
 import { OrgsStore } from './store.js';
 import { TeamsStore } from './teams-store.js';
@@ -29,6 +27,9 @@ import {
   type EditTeamOption,
   type TeamSearchQuery,
 } from './team-schemas.js';
+
+/** A repository with its owner and what the caller may do to it (the repos domain's `RepoAccess`). */
+type RepoAccess = RepoAccessOf<Row<'repository'>>;
 
 /** A team with the organization it belongs to: what `/teams/{id}/…` loads. */
 export interface TeamAccess {
@@ -329,7 +330,7 @@ export class TeamsService {
     await this.ctx.transaction(async (tx) => {
       if (await tx.store(TeamsStore).isMember(team.id, user.id)) return;
       // An account the organization blocked does not join it (the contract's 409).
-      if (await tx.port(SocialPort).isBlocked(org.id, user.id)) throw new ConflictError('user is blocked by the organization');
+      if (await tx.port(UsersPort).isBlocked(org.id, user.id)) throw new ConflictError('user is blocked by the organization');
       await tx.store(OrgsStore).addTeamMember(team.id, org.id, user.id);
       tx.emit('team.member_added', { org, team, user, actor });
     });
@@ -376,7 +377,7 @@ export class TeamsService {
    * organization whatever the path's owner says): 404 when missing or invisible.
    */
   private async orgRepo(actor: Actor, { org }: TeamAccess, name: string): Promise<RepoAccess> {
-    const repo = await this.ctx.port(ReposPort).byOwnerAndName(org.id, name.toLowerCase());
+    const repo = await this.store.orgRepo(org.id, name.toLowerCase());
     const access = repo && (await this.ctx.service(AccessService).repoAccess(actor, repo, org));
     if (!access || access.mode === AccessMode.None) throw new NotFoundError();
     return access;

@@ -1,15 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import { FULL_HEX_ID, type RefUpdate } from '../git/backend.js';
+import type { PushCheck } from '../repos/push-policy.js';
 
 /** Decides one push: the refusal message, or undefined to let it through. */
 export type PushDecision = (updates: RefUpdate[], quarantine: Record<string, string>) => Promise<string | undefined>;
-
-/** A push's registration with the endpoint: what the hook is given, and the call that forgets it. */
-export interface PushCheck {
-  callback: { endpoint: string; token: string };
-  close(): void;
-}
 
 /** The hook sends its input lines and three paths: far less than this. */
 const MAX_REQUEST_BYTES = 16 * 1024 * 1024;

@@ -29,7 +29,8 @@ import {
 import { branchRuleColumns, ProtectionStore } from './store.js';
 import type { BranchRule, TagRule } from './tables.js';
 import { ProtectionTeamsStore } from './teams-store.js';
-import { PushCheckEndpoint, type PushCheck } from './push-check.js';
+import { PushCheckEndpoint } from './push-check.js';
+import type { PushCheck, PusherKind, PushPolicy } from '../repos/push-policy.js';
 import type { RepoKey } from '../git/backend.js';
 
 const NOT_REPO_ADMIN = 'user should be an owner or a collaborator with admin write of a repository';
@@ -90,11 +91,6 @@ export function requiredStatusState(statuses: readonly { context: string; state:
   return result;
 }
 
-/** Who is pushing, beyond the actor: a deploy key pushes as the repository's owner but is judged as a key. */
-export interface PusherKind {
-  deployKey?: boolean;
-}
-
 /** The first of `rules` (in `sortBranchRules` order) that applies to `branch`. */
 export function firstMatchingRule(rules: readonly BranchRule[], branch: string): BranchRule | undefined {
   return rules.find((rule) => branchRuleMatcher(rule.ruleName)(branch));
@@ -107,7 +103,7 @@ export function protectedFilesAmong(rule: BranchRule | undefined, paths: readonl
 }
 
 /** Branch and tag protection: the rules (`/branch_protections`, `/tag_protections`) and what they refuse. */
-export class ProtectionService {
+export class ProtectionService implements PushPolicy {
   constructor(private readonly ctx: CoreContext) {}
 
   private get store(): ProtectionStore {

@@ -9,23 +9,31 @@ import { ReposPort } from '../repos/port.js';
 import type { MergeStyle } from '../repos/units.js';
 import { UsersPort } from '../users/port.js';
 import { IssuesPort } from '../issues/port.js';
-import { CommentsPort } from '../comments/port.js';
-import { COMMENT_TYPES } from '../comments/types.js';
+import { CommentsPort } from '../timeline/port.js';
+import { COMMENT_TYPES } from '../timeline/types.js';
 import { PULL_STATUS, type Pull } from './tables.js';
-import { MergeNotAllowedError, PullMergeService } from './merge.js';
+import { PullMergeService } from './merge.js';
+import { MergeNotAllowedError, PullMergeChecks } from './merge-checks.js';
+import { PullMergeCommits } from './merge-commit.js';
+import { MergedHeadBranch } from './merge-head-branch.js';
 import { PullMergeStore, type PullAutoMerge } from './merge-store.js';
 import './merge-events.js';
+import type { StatusListener } from '../commits/status-listener.js';
 
 /**
  * Scheduled merges (`merge_when_checks_succeed`): tried when they are scheduled and whenever a status is reported
  * for a pull request's head commit; merged as the one who scheduled them once the head's checks succeed and the
  * pull request is mergeable (Forgejo's automerge service). `DELETE …/merge` cancels one.
  */
-export class PullAutoMergeService {
+export class PullAutoMergeService implements StatusListener {
   constructor(private readonly ctx: CoreContext) {}
 
   private get merges(): PullMergeService {
     return this.ctx.service(PullMergeService);
+  }
+
+  private get checks(): PullMergeChecks {
+    return this.ctx.service(PullMergeChecks);
   }
 
   /** A merge just scheduled is tried at once: its checks may have succeeded already. Registered once per host. */
@@ -84,8 +92,8 @@ export class PullAutoMergeService {
    * statuses, else every status reported for the commit (none reported: nothing failed).
    */
   private async checksSucceeded(access: RepoAccess, pull: Pull, sha: string): Promise<boolean> {
-    const statuses = await this.merges.latestStatuses(access.repo.id, sha);
-    const rule = await this.merges.protection.ruleFor(access.repo, pull.pull.base_branch);
+    const statuses = await this.checks.latestStatuses(access.repo.id, sha);
+    const rule = await this.checks.protection.ruleFor(access.repo, pull.pull.base_branch);
     if (rule?.enableStatusCheck) return requiredStatusState(statuses, rule.statusCheckContexts) === 'success';
     return statuses.every((s) => s.state === 'success');
   }
@@ -109,21 +117,21 @@ export class PullAutoMergeService {
     const actor = userActor(doer);
     const access = await this.ctx.service(AccessService).repoAccess(actor, repo, owner);
     let pull: Pull = { issue, pull: row };
-    const head = await this.merges.headCommit(access, row);
-    if (row.head_commit_id !== head.sha || row.status === PULL_STATUS.checking) pull = await this.merges.pulls.refresh(pull);
+    const head = await this.ctx.service(PullMergeCommits).headCommit(access, row);
+    if (row.head_commit_id !== head.sha || row.status === PULL_STATUS.checking) pull = await this.checks.pulls.refresh(pull);
     if (!(await this.checksSucceeded(access, pull, pull.pull.head_commit_id || head.sha))) return false;
     try {
-      pull = await this.merges.checkMergeable(actor, access, pull, 'auto');
+      pull = await this.checks.checkMergeable(actor, access, pull, 'auto');
     } catch (error) {
       if (error instanceof MergeNotAllowedError || error instanceof NotFoundError) return false;
       throw error;
     }
     const style = scheduled.merge_style as MergeStyle;
-    if (!PullMergeService.styleAllowed(this.merges.pullsUnit(repo), style)) return false;
+    if (!PullMergeChecks.styleAllowed(this.checks.pullsUnit(repo), style)) return false;
     const merged = await this.merges.performMerge(actor, doer, access, pull, style, scheduled.message, '');
     if (scheduled.delete_branch_after_merge === 1) {
       try {
-        await this.merges.deleteHeadBranch(actor, doer, access, merged);
+        await this.ctx.service(MergedHeadBranch).deleteHeadBranch(actor, doer, access, merged);
       } catch (error) {
         console.error(`[repohost] deleting the head branch of pull request ${pullId} after its scheduled merge failed:`, error);
       }

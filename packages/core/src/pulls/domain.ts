@@ -1,14 +1,19 @@
 import { defineDomain } from '../domain.js';
 import { PullsService } from './service.js';
-import { PullMergeService } from './merge.js';
+import { PullManualMergeService } from './merge-manual.js';
+import { PullMergePush } from './merge-push.js';
 import { PullAutoMergeService } from './auto-merge.js';
 
 /** Pull requests keep in step with pushes (then manual merges are detected, after them); a scheduled merge is tried at once. */
 export const pullsDomain = defineDomain({
   name: 'pulls',
+  provide(ctx) {
+    // A reported commit status tries the merges scheduled on that commit, before the report returns.
+    ctx.provide('commits.statusListener', ctx.service(PullAutoMergeService));
+  },
   subscribe(ctx) {
     ctx.service(PullsService).subscribe();
-    ctx.service(PullMergeService).subscribe();
+    ctx.service(PullManualMergeService).subscribe();
     ctx.service(PullAutoMergeService).subscribe();
   },
   repairs: [
@@ -16,7 +21,7 @@ export const pullsDomain = defineDomain({
       intent: 'merge',
       // `repoId` names the pull request; the row's repository, not the intent's key, is where its base is.
       async run(ctx, intent, report) {
-        if (await ctx.service(PullMergeService).repairMerge(intent.repoId)) report.resynced.push(intent.key);
+        if (await ctx.service(PullMergePush).repairMerge(intent.repoId)) report.resynced.push(intent.key);
       },
     },
   ],

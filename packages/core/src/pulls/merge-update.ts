@@ -11,14 +11,17 @@ import type { UpdateStyle } from '../repos/units.js';
 import { QuotaService } from '../quota/service.js';
 import { PullsStore } from './store.js';
 import type { Pull } from './tables.js';
-import { gitSignatureOf, PullMergeService } from './merge.js';
+import { PullMergeChecks } from './merge-checks.js';
+import { PullWorkQueue } from './merge-queue.js';
+import { gitSignatureOf } from './merge-messages.js';
+import { PullMergeCommits } from './merge-commit.js';
 
 /** Bringing a pull request's base into its head branch (`POST …/pulls/{index}/update`). */
 export class PullUpdateService {
   constructor(private readonly ctx: CoreContext) {}
 
-  private get merges(): PullMergeService {
-    return this.ctx.service(PullMergeService);
+  private get checks(): PullMergeChecks {
+    return this.ctx.service(PullMergeChecks);
   }
 
   /**
@@ -30,22 +33,22 @@ export class PullUpdateService {
     const doer = signedInUser(actor);
     if (pull.pull.has_merged === 1) throw new ValidationError('', 'the pull request is merged');
     if (pull.issue.is_closed === 1) throw new ValidationError('', 'the pull request is closed');
-    const head = await this.merges.headOf(access, pull.pull);
+    const head = await this.ctx.service(PullMergeCommits).headOf(access, pull.pull);
     if (!head) throw new ConflictError('the head repository is gone');
     const headAccess = head.repo.id === access.repo.id ? access : await this.ctx.service(AccessService).repoAccess(actor, head.repo, head.owner);
     // Forgejo's IsUserAllowedToUpdate: a merge into the head branch as if it were a base; a protected head branch
     // is never rebased (that needs a force push) and is updated only by who may push to it.
-    const headRule = await this.merges.protection.ruleFor(head.repo, pull.pull.head_branch);
-    if (headRule && !(await this.merges.protection.canUserPush(headRule, doer, headAccess))) throw new ForbiddenError('user is not allowed to update the pull request');
-    const writesHead = await this.merges.protection.isUserAllowedToMerge(actor, headAccess, headRule);
-    const maintainer = pull.pull.allow_maintainer_edit === 1 && (await this.merges.protection.isUserAllowedToMerge(actor, access, headRule));
+    const headRule = await this.checks.protection.ruleFor(head.repo, pull.pull.head_branch);
+    if (headRule && !(await this.checks.protection.canUserPush(headRule, doer, headAccess))) throw new ForbiddenError('user is not allowed to update the pull request');
+    const writesHead = await this.checks.protection.isUserAllowedToMerge(actor, headAccess, headRule);
+    const maintainer = pull.pull.allow_maintainer_edit === 1 && (await this.checks.protection.isUserAllowedToMerge(actor, access, headRule));
     const mayUpdate = writesHead || maintainer;
-    const mayRebase = mayUpdate && !headRule && (this.merges.pullsUnit(head.repo)?.allow_rebase_update ?? false);
+    const mayRebase = mayUpdate && !headRule && (this.checks.pullsUnit(head.repo)?.allow_rebase_update ?? false);
     if (style === 'rebase' ? !mayRebase : !mayUpdate) throw new ForbiddenError('user is not allowed to update the pull request');
     if (head.repo.is_archived === 1) throw new LockedError();
     await this.ctx.service(QuotaService).assertCanWrite(head.owner, 'size:git:all');
 
-    await this.merges.oneAtATime(pull.pull.id, async () => {
+    await this.ctx.service(PullWorkQueue).oneAtATime(pull.pull.id, async () => {
       const fresh = (await this.ctx.store(PullsStore).byIssueId(pull.issue.id)) ?? pull.pull;
       const baseKey = repoKey(access.owner, access.repo);
       const headKey = repoKey(head.owner, head.repo);

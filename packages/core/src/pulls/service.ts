@@ -7,10 +7,10 @@ import { ConflictError, ForbiddenError, LockedError, NotFoundError, Precondition
 import type { ChangedFileEntry, RepoKey } from '../git/backend.js';
 import { IssuesService, type IssueDetails } from '../issues/service.js';
 import { IssuesPort } from '../issues/port.js';
-import { IssueLabelsService } from '../labels/issue-labels.js';
+import { IssueLabelsService } from '../issues/issue-labels.js';
 import type { Issue } from '../issues/tables.js';
-import { COMMENT_TYPES } from '../comments/types.js';
-import { CommentsPort } from '../comments/port.js';
+import { COMMENT_TYPES } from '../timeline/types.js';
+import { CommentsPort } from '../timeline/port.js';
 import { clampPage, offsetOf, type Page, type PageRequest, type Paging } from '../paging.js';
 import type { RepoAccess } from '../repos/access.js';
 import { RepoForksService } from '../repos/forks.js';
@@ -22,7 +22,7 @@ import { nowUnix } from '../storage/database.js';
 import { UsersPort } from '../users/port.js';
 import type { User } from '../users/tables.js';
 import type { Team } from '../orgs/tables.js';
-import { ReviewsService } from '../reviews/service.js';
+import './review-reader.js';
 import { ProtectionService, protectedFilesAmong } from '../protection/service.js';
 import { acceptInput } from '../validation/validate.js';
 import { SocialService } from '../social/service.js';
@@ -162,7 +162,7 @@ export class PullsService {
         tips.set(repoId, found);
       }),
     );
-    const reviews = await this.ctx.service(ReviewsService).reviewSummaries(pulls.map((p) => p.issue.id), scope);
+    const reviews = await this.ctx.provider('pulls.reviews').summaries(pulls.map((p) => p.issue.id), scope);
     const prefixes = this.ctx.settings['repository.pull-request'].WORK_IN_PROGRESS_PREFIXES;
     return pulls.map(({ pull }, i) => {
       const details = issueDetails[i]!;

@@ -16,7 +16,7 @@ import {
   redactCredentials,
   RemoteAddressError,
   type RemoteCredentials,
-} from '../migrate/remote.js';
+} from '../remote/remote.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
 import type { RepoAccess } from '../repos/access.js';
 import '../repos/events.js';
@@ -25,7 +25,7 @@ import { ReposPort } from '../repos/port.js';
 import type { Repository } from '../repos/tables.js';
 import { nowUnix } from '../storage/database.js';
 import { UsersPort } from '../users/port.js';
-import { compileGlob } from '../webhooks/hook-events.js';
+import { compileGlob } from '../glob.js';
 import { CreatePushMirrorOptionSchema, type CreatePushMirrorOption } from './schemas.js';
 import { PushMirrorsStore } from './store.js';
 import type { PushMirror } from './tables.js';

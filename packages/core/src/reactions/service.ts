@@ -5,7 +5,7 @@ import { clampPage, type Page, type Paging } from '../paging.js';
 import type { RepoAccess } from '../repos/access.js';
 import type { Issue } from '../issues/tables.js';
 import { IssuesService } from '../issues/service.js';
-import type { Comment } from '../comments/tables.js';
+import type { Comment } from '../timeline/tables.js';
 import { SocialService } from '../social/service.js';
 import { UsersPort } from '../users/port.js';
 import { GHOST_USER } from '../users/system.js';

@@ -6,7 +6,7 @@ import { acceptInput } from '../validation/validate.js';
 import type { RefDetail } from '../git/backend.js';
 import type { RepoAccess } from '../repos/access.js';
 import { repoKey } from '../repos/service.js';
-import { ReleasesService } from '../releases/service.js';
+import './tag-releases.js';
 import { assertValidBranchName } from '../repos/names.js';
 import { noReplyAddress } from '../users/convert.js';
 import type { ApiView } from '../wire.js';
@@ -53,7 +53,7 @@ export class TagsService {
     const exists = `tag already exists [name: ${name}]`;
     if (await this.find(access, name)) throw new ConflictError(exists);
     // A draft release may hold a tag name before the tag exists (Forgejo's IsReleaseExist).
-    if (await this.ctx.service(ReleasesService).hasReleaseOnTag(access.repo.id, name)) throw new ConflictError(exists);
+    if (await this.ctx.provider('refs.tagReleases').hasReleaseOnTag(access.repo.id, name)) throw new ConflictError(exists);
     let id = target;
     if (opts.message) {
       const tagger = actorUser(actor) ?? access.owner;
@@ -78,7 +78,7 @@ export class TagsService {
     assertCanWriteRefs(access);
     const current = await this.find(access, name);
     if (!current) throw new NotFoundError(`tag does not exist [name: ${name}]`);
-    if (await this.ctx.service(ReleasesService).hasReleaseOnTag(access.repo.id, name)) {
+    if (await this.ctx.provider('refs.tagReleases').hasReleaseOnTag(access.repo.id, name)) {
       throw new ConflictError('a tag attached to a release cannot be deleted directly');
     }
     if (!(await this.ctx.service(ProtectionService).mayControlTag(actor, access.repo.id, name))) throw new ValidationError('', 'user not allowed to delete protected tag');

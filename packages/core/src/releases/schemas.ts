@@ -1,14 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { AttachmentSchema } from '../attachments/schemas.js';
 import { UserSchema } from '../users/schemas.js';
-
-export const TagArchiveDownloadCountSchema = Type.Object(
-  {
-    tar_gz: Type.Integer({ format: 'int64' }),
-    zip: Type.Integer({ format: 'int64' }),
-  },
-  { $id: 'TagArchiveDownloadCount', description: 'TagArchiveDownloadCount counts how many times a archive was downloaded' },
-);
+import { TagArchiveDownloadCountSchema } from '../gitdata/schemas.js';
 
 /** The API `Release` record. */
 export const ReleaseSchema = Type.Object(

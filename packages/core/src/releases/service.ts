@@ -9,6 +9,7 @@ import { ConflictError, ForbiddenError, LockedError, NotFoundError, Unauthorized
 import type { RefUpdate } from '../git/backend.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
 import { moveRefs, zeroId } from '../refs/writes.js';
+import type { TagReleases } from '../refs/tag-releases.js';
 import type { RepoAccess } from '../repos/access.js';
 import '../repos/events.js';
 import { assertValidBranchName } from '../repos/names.js';
@@ -60,7 +61,7 @@ interface TagState {
  * release (by id or tag) removes its row and assets and leaves its tag; deleting a tag through the tags API while a
  * release uses it is refused (409), as in Forgejo; a push that deletes the tag turns its release into a draft.
  */
-export class ReleasesService {
+export class ReleasesService implements TagReleases {
   constructor(private readonly ctx: CoreContext) {}
 
   private get store(): ReleasesStore {

@@ -1,7 +1,7 @@
 import './events.js';
 import type { Updateable } from 'kysely';
 import { ConflictError, ForbiddenError, ValidationError } from '../errors.js';
-import type { CoreContext } from '../context.js';
+import type { CoreContext, CoreTransaction } from '../context.js';
 import type { Actor } from '../access/actor.js';
 import { AccessMode } from '../access/permissions.js';
 import type { Settings } from '../config/settings.js';
@@ -13,10 +13,25 @@ import { assertValidBranchName, assertValidRepoName } from './names.js';
 import { EditRepoOptionSchema, type EditRepoOption } from './schemas.js';
 import { ReposStore } from './store.js';
 import { RepoStorageService } from './storage.js';
-import { MirrorsService } from '../mirrors/service.js';
 import { repoKey, type RepoAccess } from './service.js';
 import { defaultPullsUnit, parseUnits, serializeUnits, type IssuesUnit, type PullsUnit, type RepoUnits } from './units.js';
 import type { RepositoryTable } from './tables.js';
+
+/**
+ * The part of a repository edit a higher domain keeps in its own rows: a pull mirror's `mirror_interval` and
+ * `enable_prune` (provided by mirrors). `assertEditable` runs with the other checks, before anything changes;
+ * `applyEdit` runs in the edit's transaction, after the row is updated and before its events are queued.
+ */
+export interface RepoEditExtension {
+  assertEditable(access: RepoAccess, opts: EditRepoOption): void;
+  applyEdit(tx: CoreTransaction, access: RepoAccess, opts: EditRepoOption): Promise<void>;
+}
+
+declare module '../context.js' {
+  interface CoreProviders {
+    'repos.editExtension': RepoEditExtension;
+  }
+}
 
 /** The 422 Forgejo answers when the new name (or the recipient of a transfer) already has a repository of that name. */
 export function repositoryExistsError(owner: Pick<User, 'name'>, name: string): ValidationError {
@@ -100,7 +115,7 @@ export class RepoSettingsService {
       }
     }
     // `mirror_interval` and `enable_prune` belong to a mirror's settings (ignored for other repositories).
-    const mirrors = this.ctx.service(MirrorsService);
+    const mirrors = this.ctx.provider('repos.editExtension');
     mirrors.assertEditable(access, opts);
 
     patch.updated_unix = nowUnix();

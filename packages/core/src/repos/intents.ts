@@ -23,7 +23,7 @@ import type { RepoGitIntent, ReposTables } from './tables.js';
  * - `fork`: as `create`, for a fork's storage (made from its parent's) whose row does not exist yet. Left over: the
  *   storage goes.
  * - `merge`: a pull request (`repo_id` holds its `pull_request` id) is being merged into the repository the key
- *   names; deleted by the transaction that marks it merged. Left over: `PullMergeService.repairMerge` finishes it
+ *   names; deleted by the transaction that marks it merged. Left over: `PullMergePush.repairMerge` finishes it
  *   when the base moved (its marker ref says so), as the pulls domain's record (`pulls/domain.ts`) asks.
  * Later kinds add their op here; one of another domain is repaired by the `repairs` of that domain's record.
  */

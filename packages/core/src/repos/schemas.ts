@@ -236,3 +236,14 @@ export const TransferRepoOptionSchema = Type.Object(
   { $id: 'TransferRepoOption', description: "TransferRepoOption options when transfer a repository's ownership" },
 );
 export type TransferRepoOption = Static<typeof TransferRepoOptionSchema>;
+
+export const RepositoryMetaSchema = Type.Object(
+  {
+    id: Type.Integer({ format: 'int64' }),
+    name: Type.String(),
+    owner: Type.String(),
+    full_name: Type.String(),
+  },
+  { $id: 'RepositoryMeta', description: 'RepositoryMeta basic repository information' },
+);
+export type ApiRepositoryMeta = Static<typeof RepositoryMetaSchema>;

@@ -12,7 +12,7 @@ import { DEFAULT_OBJECT_FORMAT, isObjectFormat, RepositoryExistsError, type File
 import { sshCloneUrl, webUrl } from '../urls.js';
 import type { RepoAccess } from './access.js';
 import { RepoTemplatesService } from '../templates/service.js';
-import { LabelsPort } from '../labels/port.js';
+import './labels.js';
 import { WatchesStore } from './watches.js';
 import { PushesStore } from './pushes.js';
 import { defaultUnits, parseTopics, serializeUnits } from './units.js';
@@ -21,7 +21,7 @@ import { noReplyAddress } from '../users/convert.js';
 import { isOrganization, type User } from '../users/tables.js';
 import { assertValidBranchName, assertValidRepoName } from './names.js';
 import { CreateRepoOptionSchema, GenerateRepoOptionSchema, type CreateRepoOption, type GenerateRepoOption } from './schemas.js';
-import { TopicsService } from '../topics/service.js';
+import './topics.js';
 import { REPO_ORDERINGS, ReposStore } from './store.js';
 import { RepoSearchStore } from './search-store.js';
 import { searchVisibility } from './search.js';
@@ -132,7 +132,7 @@ export class ReposService {
         });
         await tx.port(UsersPort).adjustRepoCount(owner.id, 1);
         if (doer) await tx.store(WatchesStore).watch(doer.id, row.id);
-        await tx.port(LabelsPort).createFromTemplates(row.id, labels);
+        await this.ctx.provider('repos.labels').createFromTemplates(tx, row.id, labels);
         await tx.store(GitIntentStore).delete(intent);
         tx.emit('repo.created', { repo: row, owner, actor });
         return row;
@@ -203,14 +203,11 @@ export class ReposService {
     }
     const derived = await this.deriveFromRefs(key, created.repo.default_branch);
     const repo = await this.ctx.transaction(async (tx) => {
-      if (opts.labels) {
-        const labels = await tx.port(LabelsPort).listOfRepo(source.id);
-        await tx.port(LabelsPort).createFromTemplates(created.repo.id, labels.map((l) => ({ name: l.name, color: l.color, description: l.description, exclusive: l.exclusive === 1 })));
-      }
+      if (opts.labels) await this.ctx.provider('repos.labels').copyOfRepo(tx, source.id, created.repo.id);
       return tx.store(ReposStore).update(created.repo.id, { ...derived, template_id: source.id });
     });
     const result = { ...created, repo: repo ?? created.repo };
-    if (opts.topics) await this.ctx.service(TopicsService).replace(SYSTEM, result, { topics: parseTopics(source.topics) });
+    if (opts.topics) await this.ctx.provider('repos.topics').replace(SYSTEM, result, { topics: parseTopics(source.topics) });
     return { ...result, repo: (await this.store.findById(result.repo.id)) ?? result.repo };
   }
 
@@ -265,7 +262,7 @@ export class ReposService {
       for (const repo of repos) {
         if (!(await store.delete(repo.id))) throw new NotFoundError();
         // Labels have no foreign key (organization labels carry repo_id 0): they go with their repository here.
-        await tx.port(LabelsPort).deleteOfRepo(repo.id);
+        await this.ctx.provider('repos.labels').deleteOfRepo(tx, repo.id);
         const key = repoKey(owner, repo);
         recorded.push({ key, intent: await intents.insert('remove', key, repo.id) });
         tx.emit('repo.deleted', { repo, owner, actor });

@@ -11,7 +11,7 @@ import { ReposService, repoKey } from './service.js';
 import { GitIntentStore } from './intents.js';
 import type { RepoAccess } from './access.js';
 import { QuotaService } from '../quota/service.js';
-import { ProtectionService } from '../protection/service.js';
+import './push-policy.js';
 
 export interface TransferRequest {
   owner: string;
@@ -131,7 +131,7 @@ export class GitTransferService {
     // Over quota, the pre-receive hook refuses every update but deletions (which free space), as Forgejo's does.
     const overQuota = request.service === 'receive-pack' && (await this.ctx.service(QuotaService).pushOverQuota(access.owner));
     // Only a repository with protection rules has its pushes checked by the server (from the pre-receive hook).
-    const pushCheck = request.service === 'receive-pack' ? await this.ctx.service(ProtectionService).openPushCheck(actor, access, key, { deployKey: request.deployKey === true }) : undefined;
+    const pushCheck = request.service === 'receive-pack' ? await this.ctx.provider('repos.pushPolicy').openPushCheck(actor, access, key, { deployKey: request.deployKey === true }) : undefined;
     const release = await this.slots.acquire(options.signal).catch((error: unknown) => {
       pushCheck?.close();
       throw error;

@@ -11,7 +11,6 @@ import { isUniqueViolation, nowUnix } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
 import { RepositoryExistsError } from '../git/backend.js';
 import { UsersPort } from '../users/port.js';
-import { SocialPort } from '../social/port.js';
 import { isOrganization, type User } from '../users/tables.js';
 import { TransferRepoOptionSchema, type TransferRepoOption } from './schemas.js';
 import { ReposStore } from './store.js';
@@ -74,7 +73,7 @@ export class RepoTransferService {
     // A recipient who blocked the one offering (or the owner) takes nothing from them (as Forgejo refuses it).
     const offeredBy = [...new Set([owner.id, ...(doer ? [doer.id] : [])])].filter((id) => id !== recipient.id);
     if (!isSiteAdmin(actor)) {
-      const blocks = this.ctx.port(SocialPort);
+      const blocks = this.ctx.port(UsersPort);
       for (const id of offeredBy) if (await blocks.isBlocked(recipient.id, id)) throw new ForbiddenError('the new owner has blocked you');
     }
     if (isSiteAdmin(actor) || doer?.id === recipient.id || (isOrganization(recipient) && (await this.mayCreateRepositoryFor(actor, recipient)))) {

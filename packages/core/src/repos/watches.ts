@@ -3,8 +3,7 @@ import { nowUnix } from '../storage/database.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
 import type { User, UsersTables } from '../users/tables.js';
 import { userVisibleSql, type UserVisibilityFilter } from '../users/visibility.js';
-import { SocialPort } from '../social/port.js';
-import type { RepoListFilter } from '../social/types.js';
+import { repoListCondition, type RepoListFilter } from './list-filter.js';
 import type { Repository, ReposTables, Watch } from './tables.js';
 
 /** Forgejo's watch modes. */
@@ -103,7 +102,7 @@ export class WatchesStore extends Store<WatchTables> {
       .innerJoin('user as owner', 'owner.id', 'repository.owner_id')
       .where('watch.user_id', '=', userId)
       .where('watch.mode', 'in', [...WATCHING_MODES])
-      .where((eb) => SocialPort.repoListCondition(eb, filter));
+      .where((eb) => repoListCondition(eb, filter));
     return Store.page(
       base.selectAll('repository').orderBy('watch.id').limit(page.limit).offset(offsetOf(page)).execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),

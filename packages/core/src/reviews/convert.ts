@@ -3,7 +3,7 @@ import { toApiUser } from '../users/convert.js';
 import type { User } from '../users/tables.js';
 import { toApiTeam } from '../orgs/team-convert.js';
 import type { Team } from '../orgs/tables.js';
-import type { Comment } from '../comments/tables.js';
+import type { Comment } from '../timeline/tables.js';
 import type { ApiPullReview, ApiPullReviewComment, ReviewState } from './schemas.js';
 import { REVIEW_TYPES, type Review } from './tables.js';
 

@@ -1,5 +1,5 @@
 import type { PullEventBase } from '../pulls/events.js';
-import type { Comment } from '../comments/tables.js';
+import type { Comment } from '../timeline/tables.js';
 import type { Team } from '../orgs/tables.js';
 import type { User } from '../users/tables.js';
 import type { Review } from './tables.js';

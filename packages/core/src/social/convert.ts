@@ -2,7 +2,7 @@ import { apiUrl } from '../urls.js';
 import { isoTime, type ApiView } from '../wire.js';
 import { repoWebPath } from '../repos/convert.js';
 import type { RepoAccess } from '../repos/access.js';
-import type { UserBlocking } from './tables.js';
+import type { UserBlocking } from '../users/tables.js';
 import type { ApiBlockedUser, ApiWatchInfo } from './schemas.js';
 
 /**

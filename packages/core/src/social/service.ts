@@ -22,8 +22,9 @@ import { WatchesStore } from '../repos/watches.js';
 import { ReposPort } from '../repos/port.js';
 import type { RepoAccess } from '../repos/access.js';
 import type { Repository } from '../repos/tables.js';
-import { BlocksStore, FollowsStore, StarsStore, type RepoListFilter } from './store.js';
-import type { UserBlocking } from './tables.js';
+import { FollowsStore, StarsStore } from './store.js';
+import type { RepoListFilter } from '../repos/list-filter.js';
+import type { UserBlocking } from '../users/tables.js';
 
 /** What a blocked account (or its blocker) is told when the block stops it. */
 const BLOCKED_MESSAGE = 'user is blocked by the poster or repository owner';
@@ -52,7 +53,7 @@ export class SocialService {
     await users.adjustCounters(followers, { following: -1 });
     await repos.adjust(await tx.store(StarsStore).deleteOfUser(userId), { stars: -1 });
     await repos.adjust(await tx.store(WatchesStore).deleteOf(userId), { watches: -1 });
-    await tx.store(BlocksStore).deleteAllOf(userId);
+    await users.deleteBlocksOf(userId);
   }
 
   // ---- follows ----
@@ -68,7 +69,7 @@ export class SocialService {
       await tx.port(UsersPort).lockPair(me.id, target.id);
       const follows = tx.store(FollowsStore);
       if (await follows.isFollowing(me.id, target.id)) return;
-      if (await tx.store(BlocksStore).eitherBlocked(me.id, target.id)) throw new ForbiddenError(BLOCKED_MESSAGE);
+      if (await tx.port(UsersPort).eitherBlocked(me.id, target.id)) throw new ForbiddenError(BLOCKED_MESSAGE);
       if (!(await follows.insert(me.id, target.id, nowUnix()))) return;
       await this.countFollow(tx, me.id, target.id, +1);
       tx.emit('user.followed', { follower: me, followee: target, actor });
@@ -119,7 +120,7 @@ export class SocialService {
     await this.ctx.transaction(async (tx) => {
       const stars = tx.store(StarsStore);
       if (await stars.isStarring(me.id, repo.id)) return;
-      if (await this.blockedByOwner(tx.store(BlocksStore), access, me)) throw new ForbiddenError(BLOCKED_MESSAGE);
+      if (await this.blockedByOwner(tx.port(UsersPort), access, me)) throw new ForbiddenError(BLOCKED_MESSAGE);
       if (!(await stars.insert(me.id, repo.id, nowUnix()))) return;
       await tx.store(RepoCountersStore).adjust([repo.id], { stars: 1 });
       await tx.port(UsersPort).adjustCounters([me.id], { stars: 1 });
@@ -166,7 +167,7 @@ export class SocialService {
     await this.ctx.transaction(async (tx) => {
       const watches = tx.store(WatchesStore);
       if (await watches.isWatching(me.id, repo.id)) return;
-      if (await this.blockedByOwner(tx.store(BlocksStore), access, me)) throw new ForbiddenError(BLOCKED_MESSAGE);
+      if (await this.blockedByOwner(tx.port(UsersPort), access, me)) throw new ForbiddenError(BLOCKED_MESSAGE);
       if (await watches.startWatching(me.id, repo.id, nowUnix())) await tx.store(RepoCountersStore).adjust([repo.id], { watches: 1 });
     });
   }
@@ -214,7 +215,7 @@ export class SocialService {
 
   /** `GET /user/list_blocked`: the accounts the caller blocked, oldest block first. */
   listBlocked(actor: Actor, paging?: Paging): Promise<Page<UserBlocking>> {
-    return this.ctx.store(BlocksStore).list(signedInUser(actor).id, clampPage(this.ctx.settings, paging));
+    return this.ctx.port(UsersPort).blocksOf(signedInUser(actor).id, clampPage(this.ctx.settings, paging));
   }
 
   /** `PUT /orgs/{org}/block/{username}` and the rest: an organization blocks as an account does; its owners decide. */
@@ -230,7 +231,7 @@ export class SocialService {
 
   async listBlockedByOrg(actor: Actor, org: User, paging?: Paging): Promise<Page<UserBlocking>> {
     await this.ctx.service(OrgsService).assertOwner(actor, org);
-    return this.ctx.store(BlocksStore).list(org.id, clampPage(this.ctx.settings, paging));
+    return this.ctx.port(UsersPort).blocksOf(org.id, clampPage(this.ctx.settings, paging));
   }
 
   private async blockAs(actor: Actor, blocker: User, target: User): Promise<void> {
@@ -238,7 +239,7 @@ export class SocialService {
     if (blocker.id === target.id) return;
     await this.ctx.transaction(async (tx) => {
       await tx.port(UsersPort).lockPair(blocker.id, target.id);
-      if (!(await tx.store(BlocksStore).insert(blocker.id, target.id, nowUnix()))) return;
+      if (!(await tx.port(UsersPort).insertBlock(blocker.id, target.id, nowUnix()))) return;
       if (await this.removeFollow(tx, target.id, blocker.id)) tx.emit('user.unfollowed', { follower: target, followee: blocker, actor });
       if (await this.removeFollow(tx, blocker.id, target.id)) tx.emit('user.unfollowed', { follower: blocker, followee: target, actor });
       await tx.store(RepoCountersStore).adjust(await tx.store(WatchesStore).deleteOf(target.id, blocker.id), { watches: -1 });
@@ -252,18 +253,18 @@ export class SocialService {
   private async unblockAs(actor: Actor, blocker: User, target: User): Promise<void> {
     if (isOrganization(target)) throw new ValidationError('', `${target.name} is an organization not a user`);
     await this.ctx.transaction(async (tx) => {
-      if (await tx.store(BlocksStore).delete(blocker.id, target.id)) tx.emit('user.unblocked', { blocker, blockee: target, actor });
+      if (await tx.port(UsersPort).deleteBlock(blocker.id, target.id)) tx.emit('user.unblocked', { blocker, blockee: target, actor });
     });
   }
 
   /** Has `blockerId` blocked `userId`? What issues, comments and reactions ask before letting `userId` act. */
   isBlocked(blockerId: number, userId: number): Promise<boolean> {
-    return this.ctx.store(BlocksStore).isBlocked(blockerId, userId);
+    return this.ctx.port(UsersPort).isBlocked(blockerId, userId);
   }
 
   /** Has any of `blockerIds` (an issue's poster and its repository's owner, say) blocked `userId`? One query. */
   isBlockedByAny(blockerIds: readonly number[], userId: number): Promise<boolean> {
-    return this.ctx.store(BlocksStore).isBlockedByAny(blockerIds, userId);
+    return this.ctx.port(UsersPort).isBlockedByAny(blockerIds, userId);
   }
 
   /**
@@ -276,8 +277,8 @@ export class SocialService {
 
   // ---- shared ----
 
-  private blockedByOwner(blocks: BlocksStore, { owner }: RepoAccess, me: User): Promise<boolean> {
-    return owner.id === me.id ? Promise.resolve(false) : blocks.isBlocked(owner.id, me.id);
+  private blockedByOwner(users: UsersPort, { owner }: RepoAccess, me: User): Promise<boolean> {
+    return owner.id === me.id ? Promise.resolve(false) : users.isBlocked(owner.id, me.id);
   }
 
   private repoListFilter(actor: Actor, user: User): RepoListFilter {

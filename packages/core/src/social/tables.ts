@@ -16,24 +16,14 @@ export interface StarTable {
   created_unix: number;
 }
 
-/** `user_id` blocked `block_id` (Forgejo's `forgejo_blocked_user`). */
-export interface UserBlockingTable {
-  id: Generated<number>;
-  user_id: number;
-  block_id: number;
-  created_unix: number;
-}
-
 /** The tables the social domain owns. */
 export interface SocialTables {
   follow: FollowTable;
   star: StarTable;
-  user_blocking: UserBlockingTable;
 }
 
 export type Follow = Selectable<FollowTable>;
 export type Star = Selectable<StarTable>;
-export type UserBlocking = Selectable<UserBlockingTable>;
 
 declare module '../storage/schema.js' {
   interface Schema extends SocialTables {}

@@ -7,8 +7,8 @@
 import type { CoreContext, CoreTransaction } from '../context.js';
 import { actorUser, isSiteAdmin, type Actor } from '../access/actor.js';
 import { AccessMode, unitMode } from '../access/permissions.js';
-import { CommentsPort } from '../comments/port.js';
-import { COMMENT_TYPES } from '../comments/types.js';
+import { CommentsPort } from '../timeline/port.js';
+import { COMMENT_TYPES } from '../timeline/types.js';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
 import { accessOfRepos } from '../issues/dependencies.js';
 import { toApiIssue } from '../issues/convert.js';

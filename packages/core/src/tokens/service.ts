@@ -5,7 +5,7 @@ import { clampPage, type Page, type Paging } from '../paging.js';
 import { isSelf, isSiteAdmin, userActor, type Actor } from '../access/actor.js';
 import { AccessMode } from '../access/permissions.js';
 import { AccessService } from '../access/service.js';
-import type { ApiRepositoryMeta } from '../issues/schemas.js';
+import type { ApiRepositoryMeta } from '../repos/schemas.js';
 import type { RepoAccess } from '../repos/access.js';
 import { ReposService } from '../repos/service.js';
 import { ReposPort } from '../repos/port.js';

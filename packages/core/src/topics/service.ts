@@ -7,6 +7,7 @@ import { nowUnix } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
 import type { CoreTransaction } from '../context.js';
 import type { RepoAccess } from '../repos/access.js';
+import type { RepoTopics } from '../repos/topics.js';
 import { ReposPort } from '../repos/port.js';
 import { parseTopics } from '../repos/units.js';
 import { MAX_TOPICS_PER_REPO, isValidTopic, normalizeTopic, sanitizeTopics } from './names.js';
@@ -35,7 +36,7 @@ const NOT_REPO_ADMIN = 'user should be an owner or a collaborator with admin wri
  * Repository topics. The `topic`/`repo_topic` rows and the repository's own `topics` column (what
  * `Repository.topics` shows and search matches) change together, in one transaction.
  */
-export class TopicsService {
+export class TopicsService implements RepoTopics {
   constructor(private readonly ctx: CoreContext) {}
 
   /** Registers what keeps topic counts true when repositories go; once per host. */

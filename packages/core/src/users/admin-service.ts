@@ -1,22 +1,19 @@
 import './admin-events.js';
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
+import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import type { CoreContext } from '../context.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
-import { isSelf, isSiteAdmin, type Actor } from '../access/actor.js';
+import { isSiteAdmin, type Actor } from './actor.js';
 import { isUniqueViolation, nowUnix } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
-import { OwnerStorageExistsError } from '../git/backend.js';
-import { RepoStorageService } from '../repos/storage.js';
-import { assertValidUsername } from './names.js';
 import { hashPassword } from './password.js';
 import { isAcceptableEmail } from './emails.js';
 import { CreateUserOptionSchema, type CreateUserOption } from './schemas.js';
-import { EditUserOptionSchema, RenameUserOptionSchema, type AdminUserSearch, type EditUserOption, type RenameUserOption } from './admin-schemas.js';
+import { EditUserOptionSchema, type AdminUserSearch, type EditUserOption } from './admin-schemas.js';
 import { UserAdminStore, type UserAdminPatch } from './admin-store.js';
 import { UsersService } from './service.js';
 import { UsersStore } from './store.js';
-import { LoginSourcesService } from '../loginsources/service.js';
-import { isOrganization, visibilityValue, type User } from './tables.js';
+import './directory.js';
+import { visibilityValue, type User } from './tables.js';
 
 /** Can this account act as a site administrator now? */
 function isWorkingAdmin(user: Pick<User, 'is_admin' | 'is_active' | 'prohibit_login'>): boolean {
@@ -33,20 +30,10 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
-/** What Forgejo says of a name that `assertValidUsername` refuses (its `user.form.*` texts), or the refusal itself. */
-function usernameRefusal(error: ValidationError, name: string): ValidationError {
-  if (error.reason.startsWith('name is reserved')) return new ValidationError('', `The username "${name}" is reserved.`);
-  if (error.reason.startsWith('name pattern')) return new ValidationError('', `The pattern "${name}" is not allowed in a username.`);
-  if (error.reason === 'invalid username') return new ValidationError('', `User name "${name}" contains invalid characters.`);
-  return error;
-}
-
-const USERNAME_TAKEN = 'The username is already taken.';
-
 /**
- * Site administration of accounts (`/admin/users…` and `repohost admin user`): create, list, edit, rename and
- * delete, as Forgejo does them. Site administrators and the system only. Renaming moves the account's git storage
- * with it, consistently with the database (`RepoStorageService.renameOwnerWithStorage`).
+ * Site administration of accounts (`/admin/users…` and `repohost admin user`): create, list and edit, as Forgejo
+ * does them. Site administrators and the system only. Renaming and deleting reach repositories and their storage:
+ * `AccountLifecycleService` (`accounts/`) does them.
  */
 export class UserAdminService {
   constructor(private readonly ctx: CoreContext) {}
@@ -61,7 +48,7 @@ export class UserAdminService {
 
   /** `source_id` must be 0 (local) or name an existing login source (422 otherwise, as Forgejo). */
   private async assertLoginSource(id: number): Promise<void> {
-    if (id !== 0 && !(await this.ctx.service(LoginSourcesService).exists(id))) throw new ValidationError('', `login source does not exist [id: ${id}]`);
+    if (id !== 0 && !(await this.ctx.provider('users.directory').exists(id))) throw new ValidationError('', `login source does not exist [id: ${id}]`);
   }
 
   private assertPasswordLength(password: string, message: string): void {
@@ -180,65 +167,6 @@ export class UserAdminService {
       tx.emit('user.edited', { user: updated, previous, actor });
       return updated;
     });
-  }
-
-  /**
-   * `POST /admin/users/{username}/rename`. The same name changes nothing; another case of it changes only the
-   * name; otherwise the account's folder of repositories moves to the new name with the row, so clone URLs follow.
-   * Names taken, reserved or malformed are refused with Forgejo's messages.
-   */
-  async rename(actor: Actor, user: User, input: RenameUserOption): Promise<User> {
-    this.assertAdmin(actor);
-    if (isOrganization(user)) throw new ValidationError('', `${user.name} is an organization not a user`);
-    const name = acceptInput(RenameUserOptionSchema, input).new_username;
-    if (name === user.name) return user;
-    try {
-      assertValidUsername(name, 'new_username');
-    } catch (error) {
-      throw error instanceof ValidationError ? usernameRefusal(error, name) : error;
-    }
-    const lower = name.toLowerCase();
-    if (lower !== user.lower_name && (await this.ctx.store(UsersStore).findByName(lower))) throw new ValidationError('', USERNAME_TAKEN);
-    const storage = this.ctx.service(RepoStorageService);
-    try {
-      return await storage.renameOwnerWithStorage({ userId: user.id, from: user.lower_name, to: lower }, async (tx) => {
-        let updated: User | undefined;
-        try {
-          updated = await tx.store(UserAdminStore).update(user.id, { name, lower_name: lower, updated_unix: nowUnix() });
-        } catch (error) {
-          // Taken meanwhile by a new account.
-          if (isUniqueViolation(error)) throw new ValidationError('', USERNAME_TAKEN);
-          throw error;
-        }
-        if (!updated) throw new NotFoundError(`user redirect does not exist [name: ${user.name}]`);
-        tx.emit('user.renamed', { user: updated, oldName: user.name, actor });
-        return updated;
-      });
-    } catch (error) {
-      if (error instanceof OwnerStorageExistsError) {
-        throw new ValidationError('', `repository files already exist under the name "${lower}"; ask a site administrator to adopt or delete them`);
-      }
-      throw error;
-    }
-  }
-
-  /**
-   * `DELETE /admin/users/{username}` with Forgejo's refusals (422): an organization, oneself, an account that
-   * still owns repositories without `purge`, the last site administrator.
-   */
-  async delete(actor: Actor, user: User, options: { purge?: boolean } = {}): Promise<void> {
-    this.assertAdmin(actor);
-    if (isOrganization(user)) throw new ValidationError('', `${user.name} is an organization not a user`);
-    if (isSelf(actor, user)) throw new ValidationError('', 'you cannot delete yourself');
-    try {
-      await this.users.delete(actor, user, { purge: options.purge ?? false });
-    } catch (error) {
-      if (error instanceof ConflictError) throw new ValidationError('', error.message);
-      if (error instanceof ValidationError && error.reason.includes('last admin')) {
-        throw new ValidationError('', `can not delete the last admin user [uid: ${user.id}]`);
-      }
-      throw error;
-    }
   }
 
   /**

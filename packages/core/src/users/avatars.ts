@@ -3,7 +3,7 @@ import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { BadRequestError, ForbiddenError, ValidationError } from '../errors.js';
 import type { CoreContext } from '../context.js';
-import { isSelf, isSiteAdmin, type Actor } from '../access/actor.js';
+import { isSelf, isSiteAdmin, type Actor } from './actor.js';
 import { nowUnix } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
 import { identiconPng } from './identicon.js';

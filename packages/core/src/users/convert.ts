@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Settings } from '../config/settings.js';
-import { isSelf, isSiteAdmin } from '../access/actor.js';
+import { isSelf, isSiteAdmin } from './actor.js';
 import { isoTime, type ApiView } from '../wire.js';
 import { webUrl } from '../urls.js';
 import { isSystemUser } from './system.js';

@@ -1,7 +1,7 @@
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import type { CoreContext } from '../context.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
-import { isSelf, isSiteAdmin, type Actor } from '../access/actor.js';
+import { isSelf, isSiteAdmin, type Actor } from './actor.js';
 import { isUniqueViolation } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
 import { CreateEmailOptionSchema, DeleteEmailOptionSchema, type CreateEmailOption, type DeleteEmailOption } from './schemas.js';

@@ -1,4 +1,4 @@
-import type { Actor } from '../access/actor.js';
+import type { Actor } from './actor.js';
 import type { User } from './tables.js';
 
 declare module '../events/bus.js' {

@@ -1,9 +1,11 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { StoreScope } from '../storage/store.js';
 import { UsersStore } from './store.js';
-import { UserAdminStore } from './admin-store.js';
+import { UserAdminStore, type UserAdminPatch } from './admin-store.js';
 import { UserCountersStore, type UserCounterDeltas } from './counters.js';
-import type { User, UserTable } from './tables.js';
+import { BlocksStore } from './blocks-store.js';
+import type { User, UserBlocking, UserTable } from './tables.js';
+import type { Page, PageRequest } from '../paging.js';
 
 /**
  * What other domains may read and write of accounts (individuals and organizations share the `user` table). The
@@ -73,6 +75,11 @@ export class UsersPort {
     return (await this.scope.store(UserAdminStore).limitsOf(id)).allow_create_organization === 1;
   }
 
+  /** How many site administrators there are (the last one is never deleted). */
+  countAdmins(): Promise<number> {
+    return this.users.countAdmins();
+  }
+
   /** Whether any account signs in through this login source (it may not be deleted while one does). */
   async anyUsesLoginSource(sourceId: number): Promise<boolean> {
     return (await this.scope.store(UserAdminStore).search({ sourceId }, { page: 1, limit: 1 })).total > 0;
@@ -90,7 +97,12 @@ export class UsersPort {
     return this.users.update(id, changes);
   }
 
-  /** Deletes an account's row and its email addresses (an organization's, once its own rows are gone). */
+  /** Changes columns of an account (its name, on a rename); undefined when the row is gone. */
+  updateIfPresent(id: number, patch: UserAdminPatch): Promise<User | undefined> {
+    return this.scope.store(UserAdminStore).update(id, patch);
+  }
+
+  /** Deletes an account's row and its email addresses (an individual's or an organization's, once its own rows are gone). */
   delete(id: number): Promise<void> {
     return this.users.delete(id);
   }
@@ -110,5 +122,42 @@ export class UsersPort {
   /** Locks two accounts' rows, lower id first, until the transaction ends (PostgreSQL), so changes to one pair serialize. */
   lockPair(a: number, b: number): Promise<void> {
     return this.scope.store(UserCountersStore).lockPair(a, b);
+  }
+
+  // ---- blocks: asked before one account acts in another's places; the social domain adds and removes them ----
+
+  /** Has `blockerId` blocked `userId`? (an organization refusing a member, a recipient refusing a transfer) */
+  isBlocked(blockerId: number, userId: number): Promise<boolean> {
+    return this.scope.store(BlocksStore).isBlocked(blockerId, userId);
+  }
+
+  /** Has any of `blockerIds` blocked `userId`? One query (an issue's poster and its repository's owner, say). */
+  isBlockedByAny(blockerIds: readonly number[], userId: number): Promise<boolean> {
+    return this.scope.store(BlocksStore).isBlockedByAny(blockerIds, userId);
+  }
+
+  /** Has either of the two blocked the other? (a collaboration is refused either way) */
+  eitherBlocked(a: number, b: number): Promise<boolean> {
+    return this.scope.store(BlocksStore).eitherBlocked(a, b);
+  }
+
+  /** The accounts `userId` blocked (those that still exist), oldest block first. */
+  blocksOf(userId: number, page: PageRequest): Promise<Page<UserBlocking>> {
+    return this.scope.store(BlocksStore).list(userId, page);
+  }
+
+  /** Records that `userId` blocked `blockId`; true when the block is new. */
+  insertBlock(userId: number, blockId: number, now: number): Promise<boolean> {
+    return this.scope.store(BlocksStore).insert(userId, blockId, now);
+  }
+
+  /** Removes the block; true when there was one. */
+  deleteBlock(userId: number, blockId: number): Promise<boolean> {
+    return this.scope.store(BlocksStore).delete(userId, blockId);
+  }
+
+  /** Removes every block by or of an account (it is being deleted). */
+  deleteBlocksOf(userId: number): Promise<void> {
+    return this.scope.store(BlocksStore).deleteAllOf(userId);
   }
 }

@@ -1,17 +1,12 @@
 import './events.js';
-import { AccessService } from '../access/service.js';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import type { CoreContext } from '../context.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
-import { SYSTEM, isSelf, isSiteAdmin, type Actor } from '../access/actor.js';
+import { SYSTEM, isSelf, isSiteAdmin, type Actor } from './actor.js';
 import { isUniqueViolation, nowUnix } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
-import { TokensPort } from '../tokens/port.js';
-import { TwoFactorPort } from '../twofactor/port.js';
-import { KeysPort } from '../keys/port.js';
-import { ReposService } from '../repos/service.js';
 import { SecurityService } from '../security/service.js';
-import { LoginSourcesService, type DirectorySignIn } from '../loginsources/service.js';
+import type { DirectoryAuth, DirectorySignIn } from './directory.js';
 import { assertSiteUrl, assertValidEmail, assertValidUsername } from './names.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password.js';
 import {
@@ -22,13 +17,10 @@ import {
   type UserSearchQuery,
   type UserSettingsOptions,
 } from './schemas.js';
-import { UserType, canSignIn, visibilityValue, type User, type UserTable } from './tables.js';
+import { UserType, canSignIn, isOrganization, visibilityValue, type User, type UserTable } from './tables.js';
 import { USER_SEARCH_ORDERS, UsersStore, type UserSearchOrder } from './store.js';
 import { ACTIONS_USER_ID, GHOST_USER_ID, systemUserById } from './system.js';
-import { userVisibilityFilter } from './visibility.js';
-import { UserAvatarsService } from './avatars.js';
-import { OrgsPort } from '../orgs/port.js';
-import { OrgLifecycleService } from '../orgs/org-lifecycle.js';
+import { canSeeAccount, userVisibilityFilter } from './visibility.js';
 import type { Updateable } from 'kysely';
 
 /** Character limits of the settings Forgejo checks (`binding:"MaxSize(n)"`), and of the columns behind the rest. */
@@ -42,11 +34,6 @@ const SETTING_MAX_LENGTHS = {
   theme: 255,
   diff_view_style: 255,
 } as const;
-
-export interface DeleteUserOptions {
-  /** Also delete the user's repositories (otherwise a user who owns any is refused). */
-  purge?: boolean;
-}
 
 export class UsersService {
   private readonly store: UsersStore;
@@ -133,11 +120,20 @@ export class UsersService {
   /** The user named `name` as `actor` may see it, else NotFound: what `/users/{username}/…` routes load. */
   async resolve(actor: Actor, name: string): Promise<User> {
     const user = await this.store.findByName(name);
-    // AccessService.canSee: canSeeUser, and for a non-public organization its membership (one more query, only then).
-    if (!user || !(await this.ctx.service(AccessService).canSee(actor, user))) {
+    if (!user || !(await this.canSee(actor, user))) {
       throw new NotFoundError(`user redirect does not exist [name: ${name}]`);
     }
     return user;
+  }
+
+  /**
+   * May `actor` see account `user`? `canSeeAccount`, and for a non-public organization its membership (one more
+   * query, only then), as `AccessService.canSee` answers it.
+   */
+  private async canSee(actor: Actor, user: User): Promise<boolean> {
+    if (canSeeAccount(actor, user)) return true;
+    if (actor.kind !== 'user' || actor.publicOnly || !isOrganization(user)) return false;
+    return this.store.isOrgMember(actor.user.id, user.id);
   }
 
   /**
@@ -248,8 +244,9 @@ export class UsersService {
     return usable && matches ? usable : null;
   }
 
-  private get loginSources(): LoginSourcesService {
-    return this.ctx.service(LoginSourcesService);
+  /** The login sources domain, which sits above this one (it creates accounts). */
+  private get loginSources(): DirectoryAuth {
+    return this.ctx.provider('users.directory');
   }
 
   /**
@@ -299,37 +296,5 @@ export class UsersService {
     if (user.login_source !== 0) throw new ValidationError('password', 'the account signs in through an external login source, which holds its password');
     this.assertPasswordAcceptable(password);
     return this.store.setPassword(user.id, await hashPassword(password), nowUnix(), options.mustChangePassword);
-  }
-
-  /**
-   * Deletes an account with its tokens. A user who still owns repositories is refused unless `purge` is set, in
-   * which case the repositories go too, and so do the organizations it is the last owner of, with theirs. The last
-   * site administrator cannot be deleted.
-   */
-  async delete(actor: Actor, user: User, options: DeleteUserOptions = {}): Promise<void> {
-    if (!isSiteAdmin(actor)) throw new ForbiddenError('only site administrators may delete users');
-    const repos = this.ctx.service(ReposService);
-    if (options.purge) {
-      // Checked before anything goes (and again below, in the transaction), as Forgejo's DeleteUser does.
-      if (user.is_admin === 1 && (await this.store.countAdmins()) <= 1) throw new ValidationError('username', 'can not delete the last admin user');
-      // Forgejo's purge: organizations this account is the last owner of go, with their repositories; from the
-      // others its memberships go with the account (below).
-      const lifecycle = this.ctx.service(OrgLifecycleService);
-      for (const org of await this.ctx.port(OrgsPort).solelyOwnedBy(user.id)) await lifecycle.purge(actor, org);
-    }
-    await repos.withOwnedRepositoriesRemoved(user, { allowAny: options.purge ?? false, actor }, async (tx) => {
-      const users = tx.store(UsersStore);
-      if (user.is_admin === 1 && (await users.countAdmins()) <= 1) throw new ValidationError('username', 'can not delete the last admin user');
-      // As Forgejo: an account still in organizations is refused unless purged (then its memberships go with it).
-      if (!options.purge && (await tx.port(OrgsPort).membershipCount(user.id)) > 0) {
-        throw new ConflictError(`user still has membership of organizations [uid: ${user.id}]`);
-      }
-      await tx.port(TokensPort).deleteAllOf(user.id);
-      await tx.port(TwoFactorPort).deleteOf(user.id);
-      await tx.port(KeysPort).deleteAllOf(user.id);
-      await users.delete(user.id);
-      tx.emit('user.deleted', { user, actor });
-    });
-    if (user.use_custom_avatar === 1) await this.ctx.service(UserAvatarsService).discardIfUnused(user.avatar);
   }
 }

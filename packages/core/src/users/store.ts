@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
 import { Store } from '../storage/store.js';
+import type { Schema } from '../storage/schema.js';
 import { isStorableText, likeContaining } from '../storage/database.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
 import { UserType, type EmailAddress, type EmailAddressTable, type User, type UserTable, type UsersTables } from './tables.js';
@@ -28,8 +29,11 @@ export interface UserSearchOptions {
   page: PageRequest;
 }
 
-/** The `user` table. Names and emails are looked up lower-cased; a NUL can be in neither. */
-export class UsersStore extends Store<UsersTables> {
+/**
+ * The `user` table. Names and emails are looked up lower-cased; a NUL can be in neither. Reads the orgs domain's
+ * `org_user` to answer whether an account may see a non-public organization.
+ */
+export class UsersStore extends Store<UsersTables & Pick<Schema, 'org_user'>> {
   /** Compiled once: names are looked up on every repository read, ids on every token-authenticated request. */
   private readonly byLowerName = this.precompiled<User, 'name'>('byLowerName', (db, param) =>
     db.selectFrom('user').selectAll().where('lower_name', '=', param('name')),
@@ -161,6 +165,15 @@ export class UsersStore extends Store<UsersTables> {
   /** Moves the owned-repository counter by `delta` (inside the transaction that adds or removes them). */
   async adjustRepoCount(id: number, delta: number): Promise<void> {
     await this.db.updateTable('user').set({ num_repos: sql`num_repos + ${delta}` }).where('id', '=', id).execute();
+  }
+
+  private readonly orgMemberQuery = this.precompiled<{ id: number }, 'user' | 'org'>('orgMember', (db, param) =>
+    db.selectFrom('org_user').select('id').where('uid', '=', param('user')).where('org_id', '=', param('org')),
+  );
+
+  /** Is account `userId` a member of organization `orgId`? */
+  async isOrgMember(userId: number, orgId: number): Promise<boolean> {
+    return (await this.orgMemberQuery({ user: userId, org: orgId })).length > 0;
   }
 
   async countAdmins(): Promise<number> {

@@ -66,14 +66,24 @@ export interface EmailAddressTable {
   is_primary: Generated<number>;
 }
 
+/** `user_id` blocked `block_id` (Forgejo's `forgejo_blocked_user`). */
+export interface UserBlockingTable {
+  id: Generated<number>;
+  user_id: number;
+  block_id: number;
+  created_unix: number;
+}
+
 /** The tables the users domain owns. */
 export interface UsersTables {
   user: UserTable;
   email_address: EmailAddressTable;
+  user_blocking: UserBlockingTable;
 }
 
 export type User = Selectable<UserTable>;
 export type EmailAddress = Selectable<EmailAddressTable>;
+export type UserBlocking = Selectable<UserBlockingTable>;
 
 /** May this account sign in at all (any method)? Inactive and login-prohibited accounts may not. */
 export function canSignIn(user: Pick<User, 'is_active' | 'prohibit_login'>): boolean {

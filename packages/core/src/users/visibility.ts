@@ -1,6 +1,20 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import { isSiteAdmin, type Actor } from '../access/actor.js';
-import { Visibility } from './tables.js';
+import { isSiteAdmin, type Actor } from './actor.js';
+import { Visibility, type User } from './tables.js';
+
+/**
+ * May `actor` know that `user` exists? Public profiles: everyone. Limited: any signed-in, unrestricted user (not a
+ * public-only token). Private: the user and site administrators. An organization's members (`member`) always see it.
+ */
+export function canSeeAccount(actor: Actor, user: User, member = false): boolean {
+  if (isSiteAdmin(actor)) return true;
+  if (actor.kind === 'user' && actor.user.id === user.id) return true;
+  if (user.visibility === Visibility.Public) return true;
+  if (actor.kind !== 'user' || actor.publicOnly) return false;
+  if (member) return true;
+  // Restricted accounts see only public profiles (and their own), as in Forgejo's IsUserVisibleToViewer.
+  return user.visibility === Visibility.Limited && actor.user.is_restricted !== 1;
+}
 
 /**
  * Which accounts an actor may find in a list, as a condition any store can put in SQL (Forgejo's

@@ -3,7 +3,10 @@
  * branch filter glob. Stored as JSON with Forgejo's field names.
  */
 import type { HookEventName } from './formats/types.js';
-import { Glob } from '../glob.js';
+import { compileGlob } from '../glob.js';
+
+// Lives in glob.ts (push mirror branch lists and host lists compile with it too); the webhook code imports it from here.
+export { compileGlob };
 
 /** The chosen events, by Forgejo's `HookEvents` JSON names. */
 const EVENT_FLAGS = [
@@ -103,26 +106,6 @@ export function eventNames(settings: HookEventSettings): string[] {
     if (settings.push_only) return flag === 'push';
     return settings.events[flag] === true;
   });
-}
-
-const compiledGlobs = new Map<string, Glob | null>();
-
-/**
- * A branch filter as Forgejo compiles it (gobwas/glob without separators): `*` any run, `?` one character,
- * `[abc]`, `[!a-z]`, `{a,b}` alternatives, `\` escapes. `null` when the pattern does not compile.
- */
-export function compileGlob(pattern: string): Glob | null {
-  const cached = compiledGlobs.get(pattern);
-  if (cached !== undefined) return cached;
-  let result: Glob | null;
-  try {
-    result = Glob.compile(pattern);
-  } catch {
-    result = null;
-  }
-  if (compiledGlobs.size > 1000) compiledGlobs.clear();
-  compiledGlobs.set(pattern, result);
-  return result;
 }
 
 /**

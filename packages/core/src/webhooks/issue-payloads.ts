@@ -5,7 +5,7 @@
 import type { Settings } from '../config/settings.js';
 import { ANONYMOUS, SYSTEM, actorUser, type Actor } from '../access/actor.js';
 import { toApiComment } from '../comments/convert.js';
-import type { Comment } from '../comments/tables.js';
+import type { Comment } from '../timeline/tables.js';
 import { toApiIssue } from '../issues/convert.js';
 import type { IssueDetails } from '../issues/service.js';
 import { toApiLabel } from '../labels/convert.js';

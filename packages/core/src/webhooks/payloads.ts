@@ -5,7 +5,7 @@
 import type { Settings } from '../config/settings.js';
 import { ANONYMOUS, SYSTEM, actorUser, type Actor } from '../access/actor.js';
 import { AccessMode } from '../access/permissions.js';
-import type { GitBackend, GitCommit, RefUpdate } from '../git/backend.js';
+import type { GitCommit, GitHistory, RefUpdate } from '../git/backend.js';
 import { toApiRepository } from '../repos/convert.js';
 import type { Repository } from '../repos/tables.js';
 import { toApiUser } from '../users/convert.js';
@@ -18,7 +18,7 @@ const NEW_BRANCH_COMMITS = 10;
 
 export interface PayloadContext {
   settings: Settings;
-  git: GitBackend;
+  git: GitHistory;
   /** Account names behind commit emails (lower-cased keys). */
   usernames(emails: readonly string[]): Promise<Map<string, string>>;
 }

@@ -34,7 +34,7 @@ import '../reviews/events.js';
 import { PullsService, type PullDetails } from '../pulls/service.js';
 import { IssuesService, type IssueDetails } from '../issues/service.js';
 import type { IssueEventBase } from '../issues/events.js';
-import type { Comment } from '../comments/tables.js';
+import type { Comment } from '../timeline/tables.js';
 import '../comments/events.js';
 import { GHOST_USER } from '../users/system.js';
 

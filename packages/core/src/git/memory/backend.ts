@@ -1,7 +1,7 @@
 /**
  * Git storage in memory: bare repositories on a memfs file system owned by one backend instance, read and written
  * through isomorphic-git. Nothing is shared between instances, nothing touches the disk, no process is started.
- * What it cannot do is listed in `git/unsupported.ts` and throws `NotSupportedError`.
+ * What it cannot do is listed in `git/unsupported.ts`, marked `Unsupported` on its type, and throws `NotSupportedError`.
  */
 import { cleanCommitMessage, parseGitmodules } from '../text.js';
 import { once } from 'node:events';
@@ -23,6 +23,13 @@ import {
   type ContentsRead,
   type GitBackend,
   type GitCommit,
+  type GitHistory,
+  type GitMerge,
+  type GitObjects,
+  type GitRefs,
+  type GitStorage,
+  type GitTransfer,
+  type GitWrites,
   type GitObjectData,
   type GitObjectInfo,
   type GitRefEntry,
@@ -47,10 +54,12 @@ import {
   type StoredRepository,
   type TreeEntryInfo,
   type TreeFile,
+  type Unsupported,
+  UNSUPPORTED,
 } from '../backend.js';
 import type { CommitTreeOptions } from '../merge-types.js';
 import { isSafeRevision } from '../native-objects.js';
-import { MEMORY_UNSUPPORTED, notSupported, type MemoryUnsupportedMethod } from '../unsupported.js';
+import { MEMORY_UNSUPPORTED, notSupported, type MemoryUnsupported } from '../unsupported.js';
 import { pktLine } from '../pkt-line.js';
 import { GitProtocolError, V2_ADVERTISEMENT, advertiseUploadPackV0, serveUploadPackV0, serveUploadPackV2 } from './upload-pack.js';
 import { advertiseReceivePack, serveReceivePack } from './receive-pack.js';
@@ -121,9 +130,14 @@ interface TreeEdit {
   item?: TreeItem;
 }
 
-export interface MemoryGitBackend extends Pick<GitBackend, MemoryUnsupportedMethod> {}
+/**
+ * What the memory backend does not provide, by type: the capabilities of `git/unsupported.ts`, each method there
+ * (added to the prototype below) and failing with `NotSupportedError`. With them it is a whole `GitBackend`.
+ */
+export interface MemoryGitBackend extends Unsupported<MemoryUnsupported> {}
 
-export class MemoryGitBackend implements GitBackend {
+/** The capabilities the memory backend provides (a few methods not for every input: `MEMORY_PARTIAL`). */
+export class MemoryGitBackend implements GitStorage, GitObjects, GitRefs, GitHistory, GitTransfer, GitWrites, GitMerge {
   /** The libraries and this backend's own file system, made on first use. */
   private state: Promise<{ libs: MemoryLibs; fs: MemoryFs }> | undefined;
   /** isomorphic-git's cache of parsed packs, for this backend only. */
@@ -1017,15 +1031,24 @@ export class MemoryGitBackend implements GitBackend {
   }
 }
 
-/** The methods of `git/unsupported.ts`, each failing with the one error that names it (synchronous ones throw). */
+/** Compiles only when `B` is a whole `GitBackend`. */
+type WholeBackend<B extends GitBackend> = B;
+/** A capability added to `GitBackend` is implemented by the memory backend or marked unsupported in `git/unsupported.ts`. */
+type MemoryIsWhole = WholeBackend<MemoryGitBackend>;
+
+/**
+ * The methods of `git/unsupported.ts`, each failing with the one error that names it (synchronous ones throw) and
+ * carrying the `UNSUPPORTED` mark its type declares.
+ */
 const SYNCHRONOUS: ReadonlySet<string> = new Set<keyof GitBackend>(['runService', 'openBlob', 'incoming', 'close']);
 for (const method of MEMORY_UNSUPPORTED) {
+  const refuse = () => {
+    const error = notSupported(method);
+    if (SYNCHRONOUS.has(method)) throw error;
+    return Promise.reject(error);
+  };
   Object.defineProperty(MemoryGitBackend.prototype, method, {
-    value: () => {
-      const error = notSupported(method);
-      if (SYNCHRONOUS.has(method)) throw error;
-      return Promise.reject(error);
-    },
+    value: Object.assign(refuse, { [UNSUPPORTED]: true }),
     writable: true,
     configurable: true,
   });

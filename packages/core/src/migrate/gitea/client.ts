@@ -17,7 +17,7 @@ import {
   type CheckedRemote,
   type RemoteResponse,
   type RemoteStreamResponse,
-} from '../remote.js';
+} from '../../remote/remote.js';
 
 /** A migration that cannot go on: the remote failed, answered what it should not, or the job was stopped. */
 export class MigrationError extends Error {

@@ -4,6 +4,10 @@
  * pull requests, comments, releases, wiki pages and packages.
  */
 import type { HookEventName, HookPayload } from './types.js';
+import { pathEscape, pathEscapeSegments, queryEscape } from '../../urls.js';
+
+// Go's URL escaping lives with the other URL helpers; the formats import it from here.
+export { pathEscape, pathEscapeSegments, queryEscape } from '../../urls.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Reading the payload: Go decodes a missing field as its zero value, so these do too.
@@ -57,32 +61,6 @@ export function login(user: JsonObject): string {
 /** `json.MarshalIndent(v, "", "  ")`: encoding/json escapes `<`, `>`, `&`, U+2028 and U+2029. */
 export function goJson(value: unknown): string {
   return JSON.stringify(value, null, 2).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
-function percentEncode(s: string, keep: RegExp, spaceAsPlus: boolean): string {
-  let out = '';
-  for (const byte of new TextEncoder().encode(s)) {
-    const c = String.fromCharCode(byte);
-    if (byte < 0x80 && keep.test(c)) out += c;
-    else if (spaceAsPlus && c === ' ') out += '+';
-    else out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
-  }
-  return out;
-}
-
-/** Go's `url.QueryEscape`. */
-export function queryEscape(s: string): string {
-  return percentEncode(s, /[A-Za-z0-9\-_.~]/, true);
-}
-
-/** Go's `url.PathEscape` (one path segment: `/`, `;`, `,`, `?` are escaped). */
-export function pathEscape(s: string): string {
-  return percentEncode(s, /[A-Za-z0-9\-_.~$&+:=@]/, false);
-}
-
-/** Forgejo's `util.PathEscapeSegments`: each segment escaped, the slashes kept. */
-export function pathEscapeSegments(s: string): string {
-  return s.split('/').map(pathEscape).join('/');
 }
 
 /** Go's `url.Values{...}.Encode()` for one key. */

@@ -3,21 +3,20 @@
  * (`/repos/{owner}/{repo}/collaborators…`), with Forgejo's rules for who may add whom and what a collaborator's
  * permission reads as.
  */
-import './events.js';
+import './collaborator-events.js';
 import type { CoreContext } from '../context.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
 import { nowUnix } from '../storage/database.js';
 import { UsersPort } from '../users/port.js';
 import { isOrganization, type User } from '../users/tables.js';
-import { SocialPort } from '../social/port.js';
-import type { RepoAccess } from '../repos/access.js';
+import type { RepoAccess } from './access.js';
 import { acceptInput } from '../validation/validate.js';
-import { isSelf, isSiteAdmin, userActor, type Actor } from './actor.js';
-import { AccessMode, accessModeName, accessModeOf, type AccessModeName, type AccessModeValue } from './permissions.js';
-import { AccessService } from './service.js';
-import { AccessStore } from './store.js';
-import { AddCollaboratorOptionSchema, type AddCollaboratorOption } from './schemas.js';
+import { isSelf, isSiteAdmin, userActor, type Actor } from '../users/actor.js';
+import { AccessMode, accessModeName, accessModeOf, type AccessModeName, type AccessModeValue } from '../access/permissions.js';
+import { AccessService } from '../access/service.js';
+import { AccessPort } from '../access/port.js';
+import { AddCollaboratorOptionSchema, type AddCollaboratorOption } from './collaborator-schemas.js';
 
 /** What Forgejo answers when a block stands between the repository's owner and the account. */
 const BLOCKED_MESSAGE = 'user is blocked by the poster or repository owner';
@@ -44,8 +43,8 @@ function assertRepoAdmin(actor: Actor, access: RepoAccess): void {
 export class CollaboratorsService {
   constructor(private readonly ctx: CoreContext) {}
 
-  private get store(): AccessStore {
-    return this.ctx.store(AccessStore);
+  private get access(): AccessPort {
+    return this.ctx.port(AccessPort);
   }
 
   /**
@@ -61,14 +60,14 @@ export class CollaboratorsService {
 
   /** The repository's collaborators, oldest collaboration first (anyone who can see the repository may list them). */
   async list(_actor: Actor, access: RepoAccess, paging?: Paging): Promise<Page<User>> {
-    const { items, total } = await this.store.collaborationsOf(access.repo.id, clampPage(this.ctx.settings, paging));
+    const { items, total } = await this.access.collaborationsOf(access.repo.id, clampPage(this.ctx.settings, paging));
     const users = await this.ctx.port(UsersPort).byIds(items.map((c) => c.user_id));
     return { items: items.flatMap((c) => users.get(c.user_id) ?? []), total };
   }
 
   /** Is `user` a collaborator of the repository (a collaboration row, whatever its mode)? */
   async isCollaborator(_actor: Actor, access: RepoAccess, user: User): Promise<boolean> {
-    return (await this.store.collaboration(access.repo.id, user.id)) !== undefined;
+    return (await this.access.collaboration(access.repo.id, user.id)) !== undefined;
   }
 
   /**
@@ -87,12 +86,12 @@ export class CollaboratorsService {
     const requested = opts.permission === undefined ? undefined : accessModeOf(opts.permission);
     const now = nowUnix();
     await this.ctx.transaction(async (tx) => {
-      if (await tx.port(SocialPort).eitherBlocked(owner.id, user.id)) throw new ForbiddenError(BLOCKED_MESSAGE);
-      const store = tx.store(AccessStore);
-      const existing = await store.collaboration(repo.id, user.id);
+      if (await tx.port(UsersPort).eitherBlocked(owner.id, user.id)) throw new ForbiddenError(BLOCKED_MESSAGE);
+      const collaborations = tx.port(AccessPort);
+      const existing = await collaborations.collaboration(repo.id, user.id);
       if (existing) {
         if (requested === undefined || requested === existing.mode) return;
-        await store.upsertCollaboration(repo.id, user.id, requested, now);
+        await collaborations.upsertCollaboration(repo.id, user.id, requested, now);
         tx.emit('repo.collaborator_added', {
           repo,
           owner,
@@ -105,7 +104,7 @@ export class CollaboratorsService {
         return;
       }
       const mode = requested ?? AccessMode.Write;
-      await store.upsertCollaboration(repo.id, user.id, mode, now);
+      await collaborations.upsertCollaboration(repo.id, user.id, mode, now);
       tx.emit('repo.collaborator_added', { repo, owner, collaborator: user, mode, created: true, actor });
     });
   }
@@ -115,7 +114,7 @@ export class CollaboratorsService {
     assertRepoAdmin(actor, access);
     const { repo, owner } = access;
     await this.ctx.transaction(async (tx) => {
-      if (await tx.store(AccessStore).deleteCollaboration(repo.id, user.id)) {
+      if (await tx.port(AccessPort).deleteCollaboration(repo.id, user.id)) {
         tx.emit('repo.collaborator_removed', { repo, owner, collaborator: user, actor });
       }
     });

@@ -12,12 +12,12 @@ import https from 'node:https';
 import { isIP } from 'node:net';
 import type { Readable } from 'node:stream';
 import path from 'node:path';
-import { isSiteAdmin, type Actor } from '../access/actor.js';
+import { isSiteAdmin, type Actor } from '../users/actor.js';
 import type { Settings } from '../config/settings.js';
 import { ValidationError } from '../errors.js';
 import { classifyAddress } from '../net/address-class.js';
 import { decryptSecret, encryptSecret, rekeySecret, type RekeyOutcome, type SecretRekey } from '../security/secrets.js';
-import { hostMatcher } from '../webhooks/allowed-hosts.js';
+import { hostMatcher } from './allowed-hosts.js';
 import { trimEnd } from '../text.js';
 
 /** Forgejo's messages for an address it refuses (`handleRemoteAddrError`), all 422. */

@@ -7,8 +7,7 @@
  */
 import { BlockList, isIP } from 'node:net';
 import { classifyAddress, embeddedIPv4 } from '../net/address-class.js';
-import { compileGlob } from './hook-events.js';
-import type { Glob } from '../glob.js';
+import { compileGlob, type Glob } from '../glob.js';
 
 export interface HostMatcher {
   /** Does the host name itself match a glob entry (then any address is allowed)? */

@@ -43,7 +43,7 @@ export interface CommentTable {
   ref_is_pull: Generated<number>;
 }
 
-/** The tables the comments domain owns. */
+/** The tables the timeline domain owns: comments and timeline events. */
 export interface CommentsTables {
   comment: CommentTable;
 }

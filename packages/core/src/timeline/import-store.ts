@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { Store } from '../storage/store.js';
-import type { IssuesTables } from '../issues/tables.js';
+import type { Schema } from '../storage/schema.js';
 import type { CommentsTables, NewComment } from './tables.js';
 import { COMMENT_TYPES } from './types.js';
 
@@ -8,7 +8,7 @@ import { COMMENT_TYPES } from './types.js';
 const CHUNK = 200;
 
 /** Comments written by a migration: many rows at once, then the issues' comment counts in one statement. */
-export class CommentImportStore extends Store<CommentsTables & IssuesTables> {
+export class CommentImportStore extends Store<CommentsTables & Pick<Schema, 'issue'>> {
   /** Inserts the rows and answers their ids in the order of `rows` (ids grow in the order rows are inserted). */
   async insertMany(rows: readonly NewComment[]): Promise<number[]> {
     const ids: number[] = [];

@@ -1,11 +1,17 @@
 import type { Expression } from 'kysely';
+import type { Page, PageRequest } from '../paging.js';
 import type { StoreScope } from '../storage/store.js';
 import { CommentImportStore } from './import-store.js';
 import { ReviewCommentsStore } from './review-comments-store.js';
-import { CommentsStore, type CommentDraft } from './store.js';
+import { CommentsStore, type CommentDraft, type CommentFilter } from './store.js';
+
+export type { CommentFilter };
 import type { Comment, NewComment } from './tables.js';
 
-/** What other domains read and write of comments and timeline events; the comments domain's stores stay private. */
+/**
+ * What other domains read and write of comments and timeline events (the `comment` table); the timeline's stores
+ * stay private. The comments API, issues, labels, reviews and pulls all write timeline rows through it.
+ */
 export class CommentsPort {
   constructor(private readonly scope: StoreScope) {}
 
@@ -25,6 +31,36 @@ export class CommentsPort {
   /** One comment by id, whatever its kind (the caller checks it belongs where it was asked for). */
   byId(id: number): Promise<Comment | undefined> {
     return this.comments.byId(id);
+  }
+
+  /** Comments by id, in one query. */
+  byIds(ids: readonly number[]): Promise<Comment[]> {
+    return this.comments.byIds(ids);
+  }
+
+  /** An issue's comments of the filter, oldest first; all, or one page. */
+  ofIssue(issueId: number, filter: CommentFilter, page?: PageRequest): Promise<Page<Comment>> {
+    return this.comments.ofIssue(issueId, filter, page);
+  }
+
+  /** A page of a repository's comments of the filter (on issues, pull requests or both: `isPull`), oldest first. */
+  ofRepo(repoId: number, filter: CommentFilter & { isPull?: boolean }, page: PageRequest): Promise<Page<Comment>> {
+    return this.comments.ofRepo(repoId, filter, page);
+  }
+
+  /** Changes a comment's body if nobody changed it since `version` was read; undefined when someone did. */
+  updateContent(id: number, version: number, content: string, updatedUnix: number): Promise<Comment | undefined> {
+    return this.comments.updateContent(id, version, content, updatedUnix);
+  }
+
+  /** The references still in effect that an issue's body (`commentId` 0) or one comment made on other issues. */
+  activeReferencesFrom(issueId: number, commentId: number): Promise<Comment[]> {
+    return this.comments.activeReferencesFrom(issueId, commentId);
+  }
+
+  /** Marks references as no longer in effect (their origin changed or went away); they stay in the timelines. */
+  neuter(ids: readonly number[], updatedUnix?: number): Promise<void> {
+    return this.comments.neuter(ids, updatedUnix);
   }
 
   /** Removes one comment (a review's line comment); its reactions are the caller's to remove. */

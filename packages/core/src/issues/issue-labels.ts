@@ -1,19 +1,19 @@
 import type { CoreContext, CoreTransaction } from '../context.js';
 import { actorUser, type Actor } from '../access/actor.js';
 import { AccessMode, unitMode } from '../access/permissions.js';
-import { CommentsPort } from '../comments/port.js';
-import { COMMENT_TYPES } from '../comments/types.js';
+import { CommentsPort } from '../timeline/port.js';
+import { COMMENT_TYPES } from '../timeline/types.js';
 import { BadRequestError, ForbiddenError, LockedError, UnauthorizedError, ValidationError } from '../errors.js';
-import { IssuesPort } from '../issues/port.js';
-import type { Issue } from '../issues/tables.js';
-import '../issues/events.js';
+import { IssuesPort } from './port.js';
+import type { Issue } from './tables.js';
+import './events.js';
 import type { RepoAccess } from '../repos/access.js';
 import { nowUnix } from '../storage/database.js';
 import { isOrganization, type User } from '../users/tables.js';
-import { exclusiveScope } from './scope.js';
-import { LabelsStore } from './store.js';
-import type { Label } from './tables.js';
-import { chosenUpdateTime } from '../issues/update-time.js';
+import { exclusiveScope } from '../labels/scope.js';
+import { LabelsPort } from '../labels/port.js';
+import type { Label } from '../labels/tables.js';
+import { chosenUpdateTime } from './update-time.js';
 
 /** What a change of an issue's labels did. */
 export interface IssueLabelsChange {
@@ -57,14 +57,14 @@ export class IssueLabelsService {
     // The issue's `issue_label` rows may be gone already (they cascade): recount what its repository uses,
     // leaving the deleted issue out whichever order the rows go in.
     this.ctx.events.withinTransaction('issue.deleted', async ({ payload }, tx) => {
-      const ids = await tx.store(LabelsStore).idsInUse(payload.repo.id, payload.repo.owner_id);
+      const ids = await tx.port(LabelsPort).idsInUse(payload.repo.id, payload.repo.owner_id);
       await this.recount(tx, ids, { issueId: payload.issue.id });
     });
     // A repository moving away from an organization loses that organization's labels, and their events, as in
     // Forgejo's transfer.
     this.ctx.events.withinTransaction('repo.transferred', async ({ payload }, tx) => {
       const issueLabels = tx.port(IssuesPort);
-      const used = await tx.store(LabelsStore).byIds(await issueLabels.labelIdsInRepo(payload.repo.id));
+      const used = await tx.port(LabelsPort).byIds(await issueLabels.labelIdsInRepo(payload.repo.id));
       const lost = used.filter((l) => l.repo_id !== payload.repo.id && !(l.repo_id === 0 && l.org_id === payload.owner.id)).map((l) => l.id);
       if (lost.length === 0) return;
       await issueLabels.removeLabelsInRepo(payload.repo.id, lost);
@@ -73,7 +73,7 @@ export class IssueLabelsService {
     });
     // A repository's own labels go with it (ReposService); its issues leave the counts of the organization's.
     this.ctx.events.withinTransaction('repo.deleted', async ({ payload }, tx) => {
-      const ids = await tx.store(LabelsStore).idsInUse(null, payload.repo.owner_id);
+      const ids = await tx.port(LabelsPort).idsInUse(null, payload.repo.owner_id);
       await this.recount(tx, ids, { repoId: payload.repo.id });
     });
   }
@@ -95,15 +95,15 @@ export class IssueLabelsService {
     mode: IssueLabelsMode,
     options: { at?: number } = {},
   ): Promise<IssueLabelsChange> {
-    const labelsStore = tx.store(LabelsStore);
+    const labelsPort = tx.port(LabelsPort);
     const issueLabels = tx.port(IssuesPort);
-    const usable = await labelsStore.usableIn(access.repo.id, access.repo.owner_id, labelIds);
+    const usable = await labelsPort.usableIn(access.repo.id, access.repo.owner_id, labelIds);
     const currentIds = await issueLabels.labelIdsOfIssue(issue.id);
     const byId = new Map(usable.map((l) => [l.id, l]));
     // Request order, each id once (its last position counts), then the last of each exclusive scope.
     const named = lastOfEachScope(dedupeKeepLast(labelIds).flatMap((id) => byId.get(id) ?? []));
     // By id, the order in which Forgejo takes labels off.
-    const current = (currentIds.length > 0 ? await labelsStore.byIds(currentIds) : []).sort((a, b) => a.id - b.id);
+    const current = (currentIds.length > 0 ? await labelsPort.byIds(currentIds) : []).sort((a, b) => a.id - b.id);
     const currentById = new Map(current.map((l) => [l.id, l]));
 
     // The sequence of changes, in the order Forgejo records them.
@@ -133,7 +133,7 @@ export class IssueLabelsService {
     const currentIds = await tx.port(IssuesPort).labelIdsOfIssue(issue.id);
     const ids = labelIds === 'all' ? currentIds : currentIds.filter((id) => labelIds.includes(id));
     if (ids.length === 0) return [];
-    const labels = sortByName(await tx.store(LabelsStore).byIds(ids));
+    const labels = sortByName(await tx.port(LabelsPort).byIds(ids));
     return (await this.record(tx, actor, issue, labels.map((label) => ({ label, added: false })), options.at)).removed;
   }
 
@@ -166,7 +166,7 @@ export class IssueLabelsService {
   /** The labels an issue carries, by name (Forgejo's order). */
   async list(_actor: Actor, _access: RepoAccess, issue: Issue): Promise<Label[]> {
     const ids = await this.ctx.port(IssuesPort).labelIdsOfIssue(issue.id);
-    return sortByName(await this.ctx.store(LabelsStore).byIds(ids));
+    return sortByName(await this.ctx.port(LabelsPort).byIds(ids));
   }
 
   /** `POST …/issues/{index}/labels`: sets more labels; answers the issue's labels after. */
@@ -206,7 +206,7 @@ export class IssueLabelsService {
 
   /** Forgejo's lookup of `{identifier}`: the repository's label of that name, its organization's, then any label by id. */
   private async labelNamed(access: RepoAccess, identifier: string): Promise<Label> {
-    const labels = this.ctx.store(LabelsStore);
+    const labels = this.ctx.port(LabelsPort);
     const named = (await labels.namedIn(access.repo.id, access.repo.owner_id, [identifier])).sort((a, b) => repoFirst(a, b, access.repo.id))[0];
     if (named) return named;
     const id = /^\d{1,15}$/.test(identifier) ? Number(identifier) : null;
@@ -222,7 +222,7 @@ export class IssueLabelsService {
     const user = actorUser(actor);
     if (!user) throw new UnauthorizedError('token is required');
     const wanted = parseLabelRefs(refs ?? []);
-    const ids = 'names' in wanted ? (await this.ctx.store(LabelsStore).namedIn(access.repo.id, access.repo.owner_id, wanted.names)).map((l) => l.id) : wanted.ids;
+    const ids = 'names' in wanted ? (await this.ctx.port(LabelsPort).namedIn(access.repo.id, access.repo.owner_id, wanted.names)).map((l) => l.id) : wanted.ids;
     this.assertWriter(actor, access, issue);
     const at = chosenUpdateTime(actor, access, issue, options.updatedAt);
     await this.ctx.transaction(async (tx) => {
@@ -250,7 +250,7 @@ export class IssueLabelsService {
   private async recount(tx: CoreTransaction, labelIds: readonly number[], except: { repoId?: number; issueId?: number } = {}): Promise<void> {
     if (labelIds.length === 0) return;
     const counts = await tx.port(IssuesPort).labelCounts(labelIds, except);
-    await tx.store(LabelsStore).setCounts(labelIds, counts);
+    await tx.port(LabelsPort).setIssueCounts(labelIds, counts);
   }
 }
 

@@ -1,6 +1,6 @@
-import type { Actor } from './actor.js';
-import type { AccessModeValue } from './permissions.js';
-import type { Repository } from '../repos/tables.js';
+import type { Actor } from '../users/actor.js';
+import type { AccessModeValue } from '../access/permissions.js';
+import type { Repository } from './tables.js';
 import type { User } from '../users/tables.js';
 
 declare module '../events/bus.js' {

@@ -2,8 +2,8 @@ import type { CoreContext, CoreTransaction } from '../context.js';
 import { userActor } from '../access/actor.js';
 import { AccessMode, NO_GRANTS, repoPermission, unitMode } from '../access/permissions.js';
 import { AccessPort } from '../access/port.js';
-import { IssuesPort } from '../issues/port.js';
-import type { Issue } from '../issues/tables.js';
+import { IssuesPort } from './port.js';
+import type { Issue } from './tables.js';
 import type { RepoAccess } from '../repos/access.js';
 import { ReposPort } from '../repos/port.js';
 import type { Repository } from '../repos/tables.js';
@@ -11,10 +11,10 @@ import { viewUnits } from '../repos/units.js';
 import { nowUnix } from '../storage/database.js';
 import { UsersPort } from '../users/port.js';
 import { isOrganization, type User } from '../users/tables.js';
-import { findIssueReferences, type IssueReference } from './references.js';
-import { CommentsStore } from './store.js';
-import type { Comment } from './tables.js';
-import { COMMENT_TYPES, RefAction } from './types.js';
+import { findIssueReferences, type IssueReference } from '../timeline/references.js';
+import { CommentsPort } from '../timeline/port.js';
+import type { Comment } from '../timeline/tables.js';
+import { COMMENT_TYPES, RefAction } from '../timeline/types.js';
 
 /** An issue a text references, with the action the reference keeps. */
 interface ReferenceTarget {
@@ -46,7 +46,7 @@ export class CrossReferencesService {
     options: { comment?: Comment; removeOld?: boolean; updatedUnix?: number } = {},
   ): Promise<void> {
     const found = [...(text.title ? findIssueReferences(text.title, { plain: true }) : []), ...findIssueReferences(text.body)];
-    const comments = tx.store(CommentsStore);
+    const comments = tx.port(CommentsPort);
     const commentId = options.comment?.id ?? 0;
     let targets = await this.referencedIssues(tx, doer, repo, issue, found, commentId !== 0);
     if (options.removeOld) {
@@ -61,7 +61,7 @@ export class CrossReferencesService {
     const type = options.comment ? COMMENT_TYPES.comment_ref : issue.is_pull ? COMMENT_TYPES.pull_ref : COMMENT_TYPES.issue_ref;
     const when = options.updatedUnix ?? nowUnix();
     for (const target of targets) {
-      await comments.insert({
+      await comments.record({
         type,
         poster_id: doer.id,
         issue_id: target.issue.id,

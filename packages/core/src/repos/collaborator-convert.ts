@@ -1,7 +1,7 @@
 import type { ApiView } from '../wire.js';
 import { toApiUser } from '../users/convert.js';
 import type { CollaboratorPermission } from './collaborators.js';
-import type { ApiRepoCollaboratorPermission } from './schemas.js';
+import type { ApiRepoCollaboratorPermission } from './collaborator-schemas.js';
 
 /** `RepoCollaboratorPermission`: Forgejo names the mode twice, as `permission` and as `role_name`. */
 export function toApiRepoCollaboratorPermission(permission: CollaboratorPermission, view: ApiView): ApiRepoCollaboratorPermission {

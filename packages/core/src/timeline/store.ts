@@ -2,7 +2,7 @@ import type { Expression } from 'kysely';
 import { nowUnix } from '../storage/database.js';
 import { Store } from '../storage/store.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
-import type { IssuesTables } from '../issues/tables.js';
+import type { Schema } from '../storage/schema.js';
 import type { Comment, CommentsTables, NewComment } from './tables.js';
 import { COMMENT_TYPES, RefAction } from './types.js';
 
@@ -22,7 +22,7 @@ export type CommentDraft = Omit<NewComment, 'created_unix' | 'updated_unix'> & P
  * The `comment` table: comments and timeline events. Lists of a repository's comments join `issue` for its
  * repository and kind, so the store reads that table too (never writes it).
  */
-export class CommentsStore extends Store<CommentsTables & Pick<IssuesTables, 'issue'>> {
+export class CommentsStore extends Store<CommentsTables & Pick<Schema, 'issue'>> {
   private readonly byIdQuery = this.precompiled<Comment, 'id'>('byId', (db, param) => db.selectFrom('comment').selectAll().where('id', '=', param('id')));
 
   /** Records a comment or a timeline event; `created_unix`/`updated_unix` default to now. */

@@ -1,12 +1,13 @@
 /**
  * Deleting and renaming organizations: the changes that reach repositories and their storage, kept apart from
- * `OrgsService` because the repositories domain asks that service (who may create repositories where).
+ * `OrgsService` (here, above orgs and repos) because the repositories domain asks that service (who may create
+ * repositories where).
  */
 import '../users/admin-events.js';
-import './events.js';
+import '../orgs/events.js';
 import { ConflictError, ForbiddenError, ValidationError } from '../errors.js';
 import type { CoreContext } from '../context.js';
-import { isSiteAdmin, type Actor } from '../access/actor.js';
+import { isSiteAdmin, type Actor } from '../users/actor.js';
 import { isUniqueViolation, nowUnix } from '../storage/database.js';
 import { acceptInput } from '../validation/validate.js';
 import { OwnerStorageExistsError } from '../git/backend.js';
@@ -17,9 +18,9 @@ import { UsersPort } from '../users/port.js';
 import { UserAvatarsService } from '../users/avatars.js';
 import { assertValidUsername } from '../users/names.js';
 import type { User } from '../users/tables.js';
-import { OrgsStore } from './store.js';
-import { OrgsService } from './service.js';
-import { RenameOrgOptionSchema, type RenameOrgOption } from './schemas.js';
+import { OrgsPort } from '../orgs/port.js';
+import { OrgsService } from '../orgs/service.js';
+import { RenameOrgOptionSchema, type RenameOrgOption } from '../orgs/schemas.js';
 
 export class OrgLifecycleService {
   constructor(private readonly ctx: CoreContext) {}
@@ -54,7 +55,7 @@ export class OrgLifecycleService {
         // Checked again inside the transaction: a repository created meanwhile must not lose its owner.
         if (await tx.port(ReposPort).ownsAny(org.id)) throw new ConflictError(`user still has ownership of repositories [uid: ${org.id}]`);
         tx.emit('org.deleted', { org, actor });
-        await tx.store(OrgsStore).deleteOrgRows(org.id);
+        await tx.port(OrgsPort).deleteOrgRows(org.id);
         await tx.port(UsersPort).delete(org.id);
         tx.emit('user.deleted', { user: org, actor });
       });

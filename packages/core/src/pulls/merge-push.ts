@@ -1,0 +1,129 @@
+import './events.js';
+import type { CoreContext, CoreTransaction } from '../context.js';
+import { userActor, type Actor } from '../access/actor.js';
+import { AccessService } from '../access/service.js';
+import { ConflictError } from '../errors.js';
+import { RefConflictError, type RefUpdate, type RepoKey } from '../git/backend.js';
+import { nowUnix } from '../storage/database.js';
+import type { RepoAccess } from '../repos/access.js';
+import { GitIntentStore } from '../repos/intents.js';
+import { repoKey, ReposService } from '../repos/service.js';
+import { ReposPort } from '../repos/port.js';
+import { UsersPort } from '../users/port.js';
+import { IssuesPort } from '../issues/port.js';
+import { PullMergeStore } from './merge-store.js';
+import { MergedIssues } from './merge-close.js';
+
+/** Where a merge's marker ref lives while its database side is written (see `moveBase`). */
+const MERGED_MARKER_PREFIX = 'refs/repohost/merged/';
+
+/**
+ * The base branch's move of a merge, made safe against a crash by a marker ref written with it, and the start-up
+ * repair that reads the marker to finish a merge a crash interrupted (the `merge` intent). Both sides of the marker
+ * live here: the ref's name is what ties them.
+ */
+export class PullMergePush {
+  constructor(private readonly ctx: CoreContext) {}
+
+  /**
+   * Moves the base branch and records the result. Two intents come first: the push's (`sync`), and a `merge`
+   * intent naming the pull request, whose marker ref (`refs/repohost/merged/{pull}/{merger}`) moves in the same
+   * ref transaction as the base: after a crash between the ref update and the database, start-up finds the
+   * marker and marks the pull request merged (`repairMerge`). The ref moves only if it is where the merge began
+   * (else 409 "merge push out of date", nothing changed); `record` writes the pull request's side in one
+   * transaction that also clears the merge intent; the push is then recorded like any other (`repo.pushed`).
+   */
+  async moveBase<T>(
+    actor: Actor,
+    access: RepoAccess,
+    updates: RefUpdate[],
+    merge: { pullId: number; mergerId: number },
+    record: (tx: CoreTransaction) => Promise<T>,
+  ): Promise<T> {
+    const repos = this.ctx.service(ReposService);
+    const intents = this.ctx.store(GitIntentStore);
+    const key = repoKey(access.owner, access.repo);
+    const zero = '0'.repeat(updates[0]!.newId.length);
+    const marker: RefUpdate = { ref: `${MERGED_MARKER_PREFIX}${merge.pullId}/${merge.mergerId}`, oldId: zero, newId: updates[0]!.newId };
+    const intent = await repos.beginPush(access);
+    const mergeIntent = await intents.insert('merge', key, merge.pullId);
+    try {
+      await this.ctx.git.updateRefs(key, [...updates, marker]);
+    } catch (error) {
+      await intents.delete(mergeIntent);
+      if (error instanceof RefConflictError) {
+        await intents.delete(intent);
+        throw new ConflictError('merge push out of date');
+      }
+      await repos.resyncFromRefs(access.repo, key, intent);
+      throw error;
+    }
+    let result: T;
+    try {
+      result = await this.ctx.transaction(async (tx) => {
+        const done = await record(tx);
+        await tx.store(GitIntentStore).delete(mergeIntent);
+        return done;
+      });
+    } finally {
+      // Whatever happened to the pull request's side, the refs moved: the repository's bookkeeping follows them.
+      await repos.recordPush(actor, access, updates, intent);
+    }
+    await this.dropMarker(key, marker.ref, marker.newId);
+    return result;
+  }
+
+  /** Removes a merge marker ref (a leftover one is harmless: the next repair of that pull request removes it). */
+  private async dropMarker(key: RepoKey, ref: string, id: string): Promise<void> {
+    try {
+      await this.ctx.git.updateRefs(key, [{ ref, oldId: id, newId: '0'.repeat(id.length) }]);
+    } catch (error) {
+      console.error(`[repohost] removing ${ref} failed:`, error);
+    }
+  }
+
+  /**
+   * Start-up repair of a merge a crash interrupted (`merge` intent of pull request `pullId`): when the marker ref
+   * shows the base branch moved (and still contains the merge), the pull request is marked merged by the merger
+   * the marker names and its issue closed, as the merge would have; the marker goes either way.
+   */
+  async repairMerge(pullId: number): Promise<boolean> {
+    const row = await this.ctx.store(PullMergeStore).pullById(pullId);
+    const repo = row && (await this.ctx.port(ReposPort).byId(row.base_repo_id));
+    const owner = repo && (await this.ctx.port(UsersPort).byId(repo.owner_id));
+    if (!row || !repo || !owner) return false;
+    const key = repoKey(owner, repo);
+    const markers = await this.ctx.git.listRefs(key, `${MERGED_MARKER_PREFIX}${pullId}/`);
+    let repaired = false;
+    for (const marker of markers) {
+      const mergerId = Number(marker.ref.slice(marker.ref.lastIndexOf('/') + 1));
+      const fresh = await this.ctx.store(PullMergeStore).pullById(pullId);
+      const baseRef = `refs/heads/${row.base_branch}`;
+      const baseSha = (await this.ctx.git.readRefs(key, [baseRef])).get(baseRef);
+      const merger = Number.isSafeInteger(mergerId) ? await this.ctx.port(UsersPort).byId(mergerId) : undefined;
+      const landed = baseSha !== undefined && (baseSha === marker.id || (await this.ctx.git.isAncestor(key, marker.id, baseSha)));
+      const issue = fresh && (await this.ctx.port(IssuesPort).byId(fresh.issue_id));
+      if (fresh && fresh.has_merged === 0 && landed && merger && issue) {
+        const actor = userActor(merger);
+        const access = await this.ctx.service(AccessService).repoAccess(actor, repo, owner);
+        await this.ctx.transaction(async (tx) => {
+          const merged = await tx.store(PullMergeStore).markMerged(fresh.id, {
+            merged_commit_id: marker.id,
+            merger_id: merger.id,
+            merged_unix: nowUnix(),
+            merge_base: fresh.merge_base,
+            status: fresh.status,
+          });
+          if (!merged) return;
+          await tx.store(PullMergeStore).unschedule(fresh.id);
+          const closed = await this.ctx.service(MergedIssues).closeAsMerged(tx, merger, access, issue);
+          tx.emit('pull.merged', { actor, repo, owner, issue: closed, pull: merged });
+        });
+        repaired = true;
+      }
+      await this.dropMarker(key, marker.ref, marker.id);
+    }
+    return repaired;
+  }
+
+}

@@ -1,0 +1,99 @@
+/**
+ * Holds core to the shape CONTRIBUTING.md describes: its folders are layers, each importing only folders below it
+ * (so no circle can form), no domain imports another's store, and every domain record is listed in domains.ts.
+ * Reads the sources only: fast, and it fails on the commit that breaks a rule, naming the import.
+ */
+import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../src/', import.meta.url));
+
+/**
+ * Bottom to top. A folder imports only folders before it in this list. A new folder takes its place here, where what
+ * it imports is below it and what imports it is above.
+ */
+const LAYERS = [
+  // The kernel: no domain.
+  'config', 'settings', 'templates', 'storage', 'events', 'validation', 'security', 'net', 'git', 'blobs', 'jobs',
+  // Identity, then what hangs off accounts.
+  'users', 'remote', 'access', 'twofactor', 'gpg', 'loginsources', 'orgs', 'quota',
+  // Repositories and their git data.
+  'repos', 'social', 'keys', 'tokens', 'topics', 'commits', 'protection', 'gitdata', 'refs',
+  // The issue tracker and pull requests.
+  'timeline', 'attachments', 'releases', 'labels', 'milestones', 'issues', 'reactions', 'times', 'comments', 'pulls', 'reviews',
+  // What works over all of the above.
+  'mirrors', 'pushmirrors', 'webhooks', 'migrate', 'accounts',
+  'activity', 'notifications', 'contents', 'redirects', 'oauth2', 'markup', 'secretsatrest', 'cron',
+];
+
+interface Import {
+  from: string;
+  to: string;
+  fromFolder: string;
+  toFolder: string;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return name.endsWith('.ts') && !name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+const folderOf = (file: string) => {
+  const parts = relative(root, file).split(sep);
+  return parts.length > 1 ? parts[0]! : undefined;
+};
+
+function imports(): Import[] {
+  const found: Import[] = [];
+  const pattern = /(?:import|export)\s[^'"]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g;
+  for (const file of sourceFiles(root)) {
+    const fromFolder = folderOf(file);
+    if (!fromFolder) continue;
+    for (const match of readFileSync(file, 'utf8').matchAll(pattern)) {
+      const base = resolve(dirname(file), match[1] ?? match[2]!).replace(/\.js$/, '');
+      const target = [`${base}.ts`, join(base, 'index.ts')].find((candidate) => existsSync(candidate));
+      const toFolder = target && folderOf(target);
+      if (!target || !toFolder || toFolder === fromFolder) continue;
+      found.push({ from: relative(root, file), to: relative(root, target), fromFolder, toFolder });
+    }
+  }
+  return found;
+}
+
+describe('core domain layers', () => {
+  const all = imports();
+
+  it('every folder has its place in the layers', () => {
+    const folders = readdirSync(root).filter((name) => statSync(join(root, name)).isDirectory());
+    expect(folders.filter((folder) => !LAYERS.includes(folder))).toEqual([]);
+    expect(LAYERS.filter((folder) => !folders.includes(folder))).toEqual([]);
+  });
+
+  it('a folder imports only folders below it, so domains form no circle', () => {
+    const upward = all.filter((i) => LAYERS.indexOf(i.toFolder) > LAYERS.indexOf(i.fromFolder)).map((i) => `${i.from} -> ${i.to}`);
+    expect(upward).toEqual([]);
+  });
+
+  it("no domain imports another domain's store: it asks that domain's port or service", () => {
+    const foreign = all.filter((i) => /store\.ts$/.test(i.to) && i.toFolder !== 'storage').map((i) => `${i.from} -> ${i.to}`);
+    expect(foreign).toEqual([]);
+  });
+
+  it('every domain record is listed in domains.ts', () => {
+    const listed = new Set(readFileSync(join(root, 'domains.ts'), 'utf8').match(/\w+/g));
+    const unlisted: string[] = [];
+    for (const folder of LAYERS) {
+      const record = join(root, folder, 'domain.ts');
+      if (!existsSync(record)) continue;
+      for (const match of readFileSync(record, 'utf8').matchAll(/export const (\w+) = defineDomain\(/g)) {
+        if (!listed.has(match[1]!)) unlisted.push(`${folder}/domain.ts ${match[1]}`);
+      }
+    }
+    expect(unlisted).toEqual([]);
+  });
+});
