@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { H3 } from 'h3';
 import { Type } from '@sinclair/typebox';
-import { RepositorySchema, SYSTEM, UserSchema, toApiRepository, toApiUser, userActor, type RepoHost } from '@repohost/core';
+import { ForbiddenError, RepositorySchema, SYSTEM, UserSchema, toApiRepository, toApiUser, userActor, type RepoHost } from '@repohost/core';
 import { ApiRouter, defineGroups, type Groups } from '@repohost/server';
 import { PASSWORD, basic, createToken, createUser, jsonInit, openTestHost, startTestServer, tokenHeader, type TestHost, type TestServer } from '@repohost/test-support';
 import { expectApiError, json, uniq } from './helpers';
@@ -133,6 +133,112 @@ describe('route groups', () => {
   });
 });
 
+describe('group defaults and guards', () => {
+  let t: TestHost;
+  let app: H3;
+  let router: ApiRouter;
+  const steps: string[] = [];
+  const root = 'http://forge.test';
+  const Reply = Type.Object({ loaded: Type.Array(Type.String()) });
+
+  beforeAll(async () => {
+    t = await openTestHost();
+    await createUser(t.host, 'alice');
+    app = new H3();
+    router = new ApiRouter(app, t.host);
+    const outer = router.group(
+      '/outer/{name}',
+      async ({ params }) => {
+        steps.push(`outer:${params.name}`);
+        return { outer: params.name };
+      },
+      { tag: 'outer', auth: 'token', scopes: ['repository'] },
+    );
+    const handler = async ({ outer }: { outer: string }) => ({ loaded: [outer] });
+    outer.add({ method: 'GET', path: '', operationId: 'inherits', summary: 's', reply: { status: 200, description: 'r', schema: Reply }, handler });
+    outer.add({
+      method: 'GET',
+      path: '/own',
+      operationId: 'overrides',
+      summary: 's',
+      tag: 'own',
+      auth: 'basic',
+      scopes: ['user'],
+      reply: { status: 200, description: 'r', schema: Reply },
+      handler,
+    });
+    const guarded = outer.nest(
+      '/guarded',
+      async ({ outer }) => {
+        steps.push('inner');
+        return { inner: outer };
+      },
+      {
+        tag: 'inner',
+        guard: [
+          () => void steps.push('first guard'),
+          ({ params }) => {
+            steps.push('second guard');
+            if (params.name === 'refused') throw new ForbiddenError('refused by the guard');
+          },
+        ],
+      },
+    );
+    guarded.add({
+      method: 'POST',
+      path: '',
+      operationId: 'guarded',
+      summary: 's',
+      body: Type.Object({ count: Type.Integer() }),
+      reply: { status: 200, description: 'r', schema: Reply },
+      handler: async ({ outer, inner }) => ({ loaded: [outer, inner] }),
+    });
+  });
+  afterAll(async () => t?.cleanup());
+
+  const call = (method: string, path: string, body?: string, signedIn = true) =>
+    app.fetch(
+      new Request(`${root}/api/v1${path}`, {
+        method,
+        headers: { ...(signedIn ? { Authorization: basic('alice', PASSWORD) } : {}), 'content-type': 'application/json' },
+        body,
+      }),
+    );
+  const spec = (operationId: string) => router.routes.find((r) => r.spec.operationId === operationId)!.spec;
+
+  test("a route holds its group's tag, auth and scopes unless it names its own; a nested group adds to its parent's", () => {
+    expect(spec('inherits')).toMatchObject({ tag: 'outer', auth: 'token', scopes: ['repository'] });
+    expect(spec('overrides')).toMatchObject({ tag: 'own', auth: 'basic', scopes: ['user'] });
+    expect(spec('guarded')).toMatchObject({ tag: 'inner', auth: 'token', scopes: ['repository'] });
+  });
+
+  test("the group's auth holds: anonymous callers are refused before anything loads", async () => {
+    steps.length = 0;
+    await expectApiError(await call('GET', '/outer/x', undefined, false), 401, t.host.settings.server.ROOT_URL);
+    expect(steps).toEqual([]);
+    expect(await json(await call('GET', '/outer/x'))).toEqual({ loaded: ['x'] });
+  });
+
+  test("guards run in order after the enclosing group loaded and before the group's own loader and the body", async () => {
+    steps.length = 0;
+    const refused = await call('POST', '/outer/refused/guarded', '{"count": "not a number"');
+    expect((await expectApiError(refused, 403, t.host.settings.server.ROOT_URL))).toBe('refused by the guard');
+    expect(steps).toEqual(['outer:refused', 'first guard', 'second guard']);
+    steps.length = 0;
+    const passed = await call('POST', '/outer/ok/guarded', '{"count": 1}');
+    expect(await json(passed)).toEqual({ loaded: ['ok', 'ok'] });
+    expect(steps).toEqual(['outer:ok', 'first guard', 'second guard', 'inner']);
+  });
+
+  test('a route of a group without a tag must name one', () => {
+    const untagged = router.group('/untagged', async () => ({}));
+    const add = untagged.add.bind(untagged) as (spec: unknown) => void;
+    expect(() => add({ method: 'GET', path: '', operationId: 'untagged', summary: 's', reply: { status: 204, description: 'r' }, handler: async () => {} })).toThrow(
+      'route untagged has no tag, nor has its group',
+    );
+  });
+});
+
 /**
  * Compile-time checks (the test command type-checks test files): each `@ts-expect-error` fails the build when
  * the line below it stops being an error.
@@ -172,6 +278,23 @@ export function typedRouteContracts(router: ApiRouter, { repo, user }: Groups, h
     reply: { status: 200, description: 'UserList', list: UserSchema },
     // @ts-expect-error a list route returns a page ({ items, total }), not an array
     handler: async ({ user, page, view }) => (page.limit > 0 ? [toApiUser(user, view)] : []),
+  });
+  // @ts-expect-error the router's top level names no tag: its routes name theirs
+  router.add({
+    method: 'GET',
+    path: '/untagged',
+    operationId: 'untagged',
+    summary: 'untagged',
+    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    handler: async () => {},
+  });
+  repo.add({
+    method: 'GET',
+    path: '/tagged-by-group',
+    operationId: 'taggedByGroup',
+    summary: 'the repository group names the tag',
+    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    handler: async () => {},
   });
   router.add({
     method: 'DELETE',

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { AccessTokenSchema, schemaErrors } from '@repohost/core';
-import { PASSWORD, basic, createUser, jsonInit, startTestServer, tokenHeader, type TestServer } from '@repohost/test-support';
+import { PASSWORD, basic, createToken, createUser, jsonInit, startTestServer, tokenHeader, type TestServer } from '@repohost/test-support';
 import { expectApiError, json, uniq } from './helpers';
 
 describe('repository-limited access tokens', () => {
@@ -93,6 +93,20 @@ describe('repository-limited access tokens', () => {
     const byName = new Map(listed.map((t: { name: string; repositories: unknown }) => [t.name, t.repositories]));
     expect(byName.get('plain')).toBeNull();
     expect(byName.get('limited')).toEqual([expect.objectContaining({ full_name: `${alice}/granted` })]);
+  });
+
+  test("a site administrator's limited token passes Forgejo's reqAdmin on other repositories: the request is read", async () => {
+    const admin = uniq('tadm');
+    await createUser(s.host, admin, { admin: true });
+    await repo(admin, 'own', false);
+    const res = await create(admin, { name: 'limited', scopes: ['write:repository'], repositories: [{ owner: admin, name: 'own' }] });
+    const h = tokenHeader((await json(res)).sha1);
+    // Site administrators are repository administrators everywhere (reqAdmin's IsUserSiteAdmin), so the route reads
+    // the body: a malformed one is 422, not the 403 of a caller who is no administrator.
+    await expectApiError(await s.fetch(`/api/v1/repos/${bob}/bobs`, jsonInit('PATCH', { private: 'yes' }, h)), 422, s.url);
+    // Anyone else is refused before the body is read.
+    const other = tokenHeader(await createToken(s.host, carol));
+    await expectApiError(await s.fetch(`/api/v1/repos/${bob}/bobs`, jsonInit('PATCH', { private: 'yes' }, other)), 403, s.url);
   });
 
   test('creation refuses what Forgejo refuses, the same way for a missing and an unseen repository', async () => {

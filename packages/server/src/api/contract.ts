@@ -60,12 +60,16 @@ export interface RouteSpec<Path extends string, Params, Loaded, Q extends TObjec
   path: Path;
   operationId: string;
   summary: string;
-  tag: string;
-  /** `token`: a signed-in actor; `basic`: password basic auth (or reverse proxy); default: anonymous allowed. */
+  /** The operation's tag in the OpenAPI document; by default its group's. */
+  tag?: string;
+  /**
+   * `token`: a signed-in actor; `basic`: password basic auth (or reverse proxy); by default its group's, else anyone
+   * (anonymous allowed).
+   */
   auth?: 'token' | 'basic';
   /**
    * Token scope categories the route needs, all of them; the level follows the method (GET reads, others write).
-   * A function decides per request, from what the groups loaded. Omitted: no scope needed.
+   * A function decides per request, from what the groups loaded. Omitted: its group's, else no scope needed.
    */
   scopes?: readonly ScopeCategory[] | ((ctx: RequestBase<Params> & Loaded) => readonly ScopeCategory[]);
   query?: Q;
@@ -90,9 +94,30 @@ export interface RouteSpec<Path extends string, Params, Loaded, Q extends TObjec
 /** A route with its types erased, as the router and the OpenAPI builder keep it. */
 export type AnyRouteSpec = RouteSpec<string, any, any, TObject | undefined, TSchema | undefined, Reply>;
 
-/** A registered route: its declaration, its full path under the API prefix, and the loaders of its groups. */
+/**
+ * A check a group makes of the caller before it loads anything more (Forgejo's `reqToken`, `reqAdmin`, …: the ones
+ * in `guards.ts`): it throws to refuse (401, 403, or 404 for what is not there).
+ */
+export type Guard<Ctx> = (ctx: Ctx) => void | Promise<void>;
+
+/** What a group says of all its routes (and of the groups nested in it), unless a route or a nested group says otherwise. */
+export interface GroupOptions<Ctx> {
+  /** The routes' tag in the OpenAPI document. */
+  tag?: string;
+  /** The routes' `auth` (see RouteSpec). */
+  auth?: 'token' | 'basic';
+  /** The token scope categories the routes need (see RouteSpec). */
+  scopes?: readonly ScopeCategory[];
+  /**
+   * Checks the caller must pass, in order, after the enclosing groups loaded and before this group loads: a caller
+   * they refuse learns nothing of what this group would load, nor of the route's input.
+   */
+  guard?: Guard<Ctx> | readonly Guard<Ctx>[];
+}
+
+/** A registered route: its declaration (its group's defaults applied), its full path under the API prefix, and the loaders of its groups. */
 export interface RegisteredRoute {
-  readonly spec: AnyRouteSpec;
+  readonly spec: AnyRouteSpec & { readonly tag: string };
   /** OpenAPI form, without the API prefix: `/users/{username}/tokens/{token}`. */
   readonly path: string;
   readonly loaders: readonly Loader[];

@@ -1,4 +1,4 @@
-import { RetryLaterError, isRepoHostError, type RepoHostErrorKind } from '@repohost/core';
+import { InvalidTopicsError, QuotaExceededError, RetryLaterError, isRepoHostError, type ApiInvalidTopicsError, type RepoHostErrorKind } from '@repohost/core';
 
 /**
  * The error taxonomy, in one place: each kind core throws, the HTTP status it becomes, and the named response
@@ -13,6 +13,8 @@ export const ERROR_KINDS = {
   locked: { status: 423, response: 'repoArchivedError', description: 'APIRepoArchivedError is an error that is raised when an archived repo should be modified' },
   validation: { status: 422, response: 'validationError', description: 'APIValidationError is error format response related to input validation' },
   precondition_failed: { status: 412, response: 'error', description: 'APIError is error format response' },
+  // Forgejo documents its 405s (a merge refused, the teams of an individual's repository) as its plain error.
+  method_not_allowed: { status: 405, response: 'error', description: 'APIError is error format response' },
   quota_exceeded: { status: 413, response: 'quotaExceeded', description: 'QuotaExceeded' },
   // Forgejo's document names no 413 response but quotaExceeded, which describes a quota refusal's body.
   payload_too_large: { status: 413, response: 'error', description: 'APIError is error format response' },
@@ -22,12 +24,30 @@ export const ERROR_KINDS = {
   unavailable: { status: 503, response: 'serviceUnavailable', description: 'The server is busy; retry after the number of seconds in Retry-After' },
 } as const satisfies Record<RepoHostErrorKind, { status: number; response: string; description: string }>;
 
-/** Status and message for an error thrown anywhere below a route. */
-export function errorStatus(error: unknown): { status: number; message: string; retryAfterSeconds?: number } {
+/** How an error thrown below a route is answered. */
+export interface ErrorAnswer {
+  status: number;
+  message: string;
+  retryAfterSeconds?: number;
+  /** The body, where Forgejo shapes it otherwise than `{"message","url"}`. */
+  body?: Record<string, unknown>;
+}
+
+/** Status and message (and the body, for the errors Forgejo answers with one of their own) for an error thrown anywhere below a route. */
+export function errorStatus(error: unknown): ErrorAnswer {
   if (error instanceof RetryLaterError) return { status: ERROR_KINDS[error.kind].status, message: error.message, retryAfterSeconds: error.retryAfterSeconds };
-  if (isRepoHostError(error)) return { status: ERROR_KINDS[error.kind].status, message: error.message };
+  if (isRepoHostError(error)) return { status: ERROR_KINDS[error.kind].status, message: error.message, body: errorBodyOf(error) };
   if (error instanceof HttpError) return { status: error.status, message: error.message };
   return { status: 500, message: 'Internal Server Error' };
+}
+
+/** The bodies Forgejo gives some refusals instead of `{"message","url"}`. */
+function errorBodyOf(error: unknown): Record<string, unknown> | undefined {
+  // A quota refusal names the account instead of pointing at the documentation.
+  if (error instanceof QuotaExceededError) return { message: error.message, user_id: error.userId, username: error.username };
+  // Topic names that cannot be stored: APIInvalidTopicsError.
+  if (error instanceof InvalidTopicsError) return { invalidTopics: error.invalidTopics, message: error.reason } satisfies ApiInvalidTopicsError;
+  return undefined;
 }
 
 /** An error with an explicit status, for conditions only the HTTP layer knows (body too large, …). */

@@ -36,18 +36,36 @@ const MAX_TRAILING_BYTES = 1024 * 1024;
 
 /**
  * The file field `field` of the body; BadRequestError when the body is not such a form, is malformed, or has no
- * file under that name (Go's "http: no such file").
- */
-/**
- * `textFields`: names of small text fields to keep (at most 8 KiB each) in the given object as the form is read;
- * those before the file are there once it resolves, all of them once it fails with "http: no such file".
+ * file under that name (Go's "http: no such file"). `textFields`: names of small text fields to keep (at most 8 KiB
+ * each) in the given object as the form is read; those before the file are there once it resolves.
  */
 export async function readMultipartFile(
   body: AsyncIterable<Uint8Array> | null,
   contentType: string | null,
   field: string,
-  textFields?: { names: readonly string[]; values: Record<string, string> },
+  textFields?: TextFields,
 ): Promise<MultipartFile> {
+  const file = await readOptionalMultipartFile(body, contentType, field, textFields);
+  if (!file) throw new BadRequestError('http: no such file');
+  return file;
+}
+
+/** Names of small text fields to keep, and the object they are kept in (see readMultipartFile). */
+export interface TextFields {
+  names: readonly string[];
+  values: Record<string, string>;
+}
+
+/**
+ * As readMultipartFile, for a form whose file may be absent: a form read to its end without it gives undefined
+ * (its text fields all kept by then), where readMultipartFile fails with "http: no such file".
+ */
+export async function readOptionalMultipartFile(
+  body: AsyncIterable<Uint8Array> | null,
+  contentType: string | null,
+  field: string,
+  textFields?: TextFields,
+): Promise<MultipartFile | undefined> {
   // busboy reads urlencoded forms too; only multipart ones carry files.
   if (!body || !contentType || !/^\s*multipart\/form-data\s*(;|$)/i.test(contentType)) {
     throw new BadRequestError("request Content-Type isn't multipart/form-data");
@@ -83,11 +101,11 @@ function asBadRequest(error: unknown): RepoHostError {
 
 /** One form being read: the body pumped into busboy, the wanted file handed out, the rest dropped. */
 class FormReader {
-  /** Settles once the wanted file's part starts, or with the 400 that ends the form first. */
-  readonly file: Promise<MultipartFile>;
+  /** Settles once the wanted file's part starts, or the form ends without it (undefined), or with the 400 that ends the form first. */
+  readonly file: Promise<MultipartFile | undefined>;
   /** Settles once the form is read to its end (or as far as MAX_TRAILING_BYTES), or with what broke it. */
   private readonly rest: Promise<void>;
-  private settleFile!: { resolve: (file: MultipartFile) => void; reject: (error: RepoHostError) => void };
+  private settleFile!: { resolve: (file: MultipartFile | undefined) => void; reject: (error: RepoHostError) => void };
   private settleRest!: { resolve: () => void; reject: (error: RepoHostError) => void };
   private found = false;
   private fileEnded = false;
@@ -110,8 +128,11 @@ class FormReader {
     parser.on('partsLimit', tooMany).on('filesLimit', tooMany).on('fieldsLimit', tooMany);
     parser.on('error', (error: unknown) => this.fail(asBadRequest(error)));
     parser.on('close', () => {
-      if (!this.found) this.fail(new BadRequestError('http: no such file'));
-      else this.settleRest.resolve();
+      if (!this.found) {
+        this.stopped = true;
+        this.settleFile.resolve(undefined);
+      }
+      this.settleRest.resolve();
     });
     void this.pump();
   }

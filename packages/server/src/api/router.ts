@@ -9,7 +9,7 @@ import {
   BadRequestError,
   ForbiddenError,
   NotFoundError,
-  QuotaExceededError,
+  PayloadTooLargeError,
   UnauthorizedError,
   ValidationError,
   apiDocsUrl,
@@ -24,7 +24,7 @@ import {
 } from '@repohost/core';
 import { applySudo, authenticate, QUERY_TOKEN_WARNING } from '../auth.js';
 import { errorStatus, HttpError } from './errors.js';
-import type { AnyRouteSpec, Loader, PathParams, RegisteredRoute, Reply, RequestBase, RouteSpec } from './contract.js';
+import type { AnyRouteSpec, GroupOptions, Loader, PathParams, RegisteredRoute, Reply, RequestBase, RouteSpec } from './contract.js';
 import { MovedError, movedResponse } from './redirects.js';
 
 /** `page` and `limit`, as every list takes them. */
@@ -32,6 +32,11 @@ export const PagingQuery = Type.Object({
   page: Type.Optional(Type.Integer({ description: 'page number of results to return (1-based)' })),
   limit: Type.Optional(Type.Integer({ description: 'page size of results' })),
 });
+
+/** A page of items converted for the wire (`toApiX`), as a list route returns it. */
+export function mapPage<T, U>(page: Page<T>, convert: (item: T) => U): Page<U> {
+  return { items: page.items.map(convert), total: page.total };
+}
 
 /** A route's request body limit when its spec sets no `maxBodyBytes`. */
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -62,23 +67,42 @@ function withFrameOptions(response: Response): Response {
 }
 
 /**
- * Routes under a path prefix that share what they load. A group's loader resolves the resource its path names
- * and the caller's access to it, once per request, before any handler runs; a resource the caller may not see
- * ends the request with 404 there. Handlers receive what the loaders returned.
+ * Routes under a path prefix that share what they load and what they say. A group's loader resolves the resource
+ * its path names and the caller's access to it, once per request, before any handler runs; a resource the caller
+ * may not see ends the request with 404 there. Its guards (`guards.ts`) refuse a caller before the group loads
+ * anything more. Its defaults (`tag`, `auth`, `scopes`) hold for each of its routes that does not name its own, and
+ * for the groups nested in it. Handlers receive what the loaders returned.
  */
-export class RouteGroup<Prefix extends string, Loaded> {
+export class RouteGroup<Prefix extends string, Loaded, Tagged extends boolean = false> {
   constructor(
     protected readonly table: RouteTable,
     readonly prefix: Prefix,
     private readonly loaders: readonly Loader[],
+    private readonly defaults: RouteDefaults = {},
   ) {}
 
-  /** A group below this one, loading more (`repos.nest('/issues/{index}', loadIssue)`). */
+  /**
+   * A group below this one: loading more (`repo.nest('/issues/{index}', loadIssue)`), guarded
+   * (`repo.nest('', { guard: requireRepoAdmin })`), or only saying more (`repo.nest('', { tag: 'issue' })`).
+   */
   nest<const Sub extends string, More extends object>(
     path: Sub,
-    load: (ctx: RequestBase<PathParams<`${Prefix}${Sub}`>> & Loaded) => Promise<More>,
-  ): RouteGroup<`${Prefix}${Sub}`, Loaded & More> {
-    return new RouteGroup(this.table, `${this.prefix}${path}`, [...this.loaders, load as unknown as Loader]);
+    load: (ctx: GroupContext<`${Prefix}${Sub}`, Loaded>) => Promise<More>,
+    options: GroupOptions<GroupContext<`${Prefix}${Sub}`, Loaded>> & { tag: string },
+  ): RouteGroup<`${Prefix}${Sub}`, Loaded & More, true>;
+  nest<const Sub extends string, More extends object>(
+    path: Sub,
+    load: (ctx: GroupContext<`${Prefix}${Sub}`, Loaded>) => Promise<More>,
+    options?: GroupOptions<GroupContext<`${Prefix}${Sub}`, Loaded>>,
+  ): RouteGroup<`${Prefix}${Sub}`, Loaded & More, Tagged>;
+  nest<const Sub extends string>(
+    path: Sub,
+    options: GroupOptions<GroupContext<`${Prefix}${Sub}`, Loaded>> & { tag: string },
+  ): RouteGroup<`${Prefix}${Sub}`, Loaded, true>;
+  nest<const Sub extends string>(path: Sub, options?: GroupOptions<GroupContext<`${Prefix}${Sub}`, Loaded>>): RouteGroup<`${Prefix}${Sub}`, Loaded, Tagged>;
+  nest(path: string, loadOrOptions?: unknown, options?: GroupOptions<never>): RouteGroup<string, unknown, boolean> {
+    const [load, opts] = loaderAndOptions(loadOrOptions, options);
+    return new RouteGroup(this.table, `${this.prefix}${path}`, groupLoaders(this.loaders, load, opts), { ...this.defaults, ...routeDefaults(opts) });
   }
 
   add<
@@ -86,9 +110,45 @@ export class RouteGroup<Prefix extends string, Loaded> {
     Q extends TObject | undefined = undefined,
     B extends TSchema | undefined = undefined,
     const R extends Reply = Reply,
-  >(spec: RouteSpec<Path, PathParams<`${Prefix}${Path}`>, Loaded, Q, B, R>): void {
-    this.table.register({ spec: spec as unknown as AnyRouteSpec, path: `${this.prefix}${spec.path}`, loaders: this.loaders });
+  >(spec: RouteSpec<Path, PathParams<`${Prefix}${Path}`>, Loaded, Q, B, R> & (Tagged extends true ? unknown : { tag: string })): void {
+    const { tag = this.defaults.tag, auth = this.defaults.auth, scopes = this.defaults.scopes } = spec as AnyRouteSpec;
+    if (tag === undefined) throw new Error(`route ${spec.operationId} has no tag, nor has its group`);
+    const resolved = { ...(spec as AnyRouteSpec), tag, ...(auth && { auth }), ...(scopes && { scopes }) };
+    this.table.register({ spec: resolved, path: `${this.prefix}${spec.path}`, loaders: this.loaders });
   }
+}
+
+/** What a group's routes hold unless they say otherwise. */
+type RouteDefaults = Pick<GroupOptions<never>, 'tag' | 'auth' | 'scopes'>;
+
+/** What a request's context holds in a group: the request, the path's parameters, what the groups loaded. */
+type GroupContext<Path extends string, Loaded> = RequestBase<PathParams<Path>> & Loaded;
+
+function routeDefaults(options: GroupOptions<never> | undefined): RouteDefaults {
+  const out: RouteDefaults = {};
+  if (options?.tag !== undefined) out.tag = options.tag;
+  if (options?.auth !== undefined) out.auth = options.auth;
+  if (options?.scopes !== undefined) out.scopes = options.scopes;
+  return out;
+}
+
+/** `group`'s and `nest`'s arguments after the path: a loader and options, or options alone. */
+function loaderAndOptions(loadOrOptions: unknown, options: GroupOptions<never> | undefined): [Loader | undefined, GroupOptions<never> | undefined] {
+  return typeof loadOrOptions === 'function' ? [loadOrOptions as Loader, options] : [undefined, loadOrOptions as GroupOptions<never> | undefined];
+}
+
+/** The loaders of a nested group: its parent's, then one step that runs its guards and its own loader, if any. */
+function groupLoaders(parent: readonly Loader[], load: Loader | undefined, options: GroupOptions<never> | undefined): readonly Loader[] {
+  const guard = options?.guard;
+  const guards = (guard === undefined ? [] : typeof guard === 'function' ? [guard] : [...guard]) as ((ctx: unknown) => void | Promise<void>)[];
+  if (guards.length === 0) return load ? [...parent, load] : parent;
+  return [
+    ...parent,
+    async (ctx) => {
+      for (const check of guards) await check(ctx);
+      return load ? load(ctx) : {};
+    },
+  ];
 }
 
 /** The API's routes: `add` a top-level route, or open a `group` and add routes to it. */
@@ -102,12 +162,22 @@ export class ApiRouter extends RouteGroup<'', unknown> {
     return this.table.routes;
   }
 
-  /** A top-level group (`router.group('/users/{username}', loadUser)`). */
+  /** A top-level group (`router.group('/users/{username}', loadUser, { tag: 'user' })`); see `nest` for the options. */
   group<const Prefix extends string, Loaded extends object>(
     prefix: Prefix,
     load: (ctx: RequestBase<PathParams<Prefix>>) => Promise<Loaded>,
-  ): RouteGroup<Prefix, Loaded> {
-    return new RouteGroup(this.table, prefix, [load as unknown as Loader]);
+    options: GroupOptions<RequestBase<PathParams<Prefix>>> & { tag: string },
+  ): RouteGroup<Prefix, Loaded, true>;
+  group<const Prefix extends string, Loaded extends object>(
+    prefix: Prefix,
+    load: (ctx: RequestBase<PathParams<Prefix>>) => Promise<Loaded>,
+    options?: GroupOptions<RequestBase<PathParams<Prefix>>>,
+  ): RouteGroup<Prefix, Loaded>;
+  group<const Prefix extends string>(prefix: Prefix, options: GroupOptions<RequestBase<PathParams<Prefix>>> & { tag: string }): RouteGroup<Prefix, unknown, true>;
+  group<const Prefix extends string>(prefix: Prefix, options?: GroupOptions<RequestBase<PathParams<Prefix>>>): RouteGroup<Prefix, unknown>;
+  group(prefix: string, loadOrOptions?: unknown, options?: GroupOptions<never>): RouteGroup<string, unknown, boolean> {
+    const [load, opts] = loaderAndOptions(loadOrOptions, options);
+    return new RouteGroup(this.table, prefix, groupLoaders([], load, opts), routeDefaults(opts));
   }
 }
 
@@ -174,12 +244,21 @@ export class RouteTable {
       }
       return jsonResponse(spec.reply.status, JSON.stringify(result), headers);
     } catch (error) {
-      if (error instanceof HttpError && error.status === 413) return bodyTooLargeResponse(host, error, headers, event);
+      if (leftBodyUnread(error, spec)) return bodyTooLargeResponse(host, error, headers, event);
       // A loader found an old name a rename left behind.
       if (error instanceof MovedError) return movedResponse(error, headers);
       return errorResponse(host, error, headers);
     }
   }
+}
+
+/**
+ * A refusal that leaves the request body unread on the wire: the router's own (past `maxBodyBytes`), or a size
+ * refusal of an upload the route streams itself (a route without a body schema: attachments, release assets).
+ */
+function leftBodyUnread(error: unknown, spec: AnyRouteSpec): error is HttpError | PayloadTooLargeError {
+  if (error instanceof HttpError) return error.status === 413;
+  return error instanceof PayloadTooLargeError && spec.body === undefined;
 }
 
 function checkScopes(spec: AnyRouteSpec, ctx: RequestBase<unknown>): void {
@@ -323,7 +402,7 @@ const LINGER_MS = 500;
  * answer goes out whole (its Content-Length tells the client so) and the connection closes a moment later: the
  * body stream ends after LINGER_MS, or as soon as the client hangs up.
  */
-export function bodyTooLargeResponse(host: RepoHost, error: HttpError, headers: ResponseHeaders, event: H3Event): Response {
+export function bodyTooLargeResponse(host: RepoHost, error: HttpError | PayloadTooLargeError, headers: ResponseHeaders, event: H3Event): Response {
   if (!http1Request(event)) return errorResponse(host, error, headers);
   headers.connection = 'close';
   headers['content-type'] = 'application/json;charset=utf-8';
@@ -411,13 +490,12 @@ export type ResponseHeaders = Record<string, string>;
 
 /** The `{"message","url"}` error body. `challenge` adds `WWW-Authenticate` to a 401 (git clients need it). */
 export function errorResponse(host: RepoHost, error: unknown, headers: ResponseHeaders = {}, options: { challenge?: boolean } = {}): Response {
-  const { status, message, retryAfterSeconds } = errorStatus(error);
+  const { status, message, retryAfterSeconds, body } = errorStatus(error);
   if (status === 500) console.error('[repohost] internal error:', error);
   headers['content-type'] = 'application/json;charset=utf-8';
   if (retryAfterSeconds !== undefined) headers['retry-after'] = String(Math.max(1, Math.ceil(retryAfterSeconds)));
   if (status === 401 && options.challenge) headers['www-authenticate'] = 'Basic realm="Gitea"';
-  // Forgejo's quota refusal names the account instead of pointing at the documentation.
-  if (error instanceof QuotaExceededError) return jsonResponse(status, JSON.stringify({ message, user_id: error.userId, username: error.username }), headers);
+  if (body) return jsonResponse(status, JSON.stringify(body), headers);
   return jsonResponse(status, errorBody(host, message), headers);
 }
 

@@ -1,6 +1,7 @@
 import { CronSchema } from '@repohost/core';
 import type { ApiRouter } from '../router.js';
 import type { Groups } from '../groups.js';
+import { EMPTY } from './common.js';
 
 /** `/admin/cron`: the recurring tasks, listed and run by site administrators. */
 export function registerAdminCronRoutes(_router: ApiRouter, { admin }: Groups): void {
@@ -9,9 +10,6 @@ export function registerAdminCronRoutes(_router: ApiRouter, { admin }: Groups): 
     path: '/cron',
     operationId: 'adminCronList',
     summary: 'List cron tasks',
-    tag: 'admin',
-    auth: 'token',
-    scopes: ['admin'],
     reply: { status: 200, description: 'CronList', list: CronSchema },
     errors: ['forbidden'],
     handler: async ({ host, actor, page }) => host.cron.list(actor, page),
@@ -22,10 +20,7 @@ export function registerAdminCronRoutes(_router: ApiRouter, { admin }: Groups): 
     path: '/cron/{task}',
     operationId: 'adminCronRun',
     summary: 'Run cron task',
-    tag: 'admin',
-    auth: 'token',
-    scopes: ['admin'],
-    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    reply: EMPTY,
     errors: ['not_found'],
     handler: async ({ host, actor, params }) => host.cron.run(actor, params.task),
   });

@@ -1,38 +1,27 @@
 import { Type } from '@sinclair/typebox';
 import {
-  AccessTokenSchema,
-  CreateAccessTokenOptionSchema,
-  CreateKeyOptionSchema,
   CreateUserOptionSchema,
   EditUserOptionSchema,
-  PublicKeySchema,
   RenameUserOptionSchema,
   UserSchema,
-  toApiAccessToken,
-  toApiPublicKey,
   toApiUser,
 } from '@repohost/core';
 import type { ApiRouter } from '../router.js';
 import type { Groups } from '../groups.js';
+import { addKeyCreation } from './keys.js';
+import { addTokenRoutes } from './tokens.js';
+import { EMPTY, apiUsers } from './common.js';
 
 /**
  * `/admin/users…`: site administrators create, list, edit, rename and delete accounts, and manage their tokens and
  * SSH keys (Forgejo's admin routes: a token, a site administrator, the `admin` scope).
  */
-export function registerAdminUserRoutes(_router: ApiRouter, { admin }: Groups): void {
-  /** `/admin/users/{username}/…`: any account, whatever its visibility (the caller is a site administrator). */
-  const account = admin.nest('/users/{username}', async ({ host, actor, params }) => ({
-    user: await host.users.resolve(actor, params.username),
-  }));
-
+export function registerAdminUserRoutes(_router: ApiRouter, { admin, adminUser }: Groups): void {
   admin.add({
     method: 'GET',
     path: '/users',
     operationId: 'adminSearchUsers',
     summary: 'Search users according filter conditions',
-    tag: 'admin',
-    auth: 'token',
-    scopes: ['admin'],
     query: Type.Object({
       source_id: Type.Optional(Type.Integer({ format: 'int64', description: 'ID of the user\'s login source to search for' })),
       login_name: Type.Optional(Type.String({ description: 'user\'s login name to search for' })),
@@ -50,7 +39,7 @@ export function registerAdminUserRoutes(_router: ApiRouter, { admin }: Groups): 
         { sourceId: query.source_id, loginName: query.login_name?.trim(), twoFactorEnabled: query.is_2fa_enabled, sort: query.sort },
         page,
       );
-      return { items: result.items.map((u) => toApiUser(u, view)), total: result.total };
+      return apiUsers(result, view);
     },
   });
 
@@ -59,128 +48,67 @@ export function registerAdminUserRoutes(_router: ApiRouter, { admin }: Groups): 
     path: '/users',
     operationId: 'adminCreateUser',
     summary: 'Create a user',
-    tag: 'admin',
-    auth: 'token',
-    scopes: ['admin'],
     body: CreateUserOptionSchema,
     reply: { status: 201, description: 'User', schema: UserSchema },
     errors: ['bad_request', 'forbidden', 'validation'],
     handler: async ({ host, actor, body, view }) => toApiUser(await host.userAdmin.create(actor, body), view),
   });
 
-  account.add({
+  adminUser.add({
     method: 'PATCH',
     path: '',
     operationId: 'adminEditUser',
     summary: 'Edit an existing user',
-    tag: 'admin',
-    auth: 'token',
-    scopes: ['admin'],
     body: EditUserOptionSchema,
     reply: { status: 200, description: 'User', schema: UserSchema },
     errors: ['bad_request', 'forbidden', 'not_found', 'validation'],
     handler: async ({ host, actor, user, body, view }) => toApiUser(await host.userAdmin.edit(actor, user, body), view),
   });
 
-  account.add({
+  adminUser.add({
     method: 'DELETE',
     path: '',
     operationId: 'adminDeleteUser',
     summary: 'Delete user account',
-    tag: 'admin',
-    auth: 'token',
-    scopes: ['admin'],
     query: Type.Object({ purge: Type.Optional(Type.Boolean({ description: 'purge the user from the system completely' })) }),
-    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    reply: EMPTY,
     errors: ['forbidden', 'not_found', 'validation'],
-    handler: async ({ host, actor, user, query }) => host.userAdmin.delete(actor, user, { purge: query.purge ?? false }),
+    handler: async ({ host, actor, user, query }) => host.accounts.adminDeleteUser(actor, user, { purge: query.purge ?? false }),
   });
 
-  account.add({
+  adminUser.add({
     method: 'POST',
     path: '/rename',
     operationId: 'adminRenameUser',
     summary: 'Rename a user',
-    tag: 'admin',
-    auth: 'token',
-    scopes: ['admin'],
     body: RenameUserOptionSchema,
-    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    reply: EMPTY,
     errors: ['forbidden', 'not_found', 'validation'],
     handler: async ({ host, actor, user, body }) => {
-      await host.userAdmin.rename(actor, user, body);
+      await host.accounts.renameUser(actor, user, body);
     },
   });
 
-  account.add({
-    method: 'GET',
+  addTokenRoutes(adminUser, {
     path: '/tokens',
-    operationId: 'adminListUserAccessTokens',
-    summary: 'List the specified user\'s access tokens',
-    tag: 'admin',
-    auth: 'token',
-    scopes: ['admin'],
-    reply: { status: 200, description: 'AccessTokenList', list: AccessTokenSchema },
-    errors: ['forbidden', 'not_found'],
-    handler: async ({ host, actor, user, page }) => {
-      const result = await host.tokens.list(actor, user, page);
-      return { items: result.items.map((t) => toApiAccessToken(t.token, '', t.repositories)), total: result.total };
-    },
+    operations: ['adminListUserAccessTokens', 'adminCreateUserAccessToken', 'adminDeleteUserAccessToken'],
+    errors: [['forbidden', 'not_found'], ['bad_request', 'forbidden', 'not_found', 'validation'], ['forbidden', 'not_found']],
+    repositories: false,
   });
 
-  account.add({
-    method: 'POST',
-    path: '/tokens',
-    operationId: 'adminCreateUserAccessToken',
-    summary: 'Generate an access token for the specified user',
-    tag: 'admin',
-    auth: 'token',
-    scopes: ['admin'],
-    body: CreateAccessTokenOptionSchema,
-    reply: { status: 201, description: 'AccessToken', schema: AccessTokenSchema },
-    errors: ['bad_request', 'forbidden', 'not_found', 'validation'],
-    handler: async ({ host, actor, user, body }) => {
-      const created = await host.tokens.create(actor, user, body);
-      return toApiAccessToken(created.token, created.value);
-    },
-  });
-
-  account.add({
-    method: 'DELETE',
-    path: '/tokens/{token}',
-    operationId: 'adminDeleteUserAccessToken',
-    summary: 'Delete an access token from the specified user\'s account',
-    tag: 'admin',
-    auth: 'token',
-    scopes: ['admin'],
-    reply: { status: 204, description: 'APIEmpty is an empty response' },
-    errors: ['forbidden', 'not_found'],
-    handler: async ({ host, actor, user, params }) => host.tokens.delete(actor, user, params.token),
-  });
-
-  account.add({
-    method: 'POST',
-    path: '/keys',
+  addKeyCreation(adminUser, {
     operationId: 'adminCreatePublicKey',
-    summary: 'Add an SSH public key to user\'s account',
-    tag: 'admin',
-    auth: 'token',
-    scopes: ['admin'],
-    body: CreateKeyOptionSchema,
-    reply: { status: 201, description: 'PublicKey', schema: PublicKeySchema },
+    summary: "Add an SSH public key to user's account",
     errors: ['forbidden', 'not_found', 'validation'],
-    handler: async ({ host, actor, user, body, view }) => toApiPublicKey(await host.keys.add(actor, user, body), user, view),
+    account: ({ user }) => user,
   });
 
-  account.add({
+  adminUser.add({
     method: 'DELETE',
     path: '/keys/{id}',
     operationId: 'adminDeleteUserPublicKey',
     summary: 'Remove a public key from user\'s account',
-    tag: 'admin',
-    auth: 'token',
-    scopes: ['admin'],
-    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    reply: EMPTY,
     errors: ['forbidden', 'not_found'],
     // Forgejo reads an id that is not a number as 0: no such key.
     handler: async ({ host, actor, user, params }) => host.keys.delete(actor, user, /^\d+$/.test(params.id) ? Number(params.id) : 0),

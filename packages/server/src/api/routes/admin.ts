@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { CreateRepoOptionSchema, RepositorySchema, toApiRepository } from '@repohost/core';
 import type { ApiRouter } from '../router.js';
 import type { Groups } from '../groups.js';
+import { EMPTY } from './common.js';
 
 /** `/admin/unadopted`: storage no repository row claims, listed, adopted or deleted by site administrators. */
 export function registerAdminRoutes(_router: ApiRouter, { admin }: Groups): void {
@@ -10,9 +11,6 @@ export function registerAdminRoutes(_router: ApiRouter, { admin }: Groups): void
     path: '/unadopted',
     operationId: 'adminUnadoptedList',
     summary: 'List unadopted repositories',
-    tag: 'admin',
-    auth: 'token',
-    scopes: ['admin'],
     // The reference names the filter `pattern`; Forgejo itself reads `query`: both are taken.
     query: Type.Object({
       pattern: Type.Optional(Type.String({ description: 'pattern of repositories to search for' })),
@@ -28,10 +26,7 @@ export function registerAdminRoutes(_router: ApiRouter, { admin }: Groups): void
     path: '/unadopted/{owner}/{repo}',
     operationId: 'adminAdoptRepository',
     summary: 'Adopt unadopted files as a repository',
-    tag: 'admin',
-    auth: 'token',
-    scopes: ['admin'],
-    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    reply: EMPTY,
     errors: ['forbidden', 'not_found'],
     handler: async ({ host, actor, params }) => host.repoStorage.adopt(actor, params.owner, params.repo),
   });
@@ -41,10 +36,7 @@ export function registerAdminRoutes(_router: ApiRouter, { admin }: Groups): void
     path: '/unadopted/{owner}/{repo}',
     operationId: 'adminDeleteUnadoptedRepository',
     summary: 'Delete unadopted files',
-    tag: 'admin',
-    auth: 'token',
-    scopes: ['admin'],
-    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    reply: EMPTY,
     errors: ['forbidden', 'not_found'],
     handler: async ({ host, actor, params }) => host.repoStorage.deleteUnadopted(actor, params.owner, params.repo),
   });
@@ -54,9 +46,6 @@ export function registerAdminRoutes(_router: ApiRouter, { admin }: Groups): void
     path: '/users/{username}/repos',
     operationId: 'adminCreateRepo',
     summary: 'Create a repository on behalf of a user',
-    tag: 'admin',
-    auth: 'token',
-    scopes: ['admin'],
     body: CreateRepoOptionSchema,
     reply: { status: 201, description: 'Repository', schema: RepositorySchema },
     errors: ['bad_request', 'forbidden', 'not_found', 'conflict', 'validation'],

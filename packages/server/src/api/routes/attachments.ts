@@ -5,7 +5,6 @@ import { FastResponse } from 'srvx';
 import {
   AttachmentSchema,
   EditAttachmentOptionsSchema,
-  PayloadTooLargeError,
   toApiAttachment,
   type AttachmentDownload,
   type OpenUpload,
@@ -13,7 +12,6 @@ import {
 } from '@repohost/core';
 import { authenticate } from '../../auth.js';
 import type { Groups } from '../groups.js';
-import { HttpError } from '../errors.js';
 import { readMultipartFile } from '../multipart.js';
 import { errorResponse, requestCredentials, type ApiRouter } from '../router.js';
 
@@ -39,21 +37,11 @@ function uploadFrom(event: H3Event, name: string | undefined): OpenUpload {
   };
 }
 
-/** Turns a size refusal into the router's 413 for a body left unread. */
-async function bounded<T>(work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } catch (error) {
-    if (error instanceof PayloadTooLargeError) throw new HttpError(413, error.message);
-    throw error;
-  }
-}
-
 /**
  * Attachments of issues (`/repos/{owner}/{repo}/issues/{index}/assets`) and of comments
  * (`/repos/{owner}/{repo}/issues/comments/{id}/assets`), as Forgejo has them.
  */
-export function registerAttachmentRoutes(_router: ApiRouter, { repo, issue }: Groups): void {
+export function registerAttachmentRoutes(_router: ApiRouter, { issue, comment }: Groups): void {
   // ---- issue assets ----
 
   issue.add({
@@ -61,11 +49,9 @@ export function registerAttachmentRoutes(_router: ApiRouter, { repo, issue }: Gr
     path: '/assets',
     operationId: 'issueListIssueAttachments',
     summary: "List issue's attachments",
-    tag: 'issue',
-    scopes: ['issue'],
     reply: { status: 200, description: 'AttachmentList', schema: Type.Array(AttachmentSchema) },
     errors: ['not_found'],
-    handler: async ({ host, actor, repo, issue, view }) => (await host.attachments.listOfIssue(actor, repo, issue)).map((a) => toApiAttachment(a, view)),
+    handler: async ({ host, actor, repo, issue, view }) => (await host.issueAttachments.listOfIssue(actor, repo, issue)).map((a) => toApiAttachment(a, view)),
   });
 
   issue.add({
@@ -73,14 +59,12 @@ export function registerAttachmentRoutes(_router: ApiRouter, { repo, issue }: Gr
     path: '/assets',
     operationId: 'issueCreateIssueAttachment',
     summary: 'Create an issue attachment',
-    tag: 'issue',
     auth: 'token',
-    scopes: ['issue'],
     query: UploadQuery,
     reply: { status: 201, description: `Attachment (${UPLOAD_DOC})`, schema: AttachmentSchema },
     errors: ['bad_request', 'not_found', 'quota_exceeded', 'validation', 'locked'],
     handler: async ({ host, actor, repo, issue, query, event, view }) =>
-      toApiAttachment(await bounded(host.attachments.uploadToIssue(actor, repo, issue, uploadFrom(event, query.name), { updatedAt: query.updated_at })), view),
+      toApiAttachment(await host.issueAttachments.uploadToIssue(actor, repo, issue, uploadFrom(event, query.name), { updatedAt: query.updated_at }), view),
   });
 
   issue.add({
@@ -88,11 +72,9 @@ export function registerAttachmentRoutes(_router: ApiRouter, { repo, issue }: Gr
     path: '/assets/{attachment_id}',
     operationId: 'issueGetIssueAttachment',
     summary: 'Get an issue attachment',
-    tag: 'issue',
-    scopes: ['issue'],
     reply: { status: 200, description: 'Attachment', schema: AttachmentSchema },
     errors: ['not_found'],
-    handler: async ({ host, actor, repo, issue, params, view }) => toApiAttachment(await host.attachments.getOfIssue(actor, repo, issue, params.attachment_id), view),
+    handler: async ({ host, actor, repo, issue, params, view }) => toApiAttachment(await host.issueAttachments.getOfIssue(actor, repo, issue, params.attachment_id), view),
   });
 
   issue.add({
@@ -100,14 +82,12 @@ export function registerAttachmentRoutes(_router: ApiRouter, { repo, issue }: Gr
     path: '/assets/{attachment_id}',
     operationId: 'issueEditIssueAttachment',
     summary: 'Edit an issue attachment',
-    tag: 'issue',
     auth: 'token',
-    scopes: ['issue'],
     body: EditAttachmentOptionsSchema,
     reply: { status: 201, description: 'Attachment', schema: AttachmentSchema },
     errors: ['not_found', 'quota_exceeded', 'locked'],
     handler: async ({ host, actor, repo, issue, params, body, view }) =>
-      toApiAttachment(await host.attachments.editOfIssue(actor, repo, issue, params.attachment_id, body), view),
+      toApiAttachment(await host.issueAttachments.editOfIssue(actor, repo, issue, params.attachment_id, body), view),
   });
 
   issue.add({
@@ -115,31 +95,22 @@ export function registerAttachmentRoutes(_router: ApiRouter, { repo, issue }: Gr
     path: '/assets/{attachment_id}',
     operationId: 'issueDeleteIssueAttachment',
     summary: 'Delete an issue attachment',
-    tag: 'issue',
     auth: 'token',
-    scopes: ['issue'],
     reply: { status: 204, description: 'empty' },
     errors: ['not_found', 'locked'],
-    handler: async ({ host, actor, repo, issue, params }) => host.attachments.deleteOfIssue(actor, repo, issue, params.attachment_id),
+    handler: async ({ host, actor, repo, issue, params }) => host.issueAttachments.deleteOfIssue(actor, repo, issue, params.attachment_id),
   });
 
   // ---- comment assets ----
-
-  /** `/repos/{owner}/{repo}/issues/comments/{id}/…`: a comment of the repository on an issue the caller may read. */
-  const comment = repo.nest('/issues/comments/{id}', async ({ host, actor, repo, params }) => ({
-    comment: await host.attachments.resolveComment(actor, repo, params.id),
-  }));
 
   comment.add({
     method: 'GET',
     path: '/assets',
     operationId: 'issueListIssueCommentAttachments',
     summary: "List comment's attachments",
-    tag: 'issue',
-    scopes: ['issue'],
     reply: { status: 200, description: 'AttachmentList', schema: Type.Array(AttachmentSchema) },
     errors: ['not_found'],
-    handler: async ({ host, actor, repo, comment, view }) => (await host.attachments.listOfComment(actor, repo, comment)).map((a) => toApiAttachment(a, view)),
+    handler: async ({ host, actor, repo, comment, issue, view }) => (await host.commentAttachments.listOfComment(actor, repo, { comment, issue })).map((a) => toApiAttachment(a, view)),
   });
 
   comment.add({
@@ -147,14 +118,12 @@ export function registerAttachmentRoutes(_router: ApiRouter, { repo, issue }: Gr
     path: '/assets',
     operationId: 'issueCreateIssueCommentAttachment',
     summary: 'Create a comment attachment',
-    tag: 'issue',
     auth: 'token',
-    scopes: ['issue'],
     query: UploadQuery,
     reply: { status: 201, description: `Attachment (${UPLOAD_DOC})`, schema: AttachmentSchema },
     errors: ['bad_request', 'not_found', 'quota_exceeded', 'validation', 'locked'],
-    handler: async ({ host, actor, repo, comment, query, event, view }) =>
-      toApiAttachment(await bounded(host.attachments.uploadToComment(actor, repo, comment, uploadFrom(event, query.name), { updatedAt: query.updated_at })), view),
+    handler: async ({ host, actor, repo, comment, issue, query, event, view }) =>
+      toApiAttachment(await host.commentAttachments.uploadToComment(actor, repo, { comment, issue }, uploadFrom(event, query.name), { updatedAt: query.updated_at }), view),
   });
 
   comment.add({
@@ -162,12 +131,10 @@ export function registerAttachmentRoutes(_router: ApiRouter, { repo, issue }: Gr
     path: '/assets/{attachment_id}',
     operationId: 'issueGetIssueCommentAttachment',
     summary: 'Get a comment attachment',
-    tag: 'issue',
-    scopes: ['issue'],
     reply: { status: 200, description: 'Attachment', schema: AttachmentSchema },
     errors: ['not_found'],
-    handler: async ({ host, actor, repo, comment, params, view }) =>
-      toApiAttachment(await host.attachments.getOfComment(actor, repo, comment, params.attachment_id), view),
+    handler: async ({ host, actor, repo, comment, issue, params, view }) =>
+      toApiAttachment(await host.commentAttachments.getOfComment(actor, repo, { comment, issue }, params.attachment_id), view),
   });
 
   comment.add({
@@ -175,14 +142,12 @@ export function registerAttachmentRoutes(_router: ApiRouter, { repo, issue }: Gr
     path: '/assets/{attachment_id}',
     operationId: 'issueEditIssueCommentAttachment',
     summary: 'Edit a comment attachment',
-    tag: 'issue',
     auth: 'token',
-    scopes: ['issue'],
     body: EditAttachmentOptionsSchema,
     reply: { status: 201, description: 'Attachment', schema: AttachmentSchema },
     errors: ['not_found', 'quota_exceeded', 'locked'],
-    handler: async ({ host, actor, repo, comment, params, body, view }) =>
-      toApiAttachment(await host.attachments.editOfComment(actor, repo, comment, params.attachment_id, body), view),
+    handler: async ({ host, actor, repo, comment, issue, params, body, view }) =>
+      toApiAttachment(await host.commentAttachments.editOfComment(actor, repo, { comment, issue }, params.attachment_id, body), view),
   });
 
   comment.add({
@@ -190,12 +155,10 @@ export function registerAttachmentRoutes(_router: ApiRouter, { repo, issue }: Gr
     path: '/assets/{attachment_id}',
     operationId: 'issueDeleteIssueCommentAttachment',
     summary: 'Delete a comment attachment',
-    tag: 'issue',
     auth: 'token',
-    scopes: ['issue'],
     reply: { status: 204, description: 'empty' },
     errors: ['not_found', 'locked'],
-    handler: async ({ host, actor, repo, comment, params }) => host.attachments.deleteOfComment(actor, repo, comment, params.attachment_id),
+    handler: async ({ host, actor, repo, comment, issue, params }) => host.commentAttachments.deleteOfComment(actor, repo, { comment, issue }, params.attachment_id),
   });
 }
 

@@ -1,55 +1,35 @@
 import {
-  AccessMode,
   AddCollaboratorOptionSchema,
-  ForbiddenError,
   NotFoundError,
   RepoCollaboratorPermissionSchema,
   UserSchema,
-  isSiteAdmin,
   toApiRepoCollaboratorPermission,
-  toApiUser,
 } from '@repohost/core';
 import type { ApiRouter } from '../router.js';
 import type { Groups } from '../groups.js';
-
-const EMPTY = { status: 204, description: 'APIEmpty is an empty response' } as const;
+import { EMPTY, apiUsers } from './common.js';
 
 /**
  * `/repos/{owner}/{repo}/collaborators…`. As Forgejo: every route needs a signed-in caller; anyone who can see the
  * repository may list and check collaborators; repository administrators add and remove them; the permission of
  * an account may be read by site and repository administrators and by the account itself.
  */
-export function registerCollaboratorRoutes(_router: ApiRouter, { repo }: Groups): void {
-  // Forgejo's reqAdmin, before the body is read.
-  const repoAdmin = repo.nest('', async ({ actor, repo }) => {
-    if (repo.mode < AccessMode.Admin && !isSiteAdmin(actor)) throw new ForbiddenError('user should be an owner or a collaborator with admin write of a repository');
-    return {};
-  });
-
-  repo.add({
+export function registerCollaboratorRoutes(_router: ApiRouter, { repoCollaborators, repoAdmin }: Groups): void {
+  repoCollaborators.add({
     method: 'GET',
-    path: '/collaborators',
+    path: '',
     operationId: 'repoListCollaborators',
     summary: "List a repository's collaborators",
-    tag: 'repository',
-    auth: 'token',
-    scopes: ['repository'],
     reply: { status: 200, description: 'UserList', list: UserSchema },
     errors: ['unauthorized', 'not_found'],
-    handler: async ({ host, actor, repo, page, view }) => {
-      const { items, total } = await host.collaborators.list(actor, repo, page);
-      return { items: items.map((u) => toApiUser(u, view)), total };
-    },
+    handler: async ({ host, actor, repo, page, view }) => apiUsers(await host.collaborators.list(actor, repo, page), view),
   });
 
-  repo.add({
+  repoCollaborators.add({
     method: 'GET',
-    path: '/collaborators/{collaborator}',
+    path: '/{collaborator}',
     operationId: 'repoCheckCollaborator',
     summary: 'Check if a user is a collaborator of a repository',
-    tag: 'repository',
-    auth: 'token',
-    scopes: ['repository'],
     reply: EMPTY,
     errors: ['unauthorized', 'not_found', 'validation'],
     handler: async ({ host, actor, repo, params }) => {
@@ -63,9 +43,6 @@ export function registerCollaboratorRoutes(_router: ApiRouter, { repo }: Groups)
     path: '/collaborators/{collaborator}',
     operationId: 'repoAddCollaborator',
     summary: 'Add a collaborator to a repository',
-    tag: 'repository',
-    auth: 'token',
-    scopes: ['repository'],
     body: AddCollaboratorOptionSchema,
     reply: EMPTY,
     errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
@@ -80,9 +57,6 @@ export function registerCollaboratorRoutes(_router: ApiRouter, { repo }: Groups)
     path: '/collaborators/{collaborator}',
     operationId: 'repoDeleteCollaborator',
     summary: 'Delete a collaborator from a repository',
-    tag: 'repository',
-    auth: 'token',
-    scopes: ['repository'],
     reply: EMPTY,
     errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
     handler: async ({ host, actor, repo, params }) => {
@@ -91,14 +65,11 @@ export function registerCollaboratorRoutes(_router: ApiRouter, { repo }: Groups)
     },
   });
 
-  repo.add({
+  repoCollaborators.add({
     method: 'GET',
-    path: '/collaborators/{collaborator}/permission',
+    path: '/{collaborator}/permission',
     operationId: 'repoGetRepoPermissions',
     summary: 'Get repository permissions for a user',
-    tag: 'repository',
-    auth: 'token',
-    scopes: ['repository'],
     reply: { status: 200, description: 'RepoCollaboratorPermission', schema: RepoCollaboratorPermissionSchema },
     errors: ['unauthorized', 'forbidden', 'not_found'],
     handler: async ({ host, actor, repo, params, view }) => {

@@ -19,13 +19,9 @@ import {
   type Actor,
   type EditIssueCommentOption,
 } from '@repohost/core';
-import type { ApiRouter } from '../router.js';
+import { mapPage, type ApiRouter, type RouteGroup } from '../router.js';
 import type { Groups } from '../groups.js';
-
-/** `/repos/{owner}/{repo}/issues/comments/{id}/…`: a comment on an issue of the repository the caller may read. */
-export function commentGroup(repo: Groups['repo']) {
-  return repo.nest('/issues/comments/{id}', async ({ host, actor, repo, params }) => host.comments.resolve(actor, repo, params.id));
-}
+import { EMPTY } from './common.js';
 
 /** The answer Forgejo gives for a comment the operation does not apply to (an event, not a plain comment). */
 function noContent(headers: Record<string, string>): Response {
@@ -54,21 +50,47 @@ async function editComment(
 }
 
 /**
+ * `PATCH` and `DELETE` of one comment, on a group that loaded it (`/issues/comments/{id}`, and the deprecated
+ * `/issues/{index}/comments/{id}`, whose operation ids end in `suffix`).
+ */
+function addCommentChanges<P extends string, Loaded extends CommentOnIssue & { repo: RepoAccess }>(group: RouteGroup<P, Loaded, true>, suffix: string): void {
+  group.add({
+    method: 'PATCH',
+    path: '',
+    operationId: `issueEditComment${suffix}`,
+    summary: 'Edit a comment',
+    auth: 'token',
+    body: EditIssueCommentOptionSchema,
+    reply: { status: 200, description: 'Comment', schema: CommentSchema },
+    errors: ['unauthorized', 'forbidden', 'not_found', 'validation', 'conflict', 'locked'],
+    handler: async ({ host, actor, repo, comment, issue, body, view, responseHeaders }) =>
+      editComment(host, actor, repo, { comment, issue }, body, view, responseHeaders),
+  });
+
+  group.add({
+    method: 'DELETE',
+    path: '',
+    operationId: `issueDeleteComment${suffix}`,
+    summary: 'Delete a comment',
+    auth: 'token',
+    reply: EMPTY,
+    errors: ['unauthorized', 'forbidden', 'not_found'],
+    handler: async ({ host, actor, repo, comment, issue }) => {
+      await host.comments.delete(actor, repo, { comment, issue });
+    },
+  });
+}
+
+/**
  * Comments on issues and pull requests: per issue (list, create), per repository (list), one comment (get, edit,
  * delete, and the deprecated edit and delete under the issue's path), and an issue's timeline.
  */
-export function registerCommentRoutes(_router: ApiRouter, { repo, issue }: Groups): void {
-  const comment = commentGroup(repo);
-  // The deprecated paths name an issue that must exist, but the comment id alone names the comment (Forgejo's).
-  const deprecated = issue.nest('/comments/{id}', async ({ host, actor, repo, params }) => host.comments.resolve(actor, repo, params.id));
-
+export function registerCommentRoutes(_router: ApiRouter, { repoIssues, issue, comment, issueComment: deprecated }: Groups): void {
   issue.add({
     method: 'GET',
     path: '/comments',
     operationId: 'issueGetComments',
     summary: 'List all comments on an issue',
-    tag: 'issue',
-    scopes: ['issue'],
     query: CommentWindowQuerySchema,
     reply: { status: 200, description: 'CommentList', schema: Type.Array(CommentSchema) },
     errors: ['not_found', 'validation'],
@@ -85,9 +107,7 @@ export function registerCommentRoutes(_router: ApiRouter, { repo, issue }: Group
     path: '/comments',
     operationId: 'issueCreateComment',
     summary: 'Add a comment to an issue',
-    tag: 'issue',
     auth: 'token',
-    scopes: ['issue'],
     body: CreateIssueCommentOptionSchema,
     reply: { status: 201, description: 'Comment', schema: CommentSchema },
     errors: ['unauthorized', 'forbidden', 'not_found', 'validation', 'locked'],
@@ -97,13 +117,11 @@ export function registerCommentRoutes(_router: ApiRouter, { repo, issue }: Group
     },
   });
 
-  repo.add({
+  repoIssues.add({
     method: 'GET',
     path: '/issues/comments',
     operationId: 'issueGetRepoComments',
     summary: 'List all comments in a repository',
-    tag: 'issue',
-    scopes: ['issue'],
     query: CommentWindowQuerySchema,
     reply: { status: 200, description: 'CommentList', list: CommentSchema },
     errors: ['not_found', 'validation'],
@@ -118,8 +136,6 @@ export function registerCommentRoutes(_router: ApiRouter, { repo, issue }: Group
     path: '',
     operationId: 'issueGetComment',
     summary: 'Get a comment',
-    tag: 'issue',
-    scopes: ['issue'],
     reply: { status: 200, description: 'Comment', schema: CommentSchema },
     errors: ['not_found'],
     handler: async ({ host, repo, comment, issue, view, responseHeaders }) => {
@@ -128,79 +144,17 @@ export function registerCommentRoutes(_router: ApiRouter, { repo, issue }: Group
     },
   });
 
-  comment.add({
-    method: 'PATCH',
-    path: '',
-    operationId: 'issueEditComment',
-    summary: 'Edit a comment',
-    tag: 'issue',
-    auth: 'token',
-    scopes: ['issue'],
-    body: EditIssueCommentOptionSchema,
-    reply: { status: 200, description: 'Comment', schema: CommentSchema },
-    errors: ['unauthorized', 'forbidden', 'not_found', 'validation', 'conflict', 'locked'],
-    handler: async ({ host, actor, repo, comment, issue, body, view, responseHeaders }) =>
-      editComment(host, actor, repo, { comment, issue }, body, view, responseHeaders),
-  });
-
-  comment.add({
-    method: 'DELETE',
-    path: '',
-    operationId: 'issueDeleteComment',
-    summary: 'Delete a comment',
-    tag: 'issue',
-    auth: 'token',
-    scopes: ['issue'],
-    reply: { status: 204, description: 'APIEmpty is an empty response' },
-    errors: ['unauthorized', 'forbidden', 'not_found'],
-    handler: async ({ host, actor, repo, comment, issue }) => {
-      await host.comments.delete(actor, repo, { comment, issue });
-    },
-  });
-
-  deprecated.add({
-    method: 'PATCH',
-    path: '',
-    operationId: 'issueEditCommentDeprecated',
-    summary: 'Edit a comment',
-    tag: 'issue',
-    auth: 'token',
-    scopes: ['issue'],
-    body: EditIssueCommentOptionSchema,
-    reply: { status: 200, description: 'Comment', schema: CommentSchema },
-    errors: ['unauthorized', 'forbidden', 'not_found', 'validation', 'conflict', 'locked'],
-    handler: async ({ host, actor, repo, comment, issue, body, view, responseHeaders }) =>
-      editComment(host, actor, repo, { comment, issue }, body, view, responseHeaders),
-  });
-
-  deprecated.add({
-    method: 'DELETE',
-    path: '',
-    operationId: 'issueDeleteCommentDeprecated',
-    summary: 'Delete a comment',
-    tag: 'issue',
-    auth: 'token',
-    scopes: ['issue'],
-    reply: { status: 204, description: 'APIEmpty is an empty response' },
-    errors: ['unauthorized', 'forbidden', 'not_found'],
-    handler: async ({ host, actor, repo, comment, issue }) => {
-      await host.comments.delete(actor, repo, { comment, issue });
-    },
-  });
+  addCommentChanges(comment, '');
+  addCommentChanges(deprecated, 'Deprecated');
 
   issue.add({
     method: 'GET',
     path: '/timeline',
     operationId: 'issueGetCommentsAndTimeline',
     summary: 'List all comments and events on an issue',
-    tag: 'issue',
-    scopes: ['issue'],
     query: CommentWindowQuerySchema,
     reply: { status: 200, description: 'TimelineList', list: TimelineCommentSchema },
     errors: ['not_found', 'validation'],
-    handler: async ({ host, actor, repo, issue, query, page, view }) => {
-      const { items, total } = await host.comments.timeline(actor, repo, issue, view, { since: query.since, before: query.before }, page);
-      return { items: items.map((entry) => toApiTimelineComment(entry, view)), total };
-    },
+    handler: async ({ host, actor, repo, issue, query, page, view }) => mapPage(await host.comments.timeline(actor, repo, issue, view, { since: query.since, before: query.before }, page), (entry) => toApiTimelineComment(entry, view)),
   });
 }

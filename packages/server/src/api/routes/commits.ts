@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { FastResponse } from 'srvx';
 import { CommitSchema, CompareSchema, repoWebPath, toApiCommit } from '@repohost/core';
-import type { ApiRouter } from '../router.js';
+import { mapPage, type ApiRouter } from '../router.js';
 import type { Groups } from '../groups.js';
 
 const CommitViewQuery = {
@@ -32,8 +32,6 @@ export function registerCommitRoutes(_router: ApiRouter, { repo }: Groups): void
     path: '/commits',
     operationId: 'repoGetAllCommits',
     summary: 'Get a list of all commits from a repository',
-    tag: 'repository',
-    scopes: ['repository'],
     query: Type.Object({
       sha: Type.Optional(Type.String({ description: "SHA or branch to start listing commits from (usually 'master')" })),
       path: Type.Optional(Type.String({ description: 'filepath of a file/dir' })),
@@ -48,7 +46,7 @@ export function registerCommitRoutes(_router: ApiRouter, { repo }: Groups): void
       const result = await host.commits.list(actor, repo, query, page);
       const path = repoWebPath(repo.owner, repo.repo);
       setPageHeaders(responseHeaders, result.page, result.total);
-      return { items: result.items.map((commit) => toApiCommit(commit, path, view)), total: result.total };
+      return mapPage(result, (commit) => toApiCommit(commit, path, view));
     },
   });
 
@@ -57,8 +55,6 @@ export function registerCommitRoutes(_router: ApiRouter, { repo }: Groups): void
     path: '/git/commits/{sha}',
     operationId: 'repoGetSingleCommit',
     summary: 'Get a single commit from a repository',
-    tag: 'repository',
-    scopes: ['repository'],
     query: Type.Object(CommitViewQuery),
     reply: { status: 200, description: 'Commit', schema: CommitSchema },
     errors: ['not_found', 'validation'],
@@ -71,8 +67,6 @@ export function registerCommitRoutes(_router: ApiRouter, { repo }: Groups): void
     path: '/git/commits/{sha}.{diffType}',
     operationId: 'repoDownloadCommitDiffOrPatch',
     summary: "Get a commit's diff or patch",
-    tag: 'repository',
-    scopes: ['repository'],
     reply: { status: 200, description: 'APIString is a string response', produces: ['text/plain'] },
     errors: ['not_found'],
     handler: async ({ host, actor, repo, params, view, responseHeaders }) => {
@@ -91,8 +85,6 @@ export function registerCommitRoutes(_router: ApiRouter, { repo }: Groups): void
     path: '/compare/{basehead}',
     operationId: 'repoCompareDiff',
     summary: 'Get commit comparison information',
-    tag: 'repository',
-    scopes: ['repository'],
     query: Type.Object({
       verification: Type.Optional(Type.Boolean({ default: true, description: 'include verification status for each commit' })),
       files: Type.Optional(Type.Boolean({ default: true, description: 'include which files changed by a commit' })),

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
 import {
   ChangeFilesOptionsSchema,
   ContentsOrListSchema,
@@ -10,6 +10,8 @@ import {
   FileResponseSchema,
   FilesResponseSchema,
   UpdateFileOptionsSchema,
+  type CreateFileOptions,
+  type UpdateFileOptions,
 } from '@repohost/core';
 import type { ApiRouter } from '../router.js';
 import type { Groups } from '../groups.js';
@@ -24,8 +26,6 @@ export function registerContentsRoutes(_router: ApiRouter, { repo }: Groups): vo
     path: '/contents',
     operationId: 'repoGetContentsList',
     summary: 'Gets the metadata of all the entries of the root dir',
-    tag: 'repository',
-    scopes: ['repository'],
     query: ContentsQuerySchema,
     reply: { status: 200, description: 'ContentsListResponse', schema: Type.Array(ContentsResponseSchema) },
     errors: ['not_found'],
@@ -40,9 +40,7 @@ export function registerContentsRoutes(_router: ApiRouter, { repo }: Groups): vo
     path: '/contents',
     operationId: 'repoChangeFiles',
     summary: 'Modify multiple files in a repository',
-    tag: 'repository',
     auth: 'token',
-    scopes: ['repository'],
     body: ChangeFilesOptionsSchema,
     maxBodyBytes: MAX_CONTENTS_BODY_BYTES,
     reply: { status: 201, description: 'FilesResponse', schema: FilesResponseSchema },
@@ -55,52 +53,40 @@ export function registerContentsRoutes(_router: ApiRouter, { repo }: Groups): vo
     path: '/contents/{filepath}',
     operationId: 'repoGetContents',
     summary: 'Gets the metadata and contents (if a file) of an entry in a repository, or a list of entries if a dir',
-    tag: 'repository',
-    scopes: ['repository'],
     query: ContentsQuerySchema,
     reply: { status: 200, description: 'ContentsResponse', schema: ContentsOrListSchema },
     errors: ['not_found'],
     handler: async ({ host, actor, repo, params, query }) => host.contents.get(actor, repo, params.filepath, query.ref),
   });
 
-  repo.add({
-    method: 'POST',
-    path: '/contents/{filepath}',
-    operationId: 'repoCreateFile',
-    summary: 'Create a file in a repository',
-    tag: 'repository',
-    auth: 'token',
-    scopes: ['repository'],
-    body: CreateFileOptionsSchema,
-    maxBodyBytes: MAX_CONTENTS_BODY_BYTES,
-    reply: { status: 201, description: 'FileResponse', schema: FileResponseSchema },
-    errors: ['forbidden', 'not_found', 'conflict', 'validation', 'locked'],
-    handler: async ({ host, actor, repo, params, body }) => host.contents.createFile(actor, repo, params.filepath, body),
-  });
-
-  repo.add({
-    method: 'PUT',
-    path: '/contents/{filepath}',
-    operationId: 'repoUpdateFile',
-    summary: 'Update a file in a repository',
-    tag: 'repository',
-    auth: 'token',
-    scopes: ['repository'],
-    body: UpdateFileOptionsSchema,
-    maxBodyBytes: MAX_CONTENTS_BODY_BYTES,
-    reply: { status: 200, description: 'FileResponse', schema: FileResponseSchema },
-    errors: ['forbidden', 'not_found', 'conflict', 'validation', 'locked'],
-    handler: async ({ host, actor, repo, params, body }) => host.contents.updateFile(actor, repo, params.filepath, body),
-  });
+  // Creating and updating a file differ in their words, their body and their status.
+  for (const write of [
+    { method: 'POST', operationId: 'repoCreateFile', summary: 'Create a file in a repository', body: CreateFileOptionsSchema, status: 201 },
+    { method: 'PUT', operationId: 'repoUpdateFile', summary: 'Update a file in a repository', body: UpdateFileOptionsSchema, status: 200 },
+  ] as const) {
+    repo.add({
+      method: write.method,
+      path: '/contents/{filepath}',
+      operationId: write.operationId,
+      summary: write.summary,
+      auth: 'token',
+      body: write.body as TSchema,
+      maxBodyBytes: MAX_CONTENTS_BODY_BYTES,
+      reply: { status: write.status, description: 'FileResponse', schema: FileResponseSchema },
+      errors: ['forbidden', 'not_found', 'conflict', 'validation', 'locked'],
+      handler: async ({ host, actor, repo, params, body }) =>
+        write.method === 'POST'
+          ? host.contents.createFile(actor, repo, params.filepath, body as CreateFileOptions)
+          : host.contents.updateFile(actor, repo, params.filepath, body as UpdateFileOptions),
+    });
+  }
 
   repo.add({
     method: 'DELETE',
     path: '/contents/{filepath}',
     operationId: 'repoDeleteFile',
     summary: 'Delete a file in a repository',
-    tag: 'repository',
     auth: 'token',
-    scopes: ['repository'],
     body: DeleteFileOptionsSchema,
     reply: { status: 200, description: 'FileDeleteResponse', schema: FileDeleteResponseSchema },
     errors: ['bad_request', 'forbidden', 'not_found', 'conflict', 'validation', 'locked'],

@@ -9,8 +9,6 @@ export function registerForkRoutes(_router: ApiRouter, { repo }: Groups): void {
     path: '/forks',
     operationId: 'listForks',
     summary: "List a repository's forks",
-    tag: 'repository',
-    scopes: ['repository'],
     reply: { status: 200, description: 'RepositoryList', list: RepositorySchema },
     errors: ['not_found'],
     handler: async ({ host, actor, repo, page, view }) => {
@@ -25,9 +23,7 @@ export function registerForkRoutes(_router: ApiRouter, { repo }: Groups): void {
     path: '/forks',
     operationId: 'createFork',
     summary: 'Fork a repository',
-    tag: 'repository',
     auth: 'token',
-    scopes: ['repository'],
     body: CreateForkOptionSchema,
     // Forgejo answers 202 (its fork is made before it answers, as here).
     reply: { status: 202, description: 'Repository', schema: RepositorySchema },

@@ -1,35 +1,32 @@
 import { CreateGPGKeyOptionSchema, GPGKeySchema, VerifyGPGKeyOptionSchema, toApiGPGKey } from '@repohost/core';
-import type { ApiRouter } from '../router.js';
+import { mapPage, type ApiRouter, type RouteGroup } from '../router.js';
 import type { Groups } from '../groups.js';
+import { EMPTY, pathId, type AccountRoute } from './common.js';
 
-/** Go's `strconv.ParseInt` syntax, as Forgejo reads an `{id}` path parameter (anything else reads as 0). */
-const PATH_ID = /^[+-]?\d{1,19}$/;
-const pathId = (value: string) => (PATH_ID.test(value) ? Number(value) : 0);
+/** `GET …/gpg_keys`: a page of the GPG keys of the account (`account`, from what the group loaded). */
+function addGpgKeyList<P extends string, Loaded>(group: RouteGroup<P, Loaded, true>, { account, ...route }: AccountRoute<Loaded>): void {
+  group.add({
+    method: 'GET',
+    path: '/gpg_keys',
+    ...route,
+    reply: { status: 200, description: 'GPGKeyList', list: GPGKeySchema },
+    handler: async (ctx) => {
+      const owner = account(ctx);
+      const [result, emails] = await Promise.all([ctx.host.gpgKeys.list(ctx.actor, owner, ctx.page), ctx.host.gpgKeys.verifiedEmailsOf(owner)]);
+      return mapPage(result, (key) => toApiGPGKey(key, emails));
+    },
+  });
+}
 
 /** GPG keys: `/user/gpg_keys` (the signed-in user's), `/users/{username}/gpg_keys` (public), verification. */
 export function registerGpgKeyRoutes(_router: ApiRouter, { me, user }: Groups): void {
-  me.add({
-    method: 'GET',
-    path: '/gpg_keys',
-    operationId: 'userCurrentListGPGKeys',
-    summary: "List the authenticated user's GPG keys",
-    tag: 'user',
-    scopes: ['user'],
-    reply: { status: 200, description: 'GPGKeyList', list: GPGKeySchema },
-    errors: ['unauthorized', 'forbidden'],
-    handler: async ({ host, actor, me, page }) => {
-      const [result, emails] = await Promise.all([host.gpgKeys.list(actor, me, page), host.gpgKeys.verifiedEmailsOf(me)]);
-      return { items: result.items.map((key) => toApiGPGKey(key, emails)), total: result.total };
-    },
-  });
+  addGpgKeyList(me, { operationId: 'userCurrentListGPGKeys', summary: "List the authenticated user's GPG keys", errors: ['unauthorized', 'forbidden'], account: ({ me }) => me });
 
   me.add({
     method: 'POST',
     path: '/gpg_keys',
     operationId: 'userCurrentPostGPGKey',
     summary: "Add a GPG public key to current user's account",
-    tag: 'user',
-    scopes: ['user'],
     body: CreateGPGKeyOptionSchema,
     reply: { status: 201, description: 'GPGKey', schema: GPGKeySchema },
     errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
@@ -41,8 +38,6 @@ export function registerGpgKeyRoutes(_router: ApiRouter, { me, user }: Groups): 
     path: '/gpg_keys/{id}',
     operationId: 'userCurrentGetGPGKey',
     summary: 'Get a GPG key',
-    tag: 'user',
-    scopes: ['user'],
     reply: { status: 200, description: 'GPGKey', schema: GPGKeySchema },
     errors: ['unauthorized', 'forbidden', 'not_found'],
     handler: async ({ host, actor, me, params }) =>
@@ -54,9 +49,7 @@ export function registerGpgKeyRoutes(_router: ApiRouter, { me, user }: Groups): 
     path: '/gpg_keys/{id}',
     operationId: 'userCurrentDeleteGPGKey',
     summary: "Remove a GPG public key from current user's account",
-    tag: 'user',
-    scopes: ['user'],
-    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    reply: EMPTY,
     errors: ['unauthorized', 'forbidden', 'not_found'],
     handler: async ({ host, actor, me, params }) => {
       await host.gpgKeys.delete(actor, me, pathId(params.id));
@@ -68,8 +61,6 @@ export function registerGpgKeyRoutes(_router: ApiRouter, { me, user }: Groups): 
     path: '/gpg_key_token',
     operationId: 'getVerificationToken',
     summary: 'Get a Token to verify',
-    tag: 'user',
-    scopes: ['user'],
     reply: { status: 200, description: 'APIString is a string response', produces: ['text/plain'] },
     errors: ['unauthorized', 'forbidden', 'not_found'],
     handler: async ({ host, me, responseHeaders }) => {
@@ -85,26 +76,11 @@ export function registerGpgKeyRoutes(_router: ApiRouter, { me, user }: Groups): 
     path: '/gpg_key_verify',
     operationId: 'userVerifyGPGKey',
     summary: 'Verify a GPG key',
-    tag: 'user',
-    scopes: ['user'],
     body: VerifyGPGKeyOptionSchema,
     reply: { status: 201, description: 'GPGKey', schema: GPGKeySchema },
     errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
     handler: async ({ host, actor, me, body }) => toApiGPGKey(await host.gpgKeys.verify(actor, me, body), await host.gpgKeys.verifiedEmailsOf(me)),
   });
 
-  user.add({
-    method: 'GET',
-    path: '/gpg_keys',
-    operationId: 'userListGPGKeys',
-    summary: "List the given user's GPG keys",
-    tag: 'user',
-    scopes: ['user'],
-    reply: { status: 200, description: 'GPGKeyList', list: GPGKeySchema },
-    errors: ['not_found'],
-    handler: async ({ host, actor, user, page }) => {
-      const [result, emails] = await Promise.all([host.gpgKeys.list(actor, user, page), host.gpgKeys.verifiedEmailsOf(user)]);
-      return { items: result.items.map((key) => toApiGPGKey(key, emails)), total: result.total };
-    },
-  });
+  addGpgKeyList(user, { operationId: 'userListGPGKeys', summary: "List the given user's GPG keys", errors: ['not_found'], account: ({ user }) => user });
 }

@@ -1,6 +1,7 @@
 import { IssueLockOptionSchema } from '@repohost/core';
 import type { ApiRouter } from '../router.js';
 import type { Groups } from '../groups.js';
+import { EMPTY } from './common.js';
 
 /** `PUT/DELETE /repos/{owner}/{repo}/issues/{index}/lock`: lock and unlock an issue's conversation. */
 export function registerIssueLockRoutes(_router: ApiRouter, { issue }: Groups): void {
@@ -9,11 +10,9 @@ export function registerIssueLockRoutes(_router: ApiRouter, { issue }: Groups): 
     path: '/lock',
     operationId: 'lockIssue',
     summary: 'Lock an issue',
-    tag: 'issue',
     auth: 'token',
-    scopes: ['issue'],
     body: IssueLockOptionSchema,
-    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    reply: EMPTY,
     errors: ['unauthorized', 'forbidden', 'not_found', 'conflict', 'validation'],
     handler: async ({ host, actor, repo, issue, body }) => {
       await host.issueLocks.lock(actor, repo, issue, body);
@@ -25,10 +24,8 @@ export function registerIssueLockRoutes(_router: ApiRouter, { issue }: Groups): 
     path: '/lock',
     operationId: 'unlockIssue',
     summary: 'Unlock an issue',
-    tag: 'issue',
     auth: 'token',
-    scopes: ['issue'],
-    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    reply: EMPTY,
     errors: ['unauthorized', 'forbidden', 'not_found', 'conflict'],
     handler: async ({ host, actor, repo, issue }) => {
       await host.issueLocks.unlock(actor, repo, issue);

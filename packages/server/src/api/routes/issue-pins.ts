@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { IssueSchema, NewIssuePinsAllowedSchema, toApiIssues } from '@repohost/core';
 import type { ApiRouter } from '../router.js';
 import type { Groups } from '../groups.js';
+import { EMPTY, addChanges } from './common.js';
 
 /** Go's `ParamsInt64`: a position that is no number reads as 0. */
 function positionOf(text: string): number {
@@ -9,13 +10,12 @@ function positionOf(text: string): number {
 }
 
 /** Pinned issues: `/issues/{index}/pin…`, `/issues/pinned` and `/new_pin_allowed`. */
-export function registerIssuePinRoutes(_router: ApiRouter, { repo, issue }: Groups): void {
+export function registerIssuePinRoutes(_router: ApiRouter, { repo, issuePin }: Groups): void {
   repo.add({
     method: 'GET',
     path: '/issues/pinned',
     operationId: 'repoListPinnedIssues',
     summary: "List a repo's pinned issues",
-    tag: 'repository',
     scopes: ['issue'],
     reply: { status: 200, description: 'IssueListWithoutPagination', schema: Type.Array(IssueSchema) },
     errors: ['not_found'],
@@ -30,8 +30,6 @@ export function registerIssuePinRoutes(_router: ApiRouter, { repo, issue }: Grou
     path: '/new_pin_allowed',
     operationId: 'repoNewPinAllowed',
     summary: 'Returns if new Issue Pins are allowed',
-    tag: 'repository',
-    scopes: ['repository'],
     reply: { status: 200, description: 'RepoNewIssuePinsAllowed', schema: NewIssuePinsAllowedSchema },
     errors: ['not_found'],
     handler: async ({ host, actor, repo }) => ({
@@ -40,41 +38,17 @@ export function registerIssuePinRoutes(_router: ApiRouter, { repo, issue }: Grou
     }),
   });
 
-  issue.add({
-    method: 'POST',
-    path: '/pin',
-    operationId: 'pinIssue',
-    summary: 'Pin an Issue',
-    tag: 'issue',
-    auth: 'token',
-    scopes: ['issue'],
-    reply: { status: 204, description: 'APIEmpty is an empty response' },
-    errors: ['bad_request', 'unauthorized', 'forbidden', 'not_found'],
-    handler: async ({ host, actor, repo, issue }) => host.issuePins.pin(actor, repo, issue),
-  });
+  addChanges(issuePin, '', [
+    { method: 'POST', operationId: 'pinIssue', summary: 'Pin an Issue', errors: ['bad_request', 'unauthorized', 'forbidden', 'not_found'] },
+    { method: 'DELETE', operationId: 'unpinIssue', summary: 'Unpin an Issue', errors: ['unauthorized', 'forbidden', 'not_found'] },
+  ], async ({ host, actor, repo, issue }, pin) => (pin ? host.issuePins.pin(actor, repo, issue) : host.issuePins.unpin(actor, repo, issue)));
 
-  issue.add({
-    method: 'DELETE',
-    path: '/pin',
-    operationId: 'unpinIssue',
-    summary: 'Unpin an Issue',
-    tag: 'issue',
-    auth: 'token',
-    scopes: ['issue'],
-    reply: { status: 204, description: 'APIEmpty is an empty response' },
-    errors: ['unauthorized', 'forbidden', 'not_found'],
-    handler: async ({ host, actor, repo, issue }) => host.issuePins.unpin(actor, repo, issue),
-  });
-
-  issue.add({
+  issuePin.add({
     method: 'PATCH',
-    path: '/pin/{position}',
+    path: '/{position}',
     operationId: 'moveIssuePin',
     summary: 'Moves the Pin to the given Position',
-    tag: 'issue',
-    auth: 'token',
-    scopes: ['issue'],
-    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    reply: EMPTY,
     errors: ['bad_request', 'unauthorized', 'forbidden', 'not_found'],
     handler: async ({ host, actor, repo, issue, params }) => host.issuePins.move(actor, repo, issue, positionOf(params.position)),
   });

@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { FastResponse } from 'srvx';
-import { UserSchema, WatchInfoSchema, toApiUser } from '@repohost/core';
+import { UserSchema, WatchInfoSchema } from '@repohost/core';
 import type { ApiRouter } from '../router.js';
 import type { Groups } from '../groups.js';
+import { apiUsers } from './common.js';
 
 /**
  * Who follows an issue: `/repos/{owner}/{repo}/issues/{index}/subscriptions` (the list is open to anyone who may
@@ -14,13 +15,11 @@ export function registerIssueSubscriptionRoutes(_router: ApiRouter, { issue }: G
     path: '/subscriptions',
     operationId: 'issueSubscriptions',
     summary: 'Get users who subscribed on an issue.',
-    tag: 'issue',
-    scopes: ['issue'],
     reply: { status: 200, description: 'UserList', list: UserSchema },
     errors: ['not_found'],
     handler: async ({ host, actor, issue, page, view }) => {
       const result = await host.issueSubscriptions.listSubscribers(actor, issue, page);
-      return { items: result.items.map((u) => toApiUser(u, view)), total: result.total };
+      return apiUsers(result, view);
     },
   });
 
@@ -29,9 +28,7 @@ export function registerIssueSubscriptionRoutes(_router: ApiRouter, { issue }: G
     path: '/subscriptions/check',
     operationId: 'issueCheckSubscription',
     summary: 'Check if user is subscribed to an issue',
-    tag: 'issue',
     auth: 'token',
-    scopes: ['issue'],
     reply: { status: 200, description: 'WatchInfo', schema: WatchInfoSchema },
     errors: ['unauthorized', 'not_found'],
     handler: async ({ host, actor, repo, issue, view }) => host.issueSubscriptions.check(actor, repo, issue, view),
@@ -43,9 +40,7 @@ export function registerIssueSubscriptionRoutes(_router: ApiRouter, { issue }: G
       path: '/subscriptions/{user}',
       operationId: watch ? 'issueAddSubscription' : 'issueDeleteSubscription',
       summary: watch ? 'Subscribe user to issue' : 'Unsubscribe user from issue',
-      tag: 'issue',
       auth: 'token',
-      scopes: ['issue'],
       // 201 when it changed; 200, without a body too, when the account already was (un)subscribed.
       reply: { status: 201, description: watch ? 'Successfully Subscribed' : 'Successfully Unsubscribed', schema: Type.Null() },
       errors: ['unauthorized', 'forbidden', 'not_found'],

@@ -6,15 +6,35 @@ import {
   IssueSearchQuerySchema,
   toApiIssue,
   toApiIssues,
+  type Actor,
+  type ApiIssue,
+  type ApiView,
+  type Issue,
+  type Page,
+  type RepoHost,
 } from '@repohost/core';
 import type { ApiRouter } from '../router.js';
 import type { Groups } from '../groups.js';
+import { EMPTY } from './common.js';
+
+/** Issues as the wire shows them, with what they refer to (labels, milestone, assignees, …). */
+export async function apiIssues(host: RepoHost, actor: Actor, view: ApiView, issues: readonly Issue[]): Promise<ApiIssue[]> {
+  return toApiIssues(await host.issues.details(actor, issues), view);
+}
+
+export async function apiIssue(host: RepoHost, actor: Actor, view: ApiView, issue: Issue): Promise<ApiIssue> {
+  return toApiIssue(await host.issues.detailsOf(actor, issue), view);
+}
+
+async function apiIssuePage(host: RepoHost, actor: Actor, view: ApiView, page: Page<Issue>): Promise<Page<ApiIssue>> {
+  return { items: await apiIssues(host, actor, view, page.items), total: page.total };
+}
 
 /**
  * Issues: `/repos/{owner}/{repo}/issues` (list, create), `/issues/{index}` (get, edit, delete) and
  * `/repos/issues/search` across the repositories the caller may see. Pull requests are issues here too.
  */
-export function registerIssueRoutes(router: ApiRouter, { repo, issue }: Groups): void {
+export function registerIssueRoutes(router: ApiRouter, { repoIssues, issue }: Groups): void {
   router.add({
     method: 'GET',
     path: '/repos/issues/search',
@@ -25,43 +45,30 @@ export function registerIssueRoutes(router: ApiRouter, { repo, issue }: Groups):
     query: IssueSearchQuerySchema,
     reply: { status: 200, description: 'IssueList', list: IssueSchema },
     errors: ['unauthorized', 'validation'],
-    handler: async ({ host, actor, query, page, view }) => {
-      const { items, total } = await host.issues.search(actor, query, page);
-      return { items: toApiIssues(await host.issues.details(actor, items), view), total };
-    },
+    handler: async ({ host, actor, query, page, view }) => apiIssuePage(host, actor, view, await host.issues.search(actor, query, page)),
   });
 
-  repo.add({
+  repoIssues.add({
     method: 'GET',
     path: '/issues',
     operationId: 'issueListIssues',
     summary: "List a repository's issues",
-    tag: 'issue',
-    scopes: ['issue'],
     query: IssueListQuerySchema,
     reply: { status: 200, description: 'IssueList', list: IssueSchema },
     errors: ['not_found', 'validation'],
-    handler: async ({ host, actor, repo, query, page, view }) => {
-      const { items, total } = await host.issues.list(actor, repo, query, page);
-      return { items: toApiIssues(await host.issues.details(actor, items), view), total };
-    },
+    handler: async ({ host, actor, repo, query, page, view }) => apiIssuePage(host, actor, view, await host.issues.list(actor, repo, query, page)),
   });
 
-  repo.add({
+  repoIssues.add({
     method: 'POST',
     path: '/issues',
     operationId: 'issueCreateIssue',
     summary: 'Create an issue. If using deadline only the date will be taken into account, and time of day ignored.',
-    tag: 'issue',
     auth: 'token',
-    scopes: ['issue'],
     body: CreateIssueOptionSchema,
     reply: { status: 201, description: 'Issue', schema: IssueSchema },
     errors: ['unauthorized', 'forbidden', 'not_found', 'precondition_failed', 'validation', 'locked'],
-    handler: async ({ host, actor, repo, body, view }) => {
-      const created = await host.issues.create(actor, repo, body);
-      return toApiIssue(await host.issues.detailsOf(actor, created), view);
-    },
+    handler: async ({ host, actor, repo, body, view }) => apiIssue(host, actor, view, await host.issues.create(actor, repo, body)),
   });
 
   issue.add({
@@ -69,11 +76,9 @@ export function registerIssueRoutes(router: ApiRouter, { repo, issue }: Groups):
     path: '',
     operationId: 'issueGetIssue',
     summary: 'Get an issue',
-    tag: 'issue',
-    scopes: ['issue'],
     reply: { status: 200, description: 'Issue', schema: IssueSchema },
     errors: ['not_found'],
-    handler: async ({ host, actor, issue, view }) => toApiIssue(await host.issues.detailsOf(actor, issue), view),
+    handler: async ({ host, actor, issue, view }) => apiIssue(host, actor, view, issue),
   });
 
   issue.add({
@@ -81,16 +86,11 @@ export function registerIssueRoutes(router: ApiRouter, { repo, issue }: Groups):
     path: '',
     operationId: 'issueEditIssue',
     summary: 'Edit an issue. If using deadline only the date will be taken into account, and time of day ignored.',
-    tag: 'issue',
     auth: 'token',
-    scopes: ['issue'],
     body: EditIssueOptionSchema,
     reply: { status: 201, description: 'Issue', schema: IssueSchema },
     errors: ['unauthorized', 'forbidden', 'not_found', 'precondition_failed', 'validation'],
-    handler: async ({ host, actor, repo, issue, body, view }) => {
-      const edited = await host.issues.edit(actor, repo, issue, body);
-      return toApiIssue(await host.issues.detailsOf(actor, edited), view);
-    },
+    handler: async ({ host, actor, repo, issue, body, view }) => apiIssue(host, actor, view, await host.issues.edit(actor, repo, issue, body)),
   });
 
   issue.add({
@@ -98,10 +98,8 @@ export function registerIssueRoutes(router: ApiRouter, { repo, issue }: Groups):
     path: '',
     operationId: 'issueDelete',
     summary: 'Delete an issue',
-    tag: 'issue',
     auth: 'token',
-    scopes: ['issue'],
-    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    reply: EMPTY,
     errors: ['unauthorized', 'forbidden', 'not_found'],
     handler: async ({ host, actor, repo, issue }) => host.issues.delete(actor, repo, issue),
   });

@@ -5,61 +5,51 @@ import {
   MilestoneSchema,
   toApiMilestone,
 } from '@repohost/core';
-import type { ApiRouter } from '../router.js';
+import { mapPage, type ApiRouter } from '../router.js';
 import type { Groups } from '../groups.js';
+import { EMPTY } from './common.js';
 
 /** `/repos/{owner}/{repo}/milestones…`: a repository's milestones; `{id}` is an id, or else a name. */
-export function registerMilestoneRoutes(_router: ApiRouter, { repo }: Groups): void {
-  repo.add({
+export function registerMilestoneRoutes(_router: ApiRouter, { repoIssues }: Groups): void {
+  repoIssues.add({
     method: 'GET',
     path: '/milestones',
     operationId: 'issueGetMilestonesList',
     summary: "Get all of a repository's opened milestones",
-    tag: 'issue',
-    scopes: ['issue'],
     query: MilestoneListQuerySchema,
     reply: { status: 200, description: 'MilestoneList', list: MilestoneSchema },
     errors: ['not_found'],
-    handler: async ({ host, actor, repo, query, page }) => {
-      const { items, total } = await host.milestones.list(actor, repo, query, page);
-      return { items: items.map(toApiMilestone), total };
-    },
+    handler: async ({ host, actor, repo, query, page }) => mapPage(await host.milestones.list(actor, repo, query, page), toApiMilestone),
   });
 
-  repo.add({
+  repoIssues.add({
     method: 'POST',
     path: '/milestones',
     operationId: 'issueCreateMilestone',
     summary: 'Create a milestone',
-    tag: 'issue',
     auth: 'token',
-    scopes: ['issue'],
     body: CreateMilestoneOptionSchema,
     reply: { status: 201, description: 'Milestone', schema: MilestoneSchema },
     errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
     handler: async ({ host, actor, repo, body }) => toApiMilestone(await host.milestones.create(actor, repo, body)),
   });
 
-  repo.add({
+  repoIssues.add({
     method: 'GET',
     path: '/milestones/{id}',
     operationId: 'issueGetMilestone',
     summary: 'Get a milestone',
-    tag: 'issue',
-    scopes: ['issue'],
     reply: { status: 200, description: 'Milestone', schema: MilestoneSchema },
     errors: ['not_found'],
     handler: async ({ host, actor, repo, params }) => toApiMilestone(await host.milestones.resolve(actor, repo, params.id)),
   });
 
-  repo.add({
+  repoIssues.add({
     method: 'PATCH',
     path: '/milestones/{id}',
     operationId: 'issueEditMilestone',
     summary: 'Update a milestone',
-    tag: 'issue',
     auth: 'token',
-    scopes: ['issue'],
     body: EditMilestoneOptionSchema,
     reply: { status: 200, description: 'Milestone', schema: MilestoneSchema },
     errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
@@ -71,15 +61,13 @@ export function registerMilestoneRoutes(_router: ApiRouter, { repo }: Groups): v
     },
   });
 
-  repo.add({
+  repoIssues.add({
     method: 'DELETE',
     path: '/milestones/{id}',
     operationId: 'issueDeleteMilestone',
     summary: 'Delete a milestone',
-    tag: 'issue',
     auth: 'token',
-    scopes: ['issue'],
-    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    reply: EMPTY,
     errors: ['unauthorized', 'forbidden', 'not_found'],
     handler: async ({ host, actor, repo, params }) => {
       host.milestones.assertWriter(actor, repo);

@@ -28,15 +28,12 @@ function threadId(text: string): number {
  * and one repository's threads under `/repos/{owner}/{repo}/notifications`. All need a token, and the
  * `notification` scope (read for GET, write otherwise), as in Forgejo.
  */
-export function registerNotificationRoutes(router: ApiRouter, { repo }: Groups): void {
-  router.add({
+export function registerNotificationRoutes(_router: ApiRouter, { notifications, repoNotifications }: Groups): void {
+  notifications.add({
     method: 'GET',
-    path: '/notifications',
+    path: '',
     operationId: 'notifyGetList',
     summary: "List users's notification threads",
-    tag: 'notification',
-    auth: 'token',
-    scopes: ['notification'],
     query: NotificationListQuerySchema,
     reply: { status: 200, description: 'NotificationThreadList', list: NotificationThreadSchema },
     errors: ['unauthorized', 'forbidden', 'validation'],
@@ -46,54 +43,42 @@ export function registerNotificationRoutes(router: ApiRouter, { repo }: Groups):
     },
   });
 
-  router.add({
+  notifications.add({
     method: 'PUT',
-    path: '/notifications',
+    path: '',
     operationId: 'notifyReadList',
     summary: 'Mark notification threads as read, pinned or unread',
-    tag: 'notification',
-    auth: 'token',
-    scopes: ['notification'],
     query: NotificationMarkQuerySchema,
     reply: { status: 205, description: 'NotificationThreadList', schema: THREAD_LIST },
     errors: ['unauthorized', 'forbidden', 'bad_request'],
     handler: async ({ host, actor, query, view }) => threads(await host.notifications.mark(actor, query), view),
   });
 
-  router.add({
+  notifications.add({
     method: 'GET',
-    path: '/notifications/new',
+    path: '/new',
     operationId: 'notifyNewAvailable',
     summary: 'Check if unread notifications exist',
-    tag: 'notification',
-    auth: 'token',
-    scopes: ['notification'],
     reply: { status: 200, description: 'NotificationCount', schema: NotificationCountSchema },
     errors: ['unauthorized', 'forbidden'],
     handler: async ({ host, actor }) => ({ new: await host.notifications.countUnread(actor) }),
   });
 
-  router.add({
+  notifications.add({
     method: 'GET',
-    path: '/notifications/threads/{id}',
+    path: '/threads/{id}',
     operationId: 'notifyGetThread',
     summary: 'Get notification thread by ID',
-    tag: 'notification',
-    auth: 'token',
-    scopes: ['notification'],
     reply: { status: 200, description: 'NotificationThread', schema: NotificationThreadSchema },
     errors: ['unauthorized', 'forbidden', 'not_found'],
     handler: async ({ host, actor, params, view }) => toApiNotificationThread(await host.notifications.thread(actor, threadId(params.id)), view),
   });
 
-  router.add({
+  notifications.add({
     method: 'PATCH',
-    path: '/notifications/threads/{id}',
+    path: '/threads/{id}',
     operationId: 'notifyReadThread',
     summary: 'Mark notification thread as read by ID',
-    tag: 'notification',
-    auth: 'token',
-    scopes: ['notification'],
     query: NotificationThreadMarkQuerySchema,
     reply: { status: 205, description: 'NotificationThread', schema: NotificationThreadSchema },
     errors: ['unauthorized', 'forbidden', 'not_found'],
@@ -101,14 +86,11 @@ export function registerNotificationRoutes(router: ApiRouter, { repo }: Groups):
       toApiNotificationThread(await host.notifications.markThread(actor, threadId(params.id), query['to-status']), view),
   });
 
-  repo.add({
+  repoNotifications.add({
     method: 'GET',
-    path: '/notifications',
+    path: '',
     operationId: 'notifyGetRepoList',
     summary: "List users's notification threads on a specific repo",
-    tag: 'notification',
-    auth: 'token',
-    scopes: ['notification'],
     query: NotificationListQuerySchema,
     reply: { status: 200, description: 'NotificationThreadList', list: NotificationThreadSchema },
     errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
@@ -118,14 +100,11 @@ export function registerNotificationRoutes(router: ApiRouter, { repo }: Groups):
     },
   });
 
-  repo.add({
+  repoNotifications.add({
     method: 'PUT',
-    path: '/notifications',
+    path: '',
     operationId: 'notifyReadRepoList',
     summary: 'Mark notification threads as read, pinned or unread on a specific repo',
-    tag: 'notification',
-    auth: 'token',
-    scopes: ['notification'],
     query: NotificationMarkQuerySchema,
     reply: { status: 205, description: 'NotificationThreadList', schema: THREAD_LIST },
     errors: ['unauthorized', 'forbidden', 'not_found', 'bad_request'],

@@ -3,12 +3,9 @@ import {
   OAuth2ApplicationSchema,
   toApiOAuth2Application,
 } from '@repohost/core';
-import type { ApiRouter } from '../router.js';
+import { mapPage, type ApiRouter } from '../router.js';
 import type { Groups } from '../groups.js';
-
-/** Go's `strconv.ParseInt` syntax, as Forgejo reads an `{id}` path parameter (anything else reads as 0). */
-const PATH_ID = /^[+-]?\d{1,19}$/;
-const pathId = (value: string) => (PATH_ID.test(value) ? Number(value) : 0);
+import { EMPTY, pathId } from './common.js';
 
 /**
  * `/user/applications/oauth2`: the signed-in user's OAuth2 applications. The client secret appears only in the
@@ -20,13 +17,11 @@ export function registerOAuth2AppRoutes(_router: ApiRouter, { me }: Groups): voi
     path: '/applications/oauth2',
     operationId: 'userGetOAuth2Applications',
     summary: "List the authenticated user's oauth2 applications",
-    tag: 'user',
-    scopes: ['user'],
     reply: { status: 200, description: 'OAuth2ApplicationList', list: OAuth2ApplicationSchema },
     errors: ['unauthorized', 'forbidden'],
     handler: async ({ host, actor, me, page }) => {
       const result = await host.oauth2.list(actor, me, page);
-      return { items: result.items.map((app) => toApiOAuth2Application(app)), total: result.total };
+      return mapPage(result, (app) => toApiOAuth2Application(app));
     },
   });
 
@@ -35,8 +30,6 @@ export function registerOAuth2AppRoutes(_router: ApiRouter, { me }: Groups): voi
     path: '/applications/oauth2',
     operationId: 'userCreateOAuth2Application',
     summary: 'Creates a new OAuth2 application',
-    tag: 'user',
-    scopes: ['user'],
     body: CreateOAuth2ApplicationOptionsSchema,
     reply: { status: 201, description: 'OAuth2Application', schema: OAuth2ApplicationSchema },
     errors: ['bad_request', 'unauthorized', 'forbidden', 'validation'],
@@ -51,8 +44,6 @@ export function registerOAuth2AppRoutes(_router: ApiRouter, { me }: Groups): voi
     path: '/applications/oauth2/{id}',
     operationId: 'userGetOAuth2Application',
     summary: 'Get an OAuth2 application',
-    tag: 'user',
-    scopes: ['user'],
     reply: { status: 200, description: 'OAuth2Application', schema: OAuth2ApplicationSchema },
     errors: ['unauthorized', 'forbidden', 'not_found'],
     handler: async ({ host, actor, me, params }) => toApiOAuth2Application(await host.oauth2.get(actor, me, pathId(params.id))),
@@ -63,8 +54,6 @@ export function registerOAuth2AppRoutes(_router: ApiRouter, { me }: Groups): voi
     path: '/applications/oauth2/{id}',
     operationId: 'userUpdateOAuth2Application',
     summary: 'Update an OAuth2 application, this includes regenerating the client secret',
-    tag: 'user',
-    scopes: ['user'],
     body: CreateOAuth2ApplicationOptionsSchema,
     reply: { status: 200, description: 'OAuth2Application', schema: OAuth2ApplicationSchema },
     errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
@@ -79,9 +68,7 @@ export function registerOAuth2AppRoutes(_router: ApiRouter, { me }: Groups): voi
     path: '/applications/oauth2/{id}',
     operationId: 'userDeleteOAuth2Application',
     summary: 'Delete an OAuth2 application',
-    tag: 'user',
-    scopes: ['user'],
-    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    reply: EMPTY,
     errors: ['unauthorized', 'forbidden', 'not_found'],
     handler: async ({ host, actor, me, params }) => {
       await host.oauth2.delete(actor, me, pathId(params.id));

@@ -6,32 +6,34 @@ import {
   OrganizationSchema,
   RenameOrgOptionSchema,
   RepositorySchema,
-  UpdateUserAvatarOptionSchema,
   UserSchema,
   NotFoundError,
   UnauthorizedError,
   apiUrl,
   toApiOrganization,
   toApiRepository,
-  toApiUser,
   type Actor,
   type ApiView,
   type CreateRepoOption,
-  type Page,
   type RepoHost,
   type User,
 } from '@repohost/core';
-import type { ApiRouter } from '../router.js';
+import type { ApiRouter, RouteGroup } from '../router.js';
 import type { Groups } from '../groups.js';
+import { addAvatarRoutes } from './user-settings.js';
+import { EMPTY, apiOrganizations, apiUsers, type AccountRoute } from './common.js';
 
-const EMPTY = { status: 204, description: 'APIEmpty is an empty response' } as const;
-
-function organizations(page: Page<User>, view: ApiView) {
-  return { items: page.items.map((o) => toApiOrganization(o, view)), total: page.total };
-}
-
-function users(page: Page<User>, view: ApiView) {
-  return { items: page.items.map((u) => toApiUser(u, view)), total: page.total };
+/** `GET …/orgs`: the organizations of the account (`account`, from what the group loaded) the caller may see. */
+function addOrgList<P extends string, Loaded>(group: RouteGroup<P, Loaded, true>, { account, ...route }: AccountRoute<Loaded>): void {
+  group.add({
+    ...route,
+    method: 'GET',
+    path: '/orgs',
+    tag: 'organization',
+    scopes: ['user', 'organization'],
+    reply: { status: 200, description: 'OrganizationList', list: OrganizationSchema },
+    handler: async (ctx) => apiOrganizations(await ctx.host.orgs.listOfUser(ctx.actor, account(ctx), ctx.page), ctx.view),
+  });
 }
 
 /**
@@ -40,13 +42,7 @@ function users(page: Page<User>, view: ApiView) {
  * `/admin/users/{username}/orgs`, with Forgejo's `reqOrgOwnership` and `reqOrgMembership` checks (403) made
  * before a body is read.
  */
-export function registerOrgRoutes(router: ApiRouter, { me, user, org, admin }: Groups): void {
-  /** Owners and site administrators only (Forgejo's reqOrgOwnership). */
-  const owned = org.nest('', async ({ host, actor, org }) => {
-    await host.orgs.assertOwner(actor, org);
-    return {};
-  });
-
+export function registerOrgRoutes(router: ApiRouter, { me, user, org, orgOwner, orgMember, deprecatedOrg, admin, adminUser }: Groups): void {
   router.add({
     method: 'POST',
     path: '/orgs',
@@ -73,7 +69,7 @@ export function registerOrgRoutes(router: ApiRouter, { me, user, org, admin }: G
     tag: 'organization',
     // No scope: Forgejo declares one after the handler, where it is never reached.
     reply: { status: 200, description: 'OrganizationList', list: OrganizationSchema },
-    handler: async ({ host, actor, page, view }) => organizations(await host.orgs.listVisible(actor, page), view),
+    handler: async ({ host, actor, page, view }) => apiOrganizations(await host.orgs.listVisible(actor, page), view),
   });
 
   org.add({
@@ -81,8 +77,6 @@ export function registerOrgRoutes(router: ApiRouter, { me, user, org, admin }: G
     path: '',
     operationId: 'orgGet',
     summary: 'Get an organization',
-    tag: 'organization',
-    scopes: ['organization'],
     reply: { status: 200, description: 'Organization', schema: OrganizationSchema },
     errors: ['not_found'],
     handler: async ({ actor, org, view }) => {
@@ -92,41 +86,32 @@ export function registerOrgRoutes(router: ApiRouter, { me, user, org, admin }: G
     },
   });
 
-  owned.add({
+  orgOwner.add({
     method: 'PATCH',
     path: '',
     operationId: 'orgEdit',
     summary: 'Edit an organization',
-    tag: 'organization',
-    auth: 'token',
-    scopes: ['organization'],
     body: EditOrgOptionSchema,
     reply: { status: 200, description: 'Organization', schema: OrganizationSchema },
     errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
     handler: async ({ host, actor, org, body, view }) => toApiOrganization(await host.orgs.edit(actor, org, body), view),
   });
 
-  owned.add({
+  orgOwner.add({
     method: 'DELETE',
     path: '',
     operationId: 'orgDelete',
     summary: 'Delete an organization',
-    tag: 'organization',
-    auth: 'token',
-    scopes: ['organization'],
     reply: EMPTY,
     errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
     handler: async ({ host, actor, org }) => host.orgLifecycle.delete(actor, org),
   });
 
-  owned.add({
+  orgOwner.add({
     method: 'POST',
     path: '/rename',
     operationId: 'renameOrg',
     summary: 'Rename an organization',
-    tag: 'organization',
-    auth: 'token',
-    scopes: ['organization'],
     body: RenameOrgOptionSchema,
     reply: EMPTY,
     errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
@@ -135,35 +120,10 @@ export function registerOrgRoutes(router: ApiRouter, { me, user, org, admin }: G
     },
   });
 
-  owned.add({
-    method: 'POST',
-    path: '/avatar',
-    operationId: 'orgUpdateAvatar',
-    summary: 'Update Avatar',
-    tag: 'organization',
-    auth: 'token',
-    scopes: ['organization'],
-    body: UpdateUserAvatarOptionSchema,
-    reply: EMPTY,
-    errors: ['bad_request', 'unauthorized', 'forbidden', 'not_found', 'validation'],
-    handler: async ({ host, actor, org, body }) => {
-      await host.orgs.uploadAvatar(actor, org, body);
-    },
-  });
-
-  owned.add({
-    method: 'DELETE',
-    path: '/avatar',
-    operationId: 'orgDeleteAvatar',
-    summary: 'Delete Avatar',
-    tag: 'organization',
-    auth: 'token',
-    scopes: ['organization'],
-    reply: EMPTY,
-    errors: ['unauthorized', 'forbidden', 'not_found'],
-    handler: async ({ host, actor, org }) => {
-      await host.orgs.removeAvatar(actor, org);
-    },
+  addAvatarRoutes(orgOwner, {
+    upload: ['orgUpdateAvatar', 'Update Avatar', ['bad_request', 'unauthorized', 'forbidden', 'not_found', 'validation']],
+    remove: ['orgDeleteAvatar', 'Delete Avatar', ['unauthorized', 'forbidden', 'not_found']],
+    avatar: ({ host, actor, org }) => ({ upload: (input) => host.orgs.uploadAvatar(actor, org, input), remove: () => host.orgs.removeAvatar(actor, org) }),
   });
 
   // ---- repositories ----
@@ -173,8 +133,6 @@ export function registerOrgRoutes(router: ApiRouter, { me, user, org, admin }: G
     path: '/repos',
     operationId: 'orgListRepos',
     summary: "List an organization's repos",
-    tag: 'organization',
-    scopes: ['organization'],
     reply: { status: 200, description: 'RepositoryList', list: RepositorySchema },
     errors: ['not_found'],
     handler: async ({ host, actor, org, page, view }) => {
@@ -192,26 +150,18 @@ export function registerOrgRoutes(router: ApiRouter, { me, user, org, admin }: G
     path: '/repos',
     operationId: 'createOrgRepo',
     summary: 'Create a repository in an organization',
-    tag: 'organization',
     auth: 'token',
-    scopes: ['organization'],
     body: CreateRepoOptionSchema,
     reply: { status: 201, description: 'Repository', schema: RepositorySchema },
     errors: ['bad_request', 'unauthorized', 'forbidden', 'not_found', 'conflict', 'quota_exceeded', 'validation'],
     handler: createOrgRepo,
   });
 
-  /** `/org/{org}/…`: the deprecated spelling that the Go SDK, `tea` and gitea-js still use; loads as `/orgs/{org}` does. */
-  const deprecatedOrg = router.group('/org/{org}', async ({ host, actor, params }) => ({
-    org: await host.orgs.resolve(actor, params.org),
-  }));
-
   deprecatedOrg.add({
     method: 'POST',
     path: '/repos',
     operationId: 'createOrgRepoDeprecated',
     summary: 'Create a repository in an organization',
-    tag: 'organization',
     auth: 'token',
     // Forgejo asks both scopes here (the route sits outside the `/orgs/{org}` group that asks for organization).
     scopes: ['organization', 'repository'],
@@ -228,12 +178,10 @@ export function registerOrgRoutes(router: ApiRouter, { me, user, org, admin }: G
     path: '/members',
     operationId: 'orgListMembers',
     summary: "List an organization's members",
-    tag: 'organization',
     auth: 'token',
-    scopes: ['organization'],
     reply: { status: 200, description: 'UserList', list: UserSchema },
     errors: ['unauthorized', 'not_found'],
-    handler: async ({ host, actor, org, page, view }) => users(await host.orgs.listMembers(actor, org, { publicList: false, paging: page }), view),
+    handler: async ({ host, actor, org, page, view }) => apiUsers(await host.orgs.listMembers(actor, org, { publicList: false, paging: page }), view),
   });
 
   org.add({
@@ -241,9 +189,7 @@ export function registerOrgRoutes(router: ApiRouter, { me, user, org, admin }: G
     path: '/members/{username}',
     operationId: 'orgIsMember',
     summary: 'Check if a user is a member of an organization',
-    tag: 'organization',
     auth: 'token',
-    scopes: ['organization'],
     reply: { status: 204, description: 'user is a member' },
     errors: ['unauthorized', 'not_found'],
     handler: async ({ host, actor, org, params, responseHeaders }) => {
@@ -258,14 +204,11 @@ export function registerOrgRoutes(router: ApiRouter, { me, user, org, admin }: G
     },
   });
 
-  owned.add({
+  orgOwner.add({
     method: 'DELETE',
     path: '/members/{username}',
     operationId: 'orgDeleteMember',
     summary: 'Remove a member from an organization',
-    tag: 'organization',
-    auth: 'token',
-    scopes: ['organization'],
     reply: { status: 204, description: 'member removed' },
     errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
     handler: async ({ host, actor, org, params }) => host.orgs.removeMember(actor, org, await host.users.resolve(actor, params.username)),
@@ -276,11 +219,9 @@ export function registerOrgRoutes(router: ApiRouter, { me, user, org, admin }: G
     path: '/public_members',
     operationId: 'orgListPublicMembers',
     summary: "List an organization's public members",
-    tag: 'organization',
-    scopes: ['organization'],
     reply: { status: 200, description: 'UserList', list: UserSchema },
     errors: ['not_found'],
-    handler: async ({ host, actor, org, page, view }) => users(await host.orgs.listMembers(actor, org, { publicList: true, paging: page }), view),
+    handler: async ({ host, actor, org, page, view }) => apiUsers(await host.orgs.listMembers(actor, org, { publicList: true, paging: page }), view),
   });
 
   org.add({
@@ -288,8 +229,6 @@ export function registerOrgRoutes(router: ApiRouter, { me, user, org, admin }: G
     path: '/public_members/{username}',
     operationId: 'orgIsPublicMember',
     summary: 'Check if a user is a public member of an organization',
-    tag: 'organization',
-    scopes: ['organization'],
     reply: { status: 204, description: 'user is a public member' },
     errors: ['not_found'],
     handler: async ({ host, actor, org, params }) => {
@@ -297,33 +236,21 @@ export function registerOrgRoutes(router: ApiRouter, { me, user, org, admin }: G
     },
   });
 
-  /** Members and site administrators only (Forgejo's reqOrgMembership). */
-  const membersOnly = org.nest('', async ({ host, actor, org }) => {
-    await host.orgs.assertMember(actor, org);
-    return {};
-  });
-
-  membersOnly.add({
+  orgMember.add({
     method: 'PUT',
     path: '/public_members/{username}',
     operationId: 'orgPublicizeMember',
     summary: "Publicize a user's membership",
-    tag: 'organization',
-    auth: 'token',
-    scopes: ['organization'],
     reply: { status: 204, description: 'membership publicized' },
     errors: ['unauthorized', 'forbidden', 'not_found'],
     handler: async ({ host, actor, org, params }) => host.orgs.setMembershipPublic(actor, org, await host.users.resolve(actor, params.username), true),
   });
 
-  membersOnly.add({
+  orgMember.add({
     method: 'DELETE',
     path: '/public_members/{username}',
     operationId: 'orgConcealMember',
     summary: "Conceal a user's membership",
-    tag: 'organization',
-    auth: 'token',
-    scopes: ['organization'],
     reply: EMPTY,
     errors: ['unauthorized', 'forbidden', 'not_found'],
     handler: async ({ host, actor, org, params }) => host.orgs.setMembershipPublic(actor, org, await host.users.resolve(actor, params.username), false),
@@ -331,30 +258,8 @@ export function registerOrgRoutes(router: ApiRouter, { me, user, org, admin }: G
 
   // ---- an account's organizations ----
 
-  me.add({
-    method: 'GET',
-    path: '/orgs',
-    operationId: 'orgListCurrentUserOrgs',
-    summary: "List the current user's organizations",
-    tag: 'organization',
-    scopes: ['user', 'organization'],
-    reply: { status: 200, description: 'OrganizationList', list: OrganizationSchema },
-    errors: ['unauthorized', 'forbidden'],
-    handler: async ({ host, actor, me, page, view }) => organizations(await host.orgs.listOfUser(actor, me, page), view),
-  });
-
-  user.add({
-    method: 'GET',
-    path: '/orgs',
-    operationId: 'orgListUserOrgs',
-    summary: "List a user's organizations",
-    tag: 'organization',
-    auth: 'token',
-    scopes: ['user', 'organization'],
-    reply: { status: 200, description: 'OrganizationList', list: OrganizationSchema },
-    errors: ['unauthorized', 'not_found'],
-    handler: async ({ host, actor, user, page, view }) => organizations(await host.orgs.listOfUser(actor, user, page), view),
-  });
+  addOrgList(me, { operationId: 'orgListCurrentUserOrgs', summary: "List the current user's organizations", errors: ['unauthorized', 'forbidden'], account: ({ me }) => me });
+  addOrgList(user, { operationId: 'orgListUserOrgs', summary: "List a user's organizations", auth: 'token', errors: ['unauthorized', 'not_found'], account: ({ user }) => user });
 
   user.add({
     method: 'GET',
@@ -376,26 +281,16 @@ export function registerOrgRoutes(router: ApiRouter, { me, user, org, admin }: G
     path: '/orgs',
     operationId: 'adminGetAllOrgs',
     summary: 'List all organizations',
-    tag: 'admin',
-    auth: 'token',
-    scopes: ['admin'],
     reply: { status: 200, description: 'OrganizationList', list: OrganizationSchema },
     errors: ['forbidden'],
-    handler: async ({ host, actor, page, view }) => organizations(await host.orgs.listAll(actor, page), view),
+    handler: async ({ host, actor, page, view }) => apiOrganizations(await host.orgs.listAll(actor, page), view),
   });
 
-  const account = admin.nest('/users/{username}', async ({ host, actor, params }) => ({
-    user: await host.users.resolve(actor, params.username),
-  }));
-
-  account.add({
+  adminUser.add({
     method: 'POST',
     path: '/orgs',
     operationId: 'adminCreateOrg',
     summary: 'Create an organization',
-    tag: 'admin',
-    auth: 'token',
-    scopes: ['admin'],
     body: CreateOrgOptionSchema,
     reply: { status: 201, description: 'Organization', schema: OrganizationSchema },
     errors: ['forbidden', 'not_found', 'validation'],

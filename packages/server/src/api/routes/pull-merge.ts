@@ -1,19 +1,8 @@
-import { MergeNotAllowedError, MergePullRequestOptionSchema, PullUpdateQuerySchema } from '@repohost/core';
+import { MergePullRequestOptionSchema, PullUpdateQuerySchema } from '@repohost/core';
 import type { ApiRouter } from '../router.js';
 import type { Groups } from '../groups.js';
-import { HttpError } from '../errors.js';
 
 const EMPTY = 'APIEmpty is an empty response';
-
-/** Forgejo answers a refused merge with 405 and the reason; core has no such kind, so it is mapped here. */
-async function mapRefusal<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof MergeNotAllowedError) throw new HttpError(405, error.message);
-    throw error;
-  }
-}
 
 /** An answer without a body, with the status Forgejo gives (200 merged, 201 scheduled). */
 function emptyResponse(status: number): Response {
@@ -30,8 +19,6 @@ export function registerPullMergeRoutes(_router: ApiRouter, { pull }: Groups): v
     path: '/merge',
     operationId: 'repoPullRequestIsMerged',
     summary: 'Check if a pull request has been merged',
-    tag: 'repository',
-    scopes: ['repository'],
     reply: { status: 204, description: 'pull request has been merged' },
     errors: ['not_found'],
     handler: async ({ host, pull }) => {
@@ -44,14 +31,12 @@ export function registerPullMergeRoutes(_router: ApiRouter, { pull }: Groups): v
     path: '/merge',
     operationId: 'repoMergePullRequest',
     summary: 'Merge a pull request',
-    tag: 'repository',
     auth: 'token',
-    scopes: ['repository'],
     body: MergePullRequestOptionSchema,
     reply: { status: 200, description: EMPTY, produces: ['application/json'] },
     errors: ['unauthorized', 'forbidden', 'not_found', 'conflict', 'quota_exceeded', 'locked', 'validation'],
     handler: async ({ host, actor, repo, pull, body }) => {
-      const outcome = await mapRefusal(() => host.pullMerge.merge(actor, repo, pull, body));
+      const outcome = await host.pullMerge.merge(actor, repo, pull, body);
       return emptyResponse(outcome === 'scheduled' ? 201 : 200);
     },
   });
@@ -61,9 +46,7 @@ export function registerPullMergeRoutes(_router: ApiRouter, { pull }: Groups): v
     path: '/merge',
     operationId: 'repoCancelScheduledAutoMerge',
     summary: 'Cancel the scheduled auto merge for the given pull request',
-    tag: 'repository',
     auth: 'token',
-    scopes: ['repository'],
     reply: { status: 204, description: EMPTY },
     errors: ['unauthorized', 'forbidden', 'not_found', 'locked'],
     handler: async ({ host, actor, repo, pull }) => {
@@ -76,9 +59,7 @@ export function registerPullMergeRoutes(_router: ApiRouter, { pull }: Groups): v
     path: '/update',
     operationId: 'repoUpdatePullRequest',
     summary: "Merge PR's baseBranch into headBranch",
-    tag: 'repository',
     auth: 'token',
-    scopes: ['repository'],
     query: PullUpdateQuerySchema,
     reply: { status: 200, description: EMPTY, produces: ['application/json'] },
     errors: ['unauthorized', 'forbidden', 'not_found', 'conflict', 'quota_exceeded', 'validation'],

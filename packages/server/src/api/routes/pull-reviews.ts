@@ -11,6 +11,7 @@ import {
 } from '@repohost/core';
 import type { ApiRouter } from '../router.js';
 import type { Groups } from '../groups.js';
+import { EMPTY } from './common.js';
 
 /**
  * Pull request reviews: `/pulls/{index}/reviews…` (list, create, get, submit, delete, line comments, dismissals),
@@ -22,8 +23,6 @@ export function registerPullReviewRoutes(_router: ApiRouter, { repo, pull }: Gro
     path: '/reviews',
     operationId: 'repoListPullReviews',
     summary: 'List all reviews for a pull request',
-    tag: 'repository',
-    scopes: ['repository'],
     reply: { status: 200, description: 'PullReviewList', list: PullReviewSchema },
     errors: ['not_found'],
     handler: async ({ host, actor, repo, pull, page, view }) => {
@@ -37,9 +36,7 @@ export function registerPullReviewRoutes(_router: ApiRouter, { repo, pull }: Gro
     path: '/reviews',
     operationId: 'repoCreatePullReview',
     summary: 'Create a review to an pull request',
-    tag: 'repository',
     auth: 'token',
-    scopes: ['repository'],
     body: CreatePullReviewOptionsSchema,
     reply: { status: 200, description: 'PullReview', schema: PullReviewSchema },
     errors: ['unauthorized', 'not_found', 'validation', 'locked'],
@@ -51,8 +48,6 @@ export function registerPullReviewRoutes(_router: ApiRouter, { repo, pull }: Gro
     path: '/reviews/{id}',
     operationId: 'repoGetPullReview',
     summary: 'Get a specific review for a pull request',
-    tag: 'repository',
-    scopes: ['repository'],
     reply: { status: 200, description: 'PullReview', schema: PullReviewSchema },
     errors: ['not_found'],
     handler: async ({ host, actor, repo, pull, params, view }) => host.reviews.toApiOne(repo, pull, await host.reviews.resolve(actor, repo, pull, params.id), view),
@@ -63,9 +58,7 @@ export function registerPullReviewRoutes(_router: ApiRouter, { repo, pull }: Gro
     path: '/reviews/{id}',
     operationId: 'repoSubmitPullReview',
     summary: 'Submit a pending review to an pull request',
-    tag: 'repository',
     auth: 'token',
-    scopes: ['repository'],
     body: SubmitPullReviewOptionsSchema,
     reply: { status: 200, description: 'PullReview', schema: PullReviewSchema },
     errors: ['unauthorized', 'not_found', 'validation', 'locked'],
@@ -80,10 +73,8 @@ export function registerPullReviewRoutes(_router: ApiRouter, { repo, pull }: Gro
     path: '/reviews/{id}',
     operationId: 'repoDeletePullReview',
     summary: 'Delete a specific review from a pull request',
-    tag: 'repository',
     auth: 'token',
-    scopes: ['repository'],
-    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    reply: EMPTY,
     errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
     handler: async ({ host, actor, repo, pull, params }) => {
       await host.reviews.delete(actor, repo, pull, await host.reviews.resolve(actor, repo, pull, params.id));
@@ -95,8 +86,6 @@ export function registerPullReviewRoutes(_router: ApiRouter, { repo, pull }: Gro
     path: '/reviews/{id}/comments',
     operationId: 'repoGetPullReviewComments',
     summary: 'Get a specific review for a pull request',
-    tag: 'repository',
-    scopes: ['repository'],
     reply: { status: 200, description: 'PullReviewCommentList', schema: Type.Array(PullReviewCommentSchema) },
     errors: ['not_found'],
     handler: async ({ host, actor, repo, pull, params, view }) => {
@@ -110,9 +99,7 @@ export function registerPullReviewRoutes(_router: ApiRouter, { repo, pull }: Gro
     path: '/reviews/{id}/comments',
     operationId: 'repoCreatePullReviewComment',
     summary: 'Add a new comment to a pull request review',
-    tag: 'repository',
     auth: 'token',
-    scopes: ['repository'],
     body: CreatePullReviewCommentSchema,
     reply: { status: 200, description: 'PullReviewComment', schema: PullReviewCommentSchema },
     errors: ['unauthorized', 'forbidden', 'not_found', 'validation', 'locked'],
@@ -128,8 +115,6 @@ export function registerPullReviewRoutes(_router: ApiRouter, { repo, pull }: Gro
     path: '/reviews/{id}/comments/{comment}',
     operationId: 'repoGetPullReviewComment',
     summary: 'Get a pull review comment',
-    tag: 'repository',
-    scopes: ['repository'],
     reply: { status: 200, description: 'PullReviewComment', schema: PullReviewCommentSchema },
     errors: ['not_found'],
     handler: async ({ host, actor, repo, pull, params, view }) => {
@@ -144,10 +129,8 @@ export function registerPullReviewRoutes(_router: ApiRouter, { repo, pull }: Gro
     path: '/reviews/{id}/comments/{comment}',
     operationId: 'repoDeletePullReviewComment',
     summary: 'Delete a pull review comment',
-    tag: 'repository',
     auth: 'token',
-    scopes: ['repository'],
-    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    reply: EMPTY,
     errors: ['unauthorized', 'forbidden', 'not_found', 'locked'],
     handler: async ({ host, actor, repo, pull, params }) => {
       const review = await host.reviews.resolve(actor, repo, pull, params.id);
@@ -161,9 +144,7 @@ export function registerPullReviewRoutes(_router: ApiRouter, { repo, pull }: Gro
     path: '/reviews/{id}/dismissals',
     operationId: 'repoDismissPullReview',
     summary: 'Dismiss a review for a pull request',
-    tag: 'repository',
     auth: 'token',
-    scopes: ['repository'],
     body: DismissPullReviewOptionsSchema,
     reply: { status: 200, description: 'PullReview', schema: PullReviewSchema },
     errors: ['unauthorized', 'forbidden', 'not_found', 'validation', 'locked'],
@@ -178,9 +159,7 @@ export function registerPullReviewRoutes(_router: ApiRouter, { repo, pull }: Gro
     path: '/reviews/{id}/undismissals',
     operationId: 'repoUnDismissPullReview',
     summary: 'Cancel to dismiss a review for a pull request',
-    tag: 'repository',
     auth: 'token',
-    scopes: ['repository'],
     reply: { status: 200, description: 'PullReview', schema: PullReviewSchema },
     errors: ['unauthorized', 'forbidden', 'not_found', 'validation', 'locked'],
     handler: async ({ host, actor, repo, pull, params, view }) => {
@@ -194,9 +173,7 @@ export function registerPullReviewRoutes(_router: ApiRouter, { repo, pull }: Gro
     path: '/requested_reviewers',
     operationId: 'repoCreatePullReviewRequests',
     summary: 'create review requests for a pull request',
-    tag: 'repository',
     auth: 'token',
-    scopes: ['repository'],
     body: PullReviewRequestOptionsSchema,
     reply: { status: 201, description: 'PullReviewListWithoutPagination', schema: Type.Array(PullReviewSchema) },
     errors: ['unauthorized', 'forbidden', 'not_found', 'validation', 'locked'],
@@ -208,11 +185,9 @@ export function registerPullReviewRoutes(_router: ApiRouter, { repo, pull }: Gro
     path: '/requested_reviewers',
     operationId: 'repoDeletePullReviewRequests',
     summary: 'cancel review requests for a pull request',
-    tag: 'repository',
     auth: 'token',
-    scopes: ['repository'],
     body: PullReviewRequestOptionsSchema,
-    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    reply: EMPTY,
     errors: ['unauthorized', 'forbidden', 'not_found', 'validation', 'locked'],
     handler: async ({ host, actor, repo, pull, body }) => {
       await host.reviews.request(actor, repo, pull, body, false);
@@ -225,9 +200,7 @@ export function registerPullReviewRoutes(_router: ApiRouter, { repo, pull }: Gro
     path: '/comments/{id}/replies',
     operationId: 'repoCreatePullReviewCommentReply',
     summary: 'Reply to a pull review comment',
-    tag: 'repository',
     auth: 'token',
-    scopes: ['repository'],
     body: CreatePullReviewCommentReplyOptionsSchema,
     reply: { status: 201, description: 'PullReviewComment', schema: PullReviewCommentSchema },
     errors: ['unauthorized', 'forbidden', 'not_found', 'validation', 'locked'],
@@ -246,10 +219,8 @@ export function registerPullReviewRoutes(_router: ApiRouter, { repo, pull }: Gro
       path: `/pulls/comments/{id}/${action}`,
       operationId: resolved ? 'repoResolvePullReviewComment' : 'repoUnresolvePullReviewComment',
       summary: resolved ? 'Resolve a pull review comment' : 'Unresolve a pull review comment',
-      tag: 'repository',
       auth: 'token',
-      scopes: ['repository'],
-      reply: { status: 204, description: 'APIEmpty is an empty response' },
+      reply: EMPTY,
       errors: ['unauthorized', 'forbidden', 'not_found', 'locked'],
       handler: async ({ host, actor, repo, params }) => {
         await host.reviews.markConversation(actor, repo, params.id, resolved);

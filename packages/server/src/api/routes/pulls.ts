@@ -15,7 +15,7 @@ import {
   toApiPullRequests,
   NotFoundError,
 } from '@repohost/core';
-import type { ApiRouter } from '../router.js';
+import { mapPage, type ApiRouter } from '../router.js';
 import type { Groups } from '../groups.js';
 import { setPageHeaders, textResponse } from './commits.js';
 
@@ -29,8 +29,6 @@ export function registerPullRoutes(_router: ApiRouter, { repo, pull }: Groups): 
     path: '/pulls',
     operationId: 'repoListPullRequests',
     summary: "List a repo's pull requests",
-    tag: 'repository',
-    scopes: ['repository'],
     query: PullListQuerySchema,
     reply: { status: 200, description: 'PullRequestList', list: PullRequestSchema },
     errors: ['bad_request', 'not_found', 'validation'],
@@ -45,9 +43,7 @@ export function registerPullRoutes(_router: ApiRouter, { repo, pull }: Groups): 
     path: '/pulls',
     operationId: 'repoCreatePullRequest',
     summary: 'Create a pull request',
-    tag: 'repository',
     auth: 'token',
-    scopes: ['repository'],
     body: CreatePullRequestOptionSchema,
     reply: { status: 201, description: 'PullRequest', schema: PullRequestSchema },
     errors: ['unauthorized', 'forbidden', 'not_found', 'conflict', 'validation', 'locked'],
@@ -62,8 +58,6 @@ export function registerPullRoutes(_router: ApiRouter, { repo, pull }: Groups): 
     path: '/pulls/pinned',
     operationId: 'repoListPinnedPullRequests',
     summary: "List a repo's pinned pull requests",
-    tag: 'repository',
-    scopes: ['repository'],
     reply: { status: 200, description: 'PullRequestList', schema: Type.Array(PullRequestSchema) },
     errors: ['not_found'],
     handler: async ({ host, actor, repo, view }) => {
@@ -78,8 +72,6 @@ export function registerPullRoutes(_router: ApiRouter, { repo, pull }: Groups): 
     path: '/pulls/{base}/{head}',
     operationId: 'repoGetPullRequestByBaseHead',
     summary: 'Get a pull request by base and head',
-    tag: 'repository',
-    scopes: ['repository'],
     reply: { status: 200, description: 'PullRequest', schema: PullRequestSchema },
     errors: ['not_found'],
     handler: async ({ host, actor, repo, params, view }) => {
@@ -93,8 +85,6 @@ export function registerPullRoutes(_router: ApiRouter, { repo, pull }: Groups): 
     path: '',
     operationId: 'repoGetPullRequest',
     summary: 'Get a pull request',
-    tag: 'repository',
-    scopes: ['repository'],
     reply: { status: 200, description: 'PullRequest', schema: PullRequestSchema },
     errors: ['not_found'],
     handler: async ({ host, actor, pull, view }) => toApiPullRequest((await host.pulls.details(actor, [pull]))[0]!, view),
@@ -105,9 +95,7 @@ export function registerPullRoutes(_router: ApiRouter, { repo, pull }: Groups): 
     path: '',
     operationId: 'repoEditPullRequest',
     summary: 'Update a pull request. If using deadline only the date will be taken into account, and time of day ignored.',
-    tag: 'repository',
     auth: 'token',
-    scopes: ['repository'],
     body: EditPullRequestOptionSchema,
     reply: { status: 201, description: 'PullRequest', schema: PullRequestSchema },
     errors: ['unauthorized', 'forbidden', 'not_found', 'conflict', 'precondition_failed', 'validation'],
@@ -122,8 +110,6 @@ export function registerPullRoutes(_router: ApiRouter, { repo, pull }: Groups): 
     path: '/pulls/{index}.{diffType}',
     operationId: 'repoDownloadPullDiffOrPatch',
     summary: 'Get a pull request diff or patch',
-    tag: 'repository',
-    scopes: ['repository'],
     query: Type.Object({
       binary: Type.Optional(Type.Boolean({ description: 'whether to include binary file changes. if true, the diff is applicable with `git apply`' })),
     }),
@@ -141,8 +127,6 @@ export function registerPullRoutes(_router: ApiRouter, { repo, pull }: Groups): 
     path: '/commits',
     operationId: 'repoGetPullRequestCommits',
     summary: 'Get commits for a pull request',
-    tag: 'repository',
-    scopes: ['repository'],
     query: PullCommitsQuerySchema,
     reply: { status: 200, description: 'CommitList', list: CommitSchema },
     errors: ['not_found'],
@@ -150,7 +134,7 @@ export function registerPullRoutes(_router: ApiRouter, { repo, pull }: Groups): 
       const result = await host.pulls.commits(actor, repo, pull, query, page);
       setPageHeaders(responseHeaders, result.page, result.total);
       const path = repoWebPath(repo.owner, repo.repo);
-      return { items: result.items.map((commit) => toApiCommit(commit, path, view)), total: result.total };
+      return mapPage(result, (commit) => toApiCommit(commit, path, view));
     },
   });
 
@@ -159,15 +143,13 @@ export function registerPullRoutes(_router: ApiRouter, { repo, pull }: Groups): 
     path: '/files',
     operationId: 'repoGetPullRequestFiles',
     summary: 'Get changed files for a pull request',
-    tag: 'repository',
-    scopes: ['repository'],
     query: PullFilesQuerySchema,
     reply: { status: 200, description: 'ChangedFileList', list: ChangedFileSchema },
     errors: ['not_found'],
     handler: async ({ host, actor, repo, pull, query, page, view, responseHeaders }) => {
       const result = await host.pulls.files(actor, repo, pull, query, page);
       setPageHeaders(responseHeaders, result.page, result.total);
-      return { items: result.items.map((file) => toApiChangedFile(file, repo.owner, repo.repo, result.head, view)), total: result.total };
+      return mapPage(result, (file) => toApiChangedFile(file, repo.owner, repo.repo, result.head, view));
     },
   });
 }

@@ -1,6 +1,6 @@
 import { CreatePushMirrorOptionSchema, PushMirrorSchema, toApiPushMirror } from '@repohost/core';
 import type { Groups } from '../groups.js';
-import type { ApiRouter } from '../router.js';
+import { mapPage, type ApiRouter } from '../router.js';
 
 const EMPTY = 'APIEmpty is an empty response';
 
@@ -14,14 +14,9 @@ export function registerPushMirrorRoutes(_router: ApiRouter, { repo }: Groups): 
     path: '/push_mirrors',
     operationId: 'repoListPushMirrors',
     summary: 'Get all push mirrors of the repository',
-    tag: 'repository',
-    scopes: ['repository'],
     reply: { status: 200, description: 'PushMirrorList', list: PushMirrorSchema },
     errors: ['bad_request', 'forbidden', 'not_found'],
-    handler: async ({ host, actor, repo, page }) => {
-      const { items, total } = await host.pushMirrors.list(actor, repo, page);
-      return { items: items.map((m) => toApiPushMirror(m, repo.repo)), total };
-    },
+    handler: async ({ host, actor, repo, page }) => mapPage(await host.pushMirrors.list(actor, repo, page), (m) => toApiPushMirror(m, repo.repo)),
   });
 
   repo.add({
@@ -29,8 +24,6 @@ export function registerPushMirrorRoutes(_router: ApiRouter, { repo }: Groups): 
     path: '/push_mirrors',
     operationId: 'repoAddPushMirror',
     summary: 'Set up a new push mirror in a repository',
-    tag: 'repository',
-    scopes: ['repository'],
     body: CreatePushMirrorOptionSchema,
     reply: { status: 200, description: 'PushMirror', schema: PushMirrorSchema },
     errors: ['bad_request', 'forbidden', 'not_found', 'validation', 'locked', 'not_supported'],
@@ -42,8 +35,6 @@ export function registerPushMirrorRoutes(_router: ApiRouter, { repo }: Groups): 
     path: '/push_mirrors/{name}',
     operationId: 'repoGetPushMirrorByRemoteName',
     summary: 'Get push mirror of the repository by remoteName',
-    tag: 'repository',
-    scopes: ['repository'],
     reply: { status: 200, description: 'PushMirror', schema: PushMirrorSchema },
     errors: ['bad_request', 'forbidden', 'not_found'],
     handler: async ({ host, actor, repo, params }) => toApiPushMirror(await host.pushMirrors.get(actor, repo, params.name), repo.repo),
@@ -54,8 +45,6 @@ export function registerPushMirrorRoutes(_router: ApiRouter, { repo }: Groups): 
     path: '/push_mirrors/{name}',
     operationId: 'repoDeletePushMirror',
     summary: 'Remove a push mirror from a repository by remoteName',
-    tag: 'repository',
-    scopes: ['repository'],
     reply: { status: 204, description: EMPTY },
     errors: ['bad_request', 'forbidden', 'not_found', 'locked'],
     handler: async ({ host, actor, repo, params }) => {
@@ -68,8 +57,6 @@ export function registerPushMirrorRoutes(_router: ApiRouter, { repo }: Groups): 
     path: '/push_mirrors-sync',
     operationId: 'repoPushMirrorSync',
     summary: 'Sync all push mirrored repository',
-    tag: 'repository',
-    scopes: ['repository'],
     reply: { status: 200, description: EMPTY, produces: ['application/json'] },
     errors: ['bad_request', 'forbidden', 'not_found', 'locked', 'not_supported'],
     handler: async ({ host, actor, repo }) => {

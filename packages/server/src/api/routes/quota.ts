@@ -4,13 +4,11 @@
  * its owners (`/orgs/{org}/quota…`). Forgejo mounts these
  * only while `[quota] ENABLED` is set, so with quotas off every one of them is a 404, before anything else.
  */
-import { Type } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import {
   CreateQuotaGroupOptionsSchema,
   CreateQuotaRuleOptionsSchema,
   EditQuotaRuleOptionsSchema,
-  ForbiddenError,
-  NotFoundError,
   QuotaGroupListSchema,
   QuotaGroupSchema,
   QuotaInfoSchema,
@@ -19,79 +17,143 @@ import {
   QuotaUsedAttachmentSchema,
   QuotaUsedPackageSchema,
   SetUserQuotaGroupsOptionsSchema,
-  UnauthorizedError,
   UserSchema,
-  actorUser,
-  isSiteAdmin,
   toApiUser,
   type Actor,
   type RepoHost,
+  type RepoHostErrorKind,
+  type User,
 } from '@repohost/core';
-import type { ApiRouter } from '../router.js';
+import type { ApiRouter, RouteGroup } from '../router.js';
 import type { Groups } from '../groups.js';
-
-/** 404 while quotas are off: Forgejo does not mount the routes then. */
-function assertQuotaEnabled(host: RepoHost): void {
-  if (!host.quota.enabled) throw new NotFoundError();
-}
-
-/** Forgejo's reqToken + reqSiteAdmin. */
-function assertSiteAdmin(actor: Actor): void {
-  if (actor.kind === 'anonymous') throw new UnauthorizedError('token is required');
-  if (!isSiteAdmin(actor)) throw new ForbiddenError('reqSiteAdmin');
-}
+import { EMPTY } from './common.js';
 
 const SubjectQuery = Type.Object({
   // Optional here so that a missing subject gets Forgejo's own 422 (it parses an empty name).
   subject: Type.Optional(Type.String({ description: 'subject of the quota' })),
 });
 
-export function registerQuotaRoutes(router: ApiRouter, { org }: Groups): void {
-  const adminQuota = router.group('/admin/quota', async ({ host, actor }) => {
-    assertQuotaEnabled(host);
-    assertSiteAdmin(actor);
-    return {};
+/** What an account's quota reads (`/user/quota…`, `/orgs/{org}/quota…`) differ in. */
+interface QuotaReads<Loaded> {
+  /** `user`, `org`: operation id prefixes. */
+  prefix: string;
+  /** Whose quota, as the summaries say it. */
+  whose: string;
+  infoSummary: string;
+  /** The errors each route documents (the check adds 422). */
+  errors: readonly RepoHostErrorKind[];
+  /** The account, from what the group loaded. */
+  account: (loaded: Loaded) => User;
+}
+
+/** What uses an account's quota, as listed: path, operation id part, reply, and the service's list. */
+const QUOTA_USES = [
+  ['attachments', 'Attachments', 'QuotaUsedAttachmentList', QuotaUsedAttachmentSchema, 'listAttachments'],
+  ['packages', 'Packages', 'QuotaUsedPackageList', QuotaUsedPackageSchema, 'listPackages'],
+  ['artifacts', 'Artifacts', 'QuotaUsedArtifactList', QuotaUsedArtifactSchema, 'listArtifacts'],
+] as const;
+
+/** An account's quota: its usage, whether a subject is over it, and the things that use it. */
+function registerQuotaReads<P extends string, Loaded>(group: RouteGroup<P, Loaded, true>, reads: QuotaReads<Loaded>): void {
+  const { prefix, whose, errors, account } = reads;
+  group.add({
+    method: 'GET',
+    path: '',
+    operationId: `${prefix}GetQuota`,
+    summary: reads.infoSummary,
+    reply: { status: 200, description: 'QuotaInfo', schema: QuotaInfoSchema },
+    errors,
+    handler: async (ctx) => ctx.host.quota.info(ctx.actor, account(ctx)),
   });
 
-  // ---- rules ----
+  group.add({
+    method: 'GET',
+    path: '/check',
+    operationId: `${prefix}CheckQuota`,
+    summary: `Check if ${whose} is over quota for a given subject`,
+    query: SubjectQuery,
+    reply: { status: 200, description: 'Returns true if the action is accepted.', schema: Type.Boolean() },
+    errors: [...errors, 'validation'],
+    handler: async (ctx) => ctx.host.quota.check(ctx.actor, account(ctx), ctx.query.subject ?? ''),
+  });
+
+  for (const [path, name, description, schema, list] of QUOTA_USES) {
+    group.add({
+      method: 'GET',
+      path: `/${path}`,
+      operationId: `${prefix}ListQuota${name}`,
+      summary: `List the ${path} affecting ${whose}'s quota`,
+      reply: { status: 200, description, list: schema },
+      errors,
+      handler: async (ctx) => ctx.host.quota[list](ctx.actor, account(ctx), ctx.page),
+    });
+  }
+}
+
+/** What quota rules and groups differ in, as the routes that list, create and read them say it. */
+interface QuotaNamed<C extends TSchema> {
+  path: '/rules' | '/groups';
+  /** The path parameter that names one. */
+  param: 'quotarule' | 'quotagroup';
+  /** `Rule`, `Group`: as operation ids say it. */
+  name: string;
+  /** Of the list, the creation and the read. */
+  summaries: readonly [string, string, string];
+  /** Descriptions and schemas of the list and of one. */
+  replies: readonly [readonly [string, TSchema], readonly [string, TSchema]];
+  create: C;
+  operations: (quota: RepoHost['quota']) => {
+    list(actor: Actor): Promise<unknown[]>;
+    create(actor: Actor, input: Static<C>): Promise<unknown>;
+    get(actor: Actor, name: string): Promise<unknown>;
+  };
+}
+
+/** `GET` and `POST /admin/quota/{rules|groups}`, `GET …/{name}`: the quota rules or groups, listed, created, read. */
+function addQuotaNamed<C extends TSchema>(adminQuota: Groups['adminQuota'], named: QuotaNamed<C>): void {
+  const { path, name, summaries, replies: [[listDescription, listSchema], [description, schema]], operations } = named;
   adminQuota.add({
     method: 'GET',
-    path: '/rules',
-    operationId: 'adminListQuotaRules',
-    summary: 'List the available quota rules',
-    tag: 'admin',
-    auth: 'token',
-    scopes: ['admin'],
-    reply: { status: 200, description: 'QuotaRuleInfoList', schema: Type.Array(QuotaRuleInfoSchema) },
+    path,
+    operationId: `adminListQuota${name}s`,
+    summary: summaries[0],
+    reply: { status: 200, description: listDescription, schema: listSchema },
     errors: ['forbidden'],
-    handler: async ({ host, actor }) => host.quota.listRules(actor),
+    handler: async ({ host, actor }) => operations(host.quota).list(actor),
   });
 
   adminQuota.add({
     method: 'POST',
-    path: '/rules',
-    operationId: 'adminCreateQuotaRule',
-    summary: 'Create a new quota rule',
-    tag: 'admin',
-    auth: 'token',
-    scopes: ['admin'],
-    body: CreateQuotaRuleOptionsSchema,
-    reply: { status: 201, description: 'QuotaRuleInfo', schema: QuotaRuleInfoSchema },
+    path,
+    operationId: `adminCreateQuota${name}`,
+    summary: summaries[1],
+    body: named.create,
+    reply: { status: 201, description, schema },
     errors: ['bad_request', 'forbidden', 'conflict', 'validation'],
-    handler: async ({ host, actor, body }) => host.quota.createRule(actor, body),
+    handler: async ({ host, actor, body }) => operations(host.quota).create(actor, body as Static<C>),
   });
 
   adminQuota.add({
     method: 'GET',
-    path: '/rules/{quotarule}',
-    operationId: 'adminGetQuotaRule',
-    summary: 'Get information about a quota rule',
-    tag: 'admin',
-    auth: 'token',
-    scopes: ['admin'],
-    reply: { status: 200, description: 'QuotaRuleInfo', schema: QuotaRuleInfoSchema },
+    path: `${path}/{${named.param}}`,
+    operationId: `adminGetQuota${name}`,
+    summary: summaries[2],
+    reply: { status: 200, description, schema },
     errors: ['bad_request', 'forbidden', 'not_found'],
-    handler: async ({ host, actor, params }) => host.quota.getRule(actor, params.quotarule),
+    handler: async ({ host, actor, params }) => operations(host.quota).get(actor, (params as Record<string, string>)[named.param]!),
+  });
+}
+
+export function registerQuotaRoutes(_router: ApiRouter, { adminQuota, adminUserQuota, myQuota, orgQuota }: Groups): void {
+  // ---- rules ----
+  addQuotaNamed(adminQuota, {
+    path: '/rules',
+    param: 'quotarule',
+    name: 'Rule',
+    summaries: ['List the available quota rules', 'Create a new quota rule', 'Get information about a quota rule'],
+    replies: [['QuotaRuleInfoList', Type.Array(QuotaRuleInfoSchema)], ['QuotaRuleInfo', QuotaRuleInfoSchema]],
+    create: CreateQuotaRuleOptionsSchema,
+    operations: (quota) => ({ list: (actor) => quota.listRules(actor), create: (actor, input) => quota.createRule(actor, input), get: (actor, name) => quota.getRule(actor, name) }),
   });
 
   adminQuota.add({
@@ -99,9 +161,6 @@ export function registerQuotaRoutes(router: ApiRouter, { org }: Groups): void {
     path: '/rules/{quotarule}',
     operationId: 'adminEditQuotaRule',
     summary: 'Change an existing quota rule',
-    tag: 'admin',
-    auth: 'token',
-    scopes: ['admin'],
     body: EditQuotaRuleOptionsSchema,
     reply: { status: 200, description: 'QuotaRuleInfo', schema: QuotaRuleInfoSchema },
     errors: ['bad_request', 'forbidden', 'not_found', 'validation'],
@@ -113,53 +172,20 @@ export function registerQuotaRoutes(router: ApiRouter, { org }: Groups): void {
     path: '/rules/{quotarule}',
     operationId: 'adminDEleteQuotaRule',
     summary: 'Deletes a quota rule',
-    tag: 'admin',
-    auth: 'token',
-    scopes: ['admin'],
-    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    reply: EMPTY,
     errors: ['bad_request', 'forbidden', 'not_found'],
     handler: async ({ host, actor, params }) => host.quota.deleteRule(actor, params.quotarule),
   });
 
   // ---- groups ----
-  adminQuota.add({
-    method: 'GET',
+  addQuotaNamed(adminQuota, {
     path: '/groups',
-    operationId: 'adminListQuotaGroups',
-    summary: 'List the available quota groups',
-    tag: 'admin',
-    auth: 'token',
-    scopes: ['admin'],
-    reply: { status: 200, description: 'QuotaGroupList', schema: QuotaGroupListSchema },
-    errors: ['forbidden'],
-    handler: async ({ host, actor }) => host.quota.listGroups(actor),
-  });
-
-  adminQuota.add({
-    method: 'POST',
-    path: '/groups',
-    operationId: 'adminCreateQuotaGroup',
-    summary: 'Create a new quota group',
-    tag: 'admin',
-    auth: 'token',
-    scopes: ['admin'],
-    body: CreateQuotaGroupOptionsSchema,
-    reply: { status: 201, description: 'QuotaGroup', schema: QuotaGroupSchema },
-    errors: ['bad_request', 'forbidden', 'conflict', 'validation'],
-    handler: async ({ host, actor, body }) => host.quota.createGroup(actor, body),
-  });
-
-  adminQuota.add({
-    method: 'GET',
-    path: '/groups/{quotagroup}',
-    operationId: 'adminGetQuotaGroup',
-    summary: 'Get information about the quota group',
-    tag: 'admin',
-    auth: 'token',
-    scopes: ['admin'],
-    reply: { status: 200, description: 'QuotaGroup', schema: QuotaGroupSchema },
-    errors: ['bad_request', 'forbidden', 'not_found'],
-    handler: async ({ host, actor, params }) => host.quota.getGroup(actor, params.quotagroup),
+    param: 'quotagroup',
+    name: 'Group',
+    summaries: ['List the available quota groups', 'Create a new quota group', 'Get information about the quota group'],
+    replies: [['QuotaGroupList', QuotaGroupListSchema], ['QuotaGroup', QuotaGroupSchema]],
+    create: CreateQuotaGroupOptionsSchema,
+    operations: (quota) => ({ list: (actor) => quota.listGroups(actor), create: (actor, input) => quota.createGroup(actor, input), get: (actor, name) => quota.getGroup(actor, name) }),
   });
 
   adminQuota.add({
@@ -167,10 +193,7 @@ export function registerQuotaRoutes(router: ApiRouter, { org }: Groups): void {
     path: '/groups/{quotagroup}',
     operationId: 'adminDeleteQuotaGroup',
     summary: 'Delete a quota group',
-    tag: 'admin',
-    auth: 'token',
-    scopes: ['admin'],
-    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    reply: EMPTY,
     errors: ['bad_request', 'forbidden', 'not_found'],
     handler: async ({ host, actor, params }) => host.quota.deleteGroup(actor, params.quotagroup),
   });
@@ -180,10 +203,7 @@ export function registerQuotaRoutes(router: ApiRouter, { org }: Groups): void {
     path: '/groups/{quotagroup}/rules/{quotarule}',
     operationId: 'adminAddRuleToQuotaGroup',
     summary: 'Adds a rule to a quota group',
-    tag: 'admin',
-    auth: 'token',
-    scopes: ['admin'],
-    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    reply: EMPTY,
     errors: ['bad_request', 'forbidden', 'not_found', 'conflict', 'validation'],
     handler: async ({ host, actor, params }) => host.quota.addRuleToGroup(actor, params.quotagroup, params.quotarule),
   });
@@ -193,11 +213,8 @@ export function registerQuotaRoutes(router: ApiRouter, { org }: Groups): void {
     path: '/groups/{quotagroup}/rules/{quotarule}',
     operationId: 'adminRemoveRuleFromQuotaGroup',
     summary: 'Removes a rule from a quota group',
-    tag: 'admin',
-    auth: 'token',
-    scopes: ['admin'],
     // The reference documents 201; Forgejo answers 204, as every other removal does.
-    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    reply: EMPTY,
     errors: ['bad_request', 'forbidden', 'not_found'],
     handler: async ({ host, actor, params }) => host.quota.removeRuleFromGroup(actor, params.quotagroup, params.quotarule),
   });
@@ -207,9 +224,6 @@ export function registerQuotaRoutes(router: ApiRouter, { org }: Groups): void {
     path: '/groups/{quotagroup}/users',
     operationId: 'adminListUsersInQuotaGroup',
     summary: 'List users in a quota group',
-    tag: 'admin',
-    auth: 'token',
-    scopes: ['admin'],
     reply: { status: 200, description: 'UserList', schema: Type.Array(UserSchema) },
     errors: ['bad_request', 'forbidden', 'not_found'],
     handler: async ({ host, actor, params, view }) => (await host.quota.listMembers(actor, params.quotagroup)).map((u) => toApiUser(u, view)),
@@ -220,10 +234,7 @@ export function registerQuotaRoutes(router: ApiRouter, { org }: Groups): void {
     path: '/groups/{quotagroup}/users/{username}',
     operationId: 'adminAddUserToQuotaGroup',
     summary: 'Add a user to a quota group',
-    tag: 'admin',
-    auth: 'token',
-    scopes: ['admin'],
-    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    reply: EMPTY,
     errors: ['bad_request', 'forbidden', 'not_found', 'conflict', 'validation'],
     handler: async ({ host, actor, params }) => host.quota.addMember(actor, params.quotagroup, await host.users.resolve(actor, params.username)),
   });
@@ -233,32 +244,20 @@ export function registerQuotaRoutes(router: ApiRouter, { org }: Groups): void {
     path: '/groups/{quotagroup}/users/{username}',
     operationId: 'adminRemoveUserFromQuotaGroup',
     summary: 'Remove a user from a quota group',
-    tag: 'admin',
-    auth: 'token',
-    scopes: ['admin'],
-    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    reply: EMPTY,
     errors: ['bad_request', 'forbidden', 'not_found'],
     handler: async ({ host, actor, params }) => host.quota.removeMember(actor, params.quotagroup, await host.users.resolve(actor, params.username)),
   });
 
   // ---- an account, by a site administrator ----
-  const adminUserQuota = router.group('/admin/users/{username}/quota', async ({ host, actor, params }) => {
-    assertQuotaEnabled(host);
-    assertSiteAdmin(actor);
-    return { account: await host.users.resolve(actor, params.username) };
-  });
-
   adminUserQuota.add({
     method: 'GET',
     path: '',
     operationId: 'adminGetUserQuota',
     summary: "Get the user's quota info",
-    tag: 'admin',
-    auth: 'token',
-    scopes: ['admin'],
     reply: { status: 200, description: 'QuotaInfo', schema: QuotaInfoSchema },
     errors: ['bad_request', 'forbidden', 'not_found', 'validation'],
-    handler: async ({ host, actor, account }) => host.quota.info(actor, account),
+    handler: async ({ host, actor, user }) => host.quota.info(actor, user),
   });
 
   adminUserQuota.add({
@@ -266,158 +265,25 @@ export function registerQuotaRoutes(router: ApiRouter, { org }: Groups): void {
     path: '/groups',
     operationId: 'adminSetUserQuotaGroups',
     summary: "Set the user's quota groups to a given list.",
-    tag: 'admin',
-    auth: 'token',
-    scopes: ['admin'],
     body: SetUserQuotaGroupsOptionsSchema,
-    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    reply: EMPTY,
     errors: ['bad_request', 'forbidden', 'not_found', 'validation'],
-    handler: async ({ host, actor, account, body }) => host.quota.setGroupsOf(actor, account, body),
+    handler: async ({ host, actor, user, body }) => host.quota.setGroupsOf(actor, user, body),
   });
 
-  // ---- the signed-in user's own ----
-  const myQuota = router.group('/user/quota', async ({ host, actor }) => {
-    assertQuotaEnabled(host);
-    const me = actorUser(actor);
-    if (!me) throw new UnauthorizedError('token is required');
-    return { me };
-  });
-
-  myQuota.add({
-    method: 'GET',
-    path: '',
-    operationId: 'userGetQuota',
-    summary: 'Get quota information for the authenticated user',
-    tag: 'user',
-    auth: 'token',
-    scopes: ['user'],
-    reply: { status: 200, description: 'QuotaInfo', schema: QuotaInfoSchema },
+  // ---- the signed-in user's own, and an organization's for its owners (core checks ownership) ----
+  registerQuotaReads(myQuota, {
+    prefix: 'user',
+    whose: 'the authenticated user',
+    infoSummary: 'Get quota information for the authenticated user',
     errors: ['unauthorized', 'forbidden'],
-    handler: async ({ host, actor, me }) => host.quota.info(actor, me),
+    account: ({ me }) => me,
   });
-
-  myQuota.add({
-    method: 'GET',
-    path: '/check',
-    operationId: 'userCheckQuota',
-    summary: 'Check if the authenticated user is over quota for a given subject',
-    tag: 'user',
-    auth: 'token',
-    scopes: ['user'],
-    query: SubjectQuery,
-    reply: { status: 200, description: 'Returns true if the action is accepted.', schema: Type.Boolean() },
-    errors: ['unauthorized', 'forbidden', 'validation'],
-    handler: async ({ host, actor, me, query }) => host.quota.check(actor, me, query.subject ?? ''),
-  });
-
-  myQuota.add({
-    method: 'GET',
-    path: '/attachments',
-    operationId: 'userListQuotaAttachments',
-    summary: "List the attachments affecting the authenticated user's quota",
-    tag: 'user',
-    auth: 'token',
-    scopes: ['user'],
-    reply: { status: 200, description: 'QuotaUsedAttachmentList', list: QuotaUsedAttachmentSchema },
-    errors: ['unauthorized', 'forbidden'],
-    handler: async ({ host, actor, me, page }) => host.quota.listAttachments(actor, me, page),
-  });
-
-  myQuota.add({
-    method: 'GET',
-    path: '/packages',
-    operationId: 'userListQuotaPackages',
-    summary: "List the packages affecting the authenticated user's quota",
-    tag: 'user',
-    auth: 'token',
-    scopes: ['user'],
-    reply: { status: 200, description: 'QuotaUsedPackageList', list: QuotaUsedPackageSchema },
-    errors: ['unauthorized', 'forbidden'],
-    handler: async ({ host, actor, me, page }) => host.quota.listPackages(actor, me, page),
-  });
-
-  myQuota.add({
-    method: 'GET',
-    path: '/artifacts',
-    operationId: 'userListQuotaArtifacts',
-    summary: "List the artifacts affecting the authenticated user's quota",
-    tag: 'user',
-    auth: 'token',
-    scopes: ['user'],
-    reply: { status: 200, description: 'QuotaUsedArtifactList', list: QuotaUsedArtifactSchema },
-    errors: ['unauthorized', 'forbidden'],
-    handler: async ({ host, actor, me, page }) => host.quota.listArtifacts(actor, me, page),
-  });
-  // ---- an organization's, for its owners (Forgejo's reqToken + reqOrgOwnership) ----
-  const orgQuota = org.nest('/quota', async ({ host, actor }) => {
-    assertQuotaEnabled(host);
-    if (actor.kind === 'anonymous') throw new UnauthorizedError('token is required');
-    return {};
-  });
-
-  orgQuota.add({
-    method: 'GET',
-    path: '',
-    operationId: 'orgGetQuota',
-    summary: 'Get quota information for an organization',
-    tag: 'organization',
-    auth: 'token',
-    scopes: ['organization'],
-    reply: { status: 200, description: 'QuotaInfo', schema: QuotaInfoSchema },
+  registerQuotaReads(orgQuota, {
+    prefix: 'org',
+    whose: 'the organization',
+    infoSummary: 'Get quota information for an organization',
     errors: ['forbidden', 'not_found'],
-    handler: async ({ host, actor, org }) => host.quota.info(actor, org),
-  });
-
-  orgQuota.add({
-    method: 'GET',
-    path: '/check',
-    operationId: 'orgCheckQuota',
-    summary: 'Check if the organization is over quota for a given subject',
-    tag: 'organization',
-    auth: 'token',
-    scopes: ['organization'],
-    query: SubjectQuery,
-    reply: { status: 200, description: 'Returns true if the action is accepted.', schema: Type.Boolean() },
-    errors: ['forbidden', 'not_found', 'validation'],
-    handler: async ({ host, actor, org, query }) => host.quota.check(actor, org, query.subject ?? ''),
-  });
-
-  orgQuota.add({
-    method: 'GET',
-    path: '/attachments',
-    operationId: 'orgListQuotaAttachments',
-    summary: "List the attachments affecting the organization's quota",
-    tag: 'organization',
-    auth: 'token',
-    scopes: ['organization'],
-    reply: { status: 200, description: 'QuotaUsedAttachmentList', list: QuotaUsedAttachmentSchema },
-    errors: ['forbidden', 'not_found'],
-    handler: async ({ host, actor, org, page }) => host.quota.listAttachments(actor, org, page),
-  });
-
-  orgQuota.add({
-    method: 'GET',
-    path: '/packages',
-    operationId: 'orgListQuotaPackages',
-    summary: "List the packages affecting the organization's quota",
-    tag: 'organization',
-    auth: 'token',
-    scopes: ['organization'],
-    reply: { status: 200, description: 'QuotaUsedPackageList', list: QuotaUsedPackageSchema },
-    errors: ['forbidden', 'not_found'],
-    handler: async ({ host, actor, org, page }) => host.quota.listPackages(actor, org, page),
-  });
-
-  orgQuota.add({
-    method: 'GET',
-    path: '/artifacts',
-    operationId: 'orgListQuotaArtifacts',
-    summary: "List the artifacts affecting the organization's quota",
-    tag: 'organization',
-    auth: 'token',
-    scopes: ['organization'],
-    reply: { status: 200, description: 'QuotaUsedArtifactList', list: QuotaUsedArtifactSchema },
-    errors: ['forbidden', 'not_found'],
-    handler: async ({ host, actor, org, page }) => host.quota.listArtifacts(actor, org, page),
+    account: ({ org }) => org,
   });
 }

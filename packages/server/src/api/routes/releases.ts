@@ -2,11 +2,10 @@ import { Type } from '@sinclair/typebox';
 import type { H3Event } from 'h3';
 import {
   AttachmentSchema,
-  BadRequestError,
   CreateReleaseOptionSchema,
   EditAttachmentOptionsSchema,
   EditReleaseOptionSchema,
-  PayloadTooLargeError,
+  NotFoundError,
   ReleaseListQuerySchema,
   ReleaseSchema,
   toApiAttachment,
@@ -14,9 +13,9 @@ import {
   type OpenReleaseAsset,
 } from '@repohost/core';
 import type { Groups } from '../groups.js';
-import { HttpError } from '../errors.js';
-import { readMultipartFile } from '../multipart.js';
-import type { ApiRouter } from '../router.js';
+import { EMPTY } from './common.js';
+import { readOptionalMultipartFile } from '../multipart.js';
+import { mapPage, type ApiRouter } from '../router.js';
 
 /** `name` (replaces the file's own name) and `external_url` (a link instead of a file), read from the query. */
 const AssetUploadQuery = Type.Object({
@@ -38,14 +37,9 @@ function assetUploadFrom(event: H3Event, query: { name?: string; external_url?: 
   return async () => {
     if (contentType && /^\s*multipart\/form-data\s*(;|$)/i.test(contentType)) {
       const fields = { names: ['name', 'external_url'], values: {} as Record<string, string> };
-      const fromForm = () => ({ name: fields.values.name || query.name, externalUrl: fields.values.external_url || query.external_url });
-      try {
-        const file = await readMultipartFile(body, contentType, 'attachment', fields);
-        return { file: { name: file.filename, source: file.stream }, ...fromForm() };
-      } catch (error) {
-        if (error instanceof BadRequestError && error.message === 'http: no such file') return fromForm();
-        throw error;
-      }
+      const file = await readOptionalMultipartFile(body, contentType, 'attachment', fields);
+      const fromForm = { name: fields.values.name || query.name, externalUrl: fields.values.external_url || query.external_url };
+      return file ? { file: { name: file.filename, source: file.stream }, ...fromForm } : fromForm;
     }
     const length = headers.get('content-length');
     const empty = length === '0' || (length === null && !headers.has('transfer-encoding'));
@@ -67,16 +61,6 @@ async function* uncancelled(body: AsyncIterable<Uint8Array>): AsyncIterable<Uint
   }
 }
 
-/** Turns a size refusal into the router's 413 for a body left unread. */
-async function bounded<T>(work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } catch (error) {
-    if (error instanceof PayloadTooLargeError) throw new HttpError(413, error.message);
-    throw error;
-  }
-}
-
 /** `/repos/{owner}/{repo}/releases…`: releases and their assets, as Forgejo has them. */
 export function registerReleaseRoutes(_router: ApiRouter, { repo }: Groups): void {
   repo.add({
@@ -84,15 +68,10 @@ export function registerReleaseRoutes(_router: ApiRouter, { repo }: Groups): voi
     path: '/releases',
     operationId: 'repoListReleases',
     summary: "List a repo's releases",
-    tag: 'repository',
-    scopes: ['repository'],
     query: ReleaseListQuerySchema,
     reply: { status: 200, description: 'ReleaseList', list: ReleaseSchema },
     errors: ['not_found'],
-    handler: async ({ host, actor, repo, query, page, view }) => {
-      const { items, total } = await host.releases.list(actor, repo, query, page);
-      return { items: items.map((r) => toApiRelease(r, view)), total };
-    },
+    handler: async ({ host, actor, repo, query, page, view }) => mapPage(await host.releases.list(actor, repo, query, page), (r) => toApiRelease(r, view)),
   });
 
   repo.add({
@@ -100,9 +79,7 @@ export function registerReleaseRoutes(_router: ApiRouter, { repo }: Groups): voi
     path: '/releases',
     operationId: 'repoCreateRelease',
     summary: 'Create a release',
-    tag: 'repository',
     auth: 'token',
-    scopes: ['repository'],
     body: CreateReleaseOptionSchema,
     reply: { status: 201, description: 'Release', schema: ReleaseSchema },
     errors: ['unauthorized', 'forbidden', 'not_found', 'conflict', 'validation', 'locked'],
@@ -114,8 +91,6 @@ export function registerReleaseRoutes(_router: ApiRouter, { repo }: Groups): voi
     path: '/releases/latest',
     operationId: 'repoGetLatestRelease',
     summary: 'Gets the most recent non-prerelease, non-draft release of a repository, sorted by created_at',
-    tag: 'repository',
-    scopes: ['repository'],
     reply: { status: 200, description: 'Release', schema: ReleaseSchema },
     errors: ['not_found'],
     handler: async ({ host, actor, repo, view }) => toApiRelease(await host.releases.latest(actor, repo), view),
@@ -126,8 +101,6 @@ export function registerReleaseRoutes(_router: ApiRouter, { repo }: Groups): voi
     path: '/releases/tags/{tag}',
     operationId: 'repoGetReleaseByTag',
     summary: 'Get a release by tag name',
-    tag: 'repository',
-    scopes: ['repository'],
     reply: { status: 200, description: 'Release', schema: ReleaseSchema },
     errors: ['not_found'],
     handler: async ({ host, actor, repo, params, view }) =>
@@ -139,10 +112,8 @@ export function registerReleaseRoutes(_router: ApiRouter, { repo }: Groups): voi
     path: '/releases/tags/{tag}',
     operationId: 'repoDeleteReleaseByTag',
     summary: 'Delete a release by tag name',
-    tag: 'repository',
     auth: 'token',
-    scopes: ['repository'],
-    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    reply: EMPTY,
     errors: ['unauthorized', 'forbidden', 'not_found', 'validation', 'locked'],
     handler: async ({ host, actor, repo, params }) => host.releases.deleteByTag(actor, repo, params.tag),
   });
@@ -152,8 +123,6 @@ export function registerReleaseRoutes(_router: ApiRouter, { repo }: Groups): voi
     path: '/releases/{id}',
     operationId: 'repoGetRelease',
     summary: 'Get a release',
-    tag: 'repository',
-    scopes: ['repository'],
     reply: { status: 200, description: 'Release', schema: ReleaseSchema },
     errors: ['not_found'],
     handler: async ({ host, actor, repo, params, view }) =>
@@ -165,9 +134,7 @@ export function registerReleaseRoutes(_router: ApiRouter, { repo }: Groups): voi
     path: '/releases/{id}',
     operationId: 'repoEditRelease',
     summary: 'Update a release',
-    tag: 'repository',
     auth: 'token',
-    scopes: ['repository'],
     body: EditReleaseOptionSchema,
     reply: { status: 200, description: 'Release', schema: ReleaseSchema },
     errors: ['unauthorized', 'forbidden', 'not_found', 'conflict', 'validation', 'locked'],
@@ -184,10 +151,8 @@ export function registerReleaseRoutes(_router: ApiRouter, { repo }: Groups): voi
     path: '/releases/{id}',
     operationId: 'repoDeleteRelease',
     summary: 'Delete a release',
-    tag: 'repository',
     auth: 'token',
-    scopes: ['repository'],
-    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    reply: EMPTY,
     errors: ['unauthorized', 'forbidden', 'not_found', 'validation', 'locked'],
     handler: async ({ host, actor, repo, params }) => {
       host.releases.assertWriter(actor, repo);
@@ -202,8 +167,6 @@ export function registerReleaseRoutes(_router: ApiRouter, { repo }: Groups): voi
     path: '/releases/{id}/assets',
     operationId: 'repoListReleaseAttachments',
     summary: "List release's attachments",
-    tag: 'repository',
-    scopes: ['repository'],
     reply: { status: 200, description: 'AttachmentList', schema: Type.Array(AttachmentSchema) },
     errors: ['not_found'],
     handler: async ({ host, actor, repo, params, view }) => {
@@ -217,17 +180,15 @@ export function registerReleaseRoutes(_router: ApiRouter, { repo }: Groups): voi
     path: '/releases/{id}/assets',
     operationId: 'repoCreateReleaseAttachment',
     summary: 'Create a release attachment',
-    tag: 'repository',
     auth: 'token',
-    scopes: ['repository'],
     query: AssetUploadQuery,
     reply: { status: 201, description: `Attachment (${UPLOAD_DOC})`, schema: AttachmentSchema },
     errors: ['unauthorized', 'bad_request', 'forbidden', 'not_found', 'quota_exceeded', 'locked'],
     handler: async ({ host, actor, repo, params, query, event, view }) => {
-      if (!host.settings.attachment.ENABLED) throw new HttpError(404, 'Attachment is not enabled');
+      if (!host.settings.attachment.ENABLED) throw new NotFoundError('Attachment is not enabled');
       host.releases.assertWriter(actor, repo);
       const release = await host.releases.resolve(actor, repo, params.id);
-      return toApiAttachment(await bounded(host.releaseAssets.upload(actor, repo, release, assetUploadFrom(event, query))), view);
+      return toApiAttachment(await host.releaseAssets.upload(actor, repo, release, assetUploadFrom(event, query)), view);
     },
   });
 
@@ -236,8 +197,6 @@ export function registerReleaseRoutes(_router: ApiRouter, { repo }: Groups): voi
     path: '/releases/{id}/assets/{attachment_id}',
     operationId: 'repoGetReleaseAttachment',
     summary: 'Get a release attachment',
-    tag: 'repository',
-    scopes: ['repository'],
     reply: { status: 200, description: 'Attachment', schema: AttachmentSchema },
     errors: ['not_found'],
     handler: async ({ host, actor, repo, params, view }) => {
@@ -251,9 +210,7 @@ export function registerReleaseRoutes(_router: ApiRouter, { repo }: Groups): voi
     path: '/releases/{id}/assets/{attachment_id}',
     operationId: 'repoEditReleaseAttachment',
     summary: 'Edit a release attachment',
-    tag: 'repository',
     auth: 'token',
-    scopes: ['repository'],
     body: EditAttachmentOptionsSchema,
     reply: { status: 201, description: 'Attachment', schema: AttachmentSchema },
     errors: ['unauthorized', 'bad_request', 'forbidden', 'not_found', 'locked'],
@@ -269,10 +226,8 @@ export function registerReleaseRoutes(_router: ApiRouter, { repo }: Groups): voi
     path: '/releases/{id}/assets/{attachment_id}',
     operationId: 'repoDeleteReleaseAttachment',
     summary: 'Delete a release attachment',
-    tag: 'repository',
     auth: 'token',
-    scopes: ['repository'],
-    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    reply: EMPTY,
     errors: ['unauthorized', 'forbidden', 'not_found', 'locked'],
     handler: async ({ host, actor, repo, params }) => {
       host.releases.assertWriter(actor, repo);

@@ -39,8 +39,6 @@ export function registerRepoArchiveRoutes(_router: ApiRouter, { repo }: Groups):
     path: '/archive/{archive}',
     operationId: 'repoGetArchive',
     summary: 'Get an archive of a repository',
-    tag: 'repository',
-    scopes: ['repository'],
     reply: { status: 200, description: 'success', produces: ['application/octet-stream', 'application/zip', 'application/gzip'] },
     errors: ['bad_request', 'not_found'],
     handler: async ({ host, actor, repo, params, event, responseHeaders }) => {

@@ -12,8 +12,6 @@ export function registerRepoLanguageRoutes(_router: ApiRouter, { repo }: Groups)
     path: '/languages',
     operationId: 'repoGetLanguages',
     summary: 'Get languages and number of bytes of code written',
-    tag: 'repository',
-    scopes: ['repository'],
     reply: { status: 200, description: 'LanguageStatistics', schema: LanguageStatisticsSchema },
     errors: ['not_found'],
     handler: async ({ host, actor, repo }) => host.repoLanguages.list(actor, repo),

@@ -5,69 +5,85 @@ import {
   UserSchema,
   WatchInfoSchema,
   toApiBlockedUser,
-  toApiRepository,
-  toApiUser,
   toApiWatchInfo,
-  type ApiView,
-  type Page,
-  type RepoAccess,
+  type RepoHostErrorKind,
   type User,
 } from '@repohost/core';
-import type { ApiRouter } from '../router.js';
+import { mapPage, type ApiRouter, type RouteGroup } from '../router.js';
 import type { Groups } from '../groups.js';
-
-const EMPTY = { status: 204, description: 'APIEmpty is an empty response' } as const;
-
-function users(page: Page<User>, view: ApiView) {
-  return { items: page.items.map((u) => toApiUser(u, view)), total: page.total };
-}
-
-function repositories(page: Page<RepoAccess>, view: ApiView) {
-  return { items: page.items.map((r) => toApiRepository(r, view)), total: page.total };
-}
+import { EMPTY, apiRepositories, apiUsers } from './common.js';
 
 /** 204 when `yes`, else 404: how Forgejo answers "do you follow / star …?". */
 function presence(yes: boolean): void {
   if (!yes) throw new NotFoundError();
 }
 
+/** The signed-in user (`/user/…`) or another account (`/users/{username}/…`): what their lists differ in. */
+interface AccountSide<Loaded> {
+  /** Operation ids' prefix: `userCurrent`, `user`. */
+  prefix: string;
+  /** How summaries name the account. */
+  who: string;
+  errors: readonly RepoHostErrorKind[];
+  /** The account, from what the group loaded. */
+  account: (loaded: Loaded) => User;
+}
+
+/** `GET …/followers` and `…/following`: the accounts following the account, and those it follows. */
+function addFollowLists<P extends string, Loaded>(group: RouteGroup<P, Loaded, true>, side: AccountSide<Loaded>): void {
+  const lists = [
+    ['/followers', 'Followers', `List ${side.who}'s followers`, 'listFollowers'],
+    ['/following', 'Following', `List the users that ${side.who} is following`, 'listFollowing'],
+  ] as const;
+  for (const [path, name, summary, list] of lists) {
+    group.add({
+      method: 'GET',
+      path,
+      operationId: `${side.prefix}List${name}`,
+      summary,
+      reply: { status: 200, description: 'UserList', list: UserSchema },
+      errors: side.errors,
+      handler: async (ctx) => apiUsers(await ctx.host.social[list](ctx.actor, side.account(ctx), ctx.page), ctx.view),
+    });
+  }
+}
+
+/** `GET …/starred`, `…/subscriptions`: repositories the account starred or watches. */
+function addRepoList<P extends string, Loaded>(
+  group: RouteGroup<P, Loaded, true>,
+  side: AccountSide<Loaded>,
+  name: string,
+  summary: string,
+  list: 'listStarred' | 'listSubscriptions',
+): void {
+  group.add({
+    method: 'GET',
+    path: `/${name.toLowerCase()}`,
+    operationId: `${side.prefix}List${name}`,
+    summary,
+    scopes: ['user', 'repository'],
+    reply: { status: 200, description: 'RepositoryList', list: RepositorySchema },
+    errors: side.errors,
+    handler: async (ctx) => apiRepositories(await ctx.host.social[list](ctx.actor, side.account(ctx), ctx.page), ctx.view),
+  });
+}
+
 /**
  * Follows (`/user/following`, `/users/{username}/followers`…), stars (`/user/starred`, `/repos/{owner}/{repo}/stargazers`),
  * watches (`/repos/{owner}/{repo}/subscription`, `/user/subscriptions`…) and blocks (`/user/block`, `/user/list_blocked`).
  */
-export function registerSocialRoutes(_router: ApiRouter, { me, user, repo, org }: Groups): void {
-  // ---- follows ----
-  me.add({
-    method: 'GET',
-    path: '/followers',
-    operationId: 'userCurrentListFollowers',
-    summary: "List the authenticated user's followers",
-    tag: 'user',
-    scopes: ['user'],
-    reply: { status: 200, description: 'UserList', list: UserSchema },
-    errors: ['unauthorized', 'forbidden'],
-    handler: async ({ host, actor, me, page, view }) => users(await host.social.listFollowers(actor, me, page), view),
-  });
+export function registerSocialRoutes(_router: ApiRouter, { me, user, repo, repoSubscription, org }: Groups): void {
+  const mine: AccountSide<{ me: User }> = { prefix: 'userCurrent', who: 'the authenticated user', errors: ['unauthorized', 'forbidden'], account: ({ me }) => me };
+  const theirs: AccountSide<{ user: User }> = { prefix: 'user', who: 'the given user', errors: ['not_found'], account: ({ user }) => user };
 
-  me.add({
-    method: 'GET',
-    path: '/following',
-    operationId: 'userCurrentListFollowing',
-    summary: 'List the users that the authenticated user is following',
-    tag: 'user',
-    scopes: ['user'],
-    reply: { status: 200, description: 'UserList', list: UserSchema },
-    errors: ['unauthorized', 'forbidden'],
-    handler: async ({ host, actor, me, page, view }) => users(await host.social.listFollowing(actor, me, page), view),
-  });
+  // ---- follows ----
+  addFollowLists(me, mine);
 
   me.add({
     method: 'GET',
     path: '/following/{username}',
     operationId: 'userCurrentCheckFollowing',
     summary: 'Check whether a user is followed by the authenticated user',
-    tag: 'user',
-    scopes: ['user'],
     reply: EMPTY,
     errors: ['unauthorized', 'forbidden', 'not_found'],
     handler: async ({ host, actor, me, params }) => presence(await host.social.isFollowing(me, await host.users.resolve(actor, params.username))),
@@ -78,8 +94,6 @@ export function registerSocialRoutes(_router: ApiRouter, { me, user, repo, org }
     path: '/following/{username}',
     operationId: 'userCurrentPutFollow',
     summary: 'Follow a user',
-    tag: 'user',
-    scopes: ['user'],
     reply: EMPTY,
     errors: ['unauthorized', 'forbidden', 'not_found'],
     handler: async ({ host, actor, params }) => host.social.follow(actor, await host.users.resolve(actor, params.username)),
@@ -90,68 +104,31 @@ export function registerSocialRoutes(_router: ApiRouter, { me, user, repo, org }
     path: '/following/{username}',
     operationId: 'userCurrentDeleteFollow',
     summary: 'Unfollow a user',
-    tag: 'user',
-    scopes: ['user'],
     reply: EMPTY,
     errors: ['unauthorized', 'forbidden', 'not_found'],
     handler: async ({ host, actor, params }) => host.social.unfollow(actor, await host.users.resolve(actor, params.username)),
   });
 
-  user.add({
-    method: 'GET',
-    path: '/followers',
-    operationId: 'userListFollowers',
-    summary: "List the given user's followers",
-    tag: 'user',
-    scopes: ['user'],
-    reply: { status: 200, description: 'UserList', list: UserSchema },
-    errors: ['not_found'],
-    handler: async ({ host, actor, user, page, view }) => users(await host.social.listFollowers(actor, user, page), view),
-  });
-
-  user.add({
-    method: 'GET',
-    path: '/following',
-    operationId: 'userListFollowing',
-    summary: 'List the users that the given user is following',
-    tag: 'user',
-    scopes: ['user'],
-    reply: { status: 200, description: 'UserList', list: UserSchema },
-    errors: ['not_found'],
-    handler: async ({ host, actor, user, page, view }) => users(await host.social.listFollowing(actor, user, page), view),
-  });
+  addFollowLists(user, theirs);
 
   user.add({
     method: 'GET',
     path: '/following/{target}',
     operationId: 'userCheckFollowing',
     summary: 'Check if one user is following another user',
-    tag: 'user',
-    scopes: ['user'],
     reply: EMPTY,
     errors: ['not_found'],
     handler: async ({ host, actor, user, params }) => presence(await host.social.isFollowing(user, await host.users.resolve(actor, params.target))),
   });
 
   // ---- stars ----
-  me.add({
-    method: 'GET',
-    path: '/starred',
-    operationId: 'userCurrentListStarred',
-    summary: 'The repos that the authenticated user has starred',
-    tag: 'user',
-    scopes: ['user', 'repository'],
-    reply: { status: 200, description: 'RepositoryList', list: RepositorySchema },
-    errors: ['unauthorized', 'forbidden'],
-    handler: async ({ host, actor, me, page, view }) => repositories(await host.social.listStarred(actor, me, page), view),
-  });
+  addRepoList(me, mine, 'Starred', 'The repos that the authenticated user has starred', 'listStarred');
 
   me.add({
     method: 'GET',
     path: '/starred/{owner}/{repo}',
     operationId: 'userCurrentCheckStarring',
     summary: 'Whether the authenticated is starring the repo',
-    tag: 'user',
     scopes: ['user', 'repository'],
     reply: EMPTY,
     errors: ['unauthorized', 'forbidden', 'not_found'],
@@ -163,7 +140,6 @@ export function registerSocialRoutes(_router: ApiRouter, { me, user, repo, org }
     path: '/starred/{owner}/{repo}',
     operationId: 'userCurrentPutStar',
     summary: 'Star the given repo',
-    tag: 'user',
     scopes: ['user', 'repository'],
     reply: EMPTY,
     errors: ['unauthorized', 'forbidden', 'not_found'],
@@ -175,46 +151,30 @@ export function registerSocialRoutes(_router: ApiRouter, { me, user, repo, org }
     path: '/starred/{owner}/{repo}',
     operationId: 'userCurrentDeleteStar',
     summary: 'Unstar the given repo',
-    tag: 'user',
     scopes: ['user', 'repository'],
     reply: EMPTY,
     errors: ['unauthorized', 'forbidden', 'not_found'],
     handler: async ({ host, actor, params }) => host.social.unstar(actor, await host.repos.resolve(actor, params.owner, params.repo)),
   });
 
-  user.add({
-    method: 'GET',
-    path: '/starred',
-    operationId: 'userListStarred',
-    summary: 'The repos that the given user has starred',
-    tag: 'user',
-    scopes: ['user', 'repository'],
-    reply: { status: 200, description: 'RepositoryList', list: RepositorySchema },
-    errors: ['not_found'],
-    handler: async ({ host, actor, user, page, view }) => repositories(await host.social.listStarred(actor, user, page), view),
-  });
+  addRepoList(user, theirs, 'Starred', 'The repos that the given user has starred', 'listStarred');
 
   repo.add({
     method: 'GET',
     path: '/stargazers',
     operationId: 'repoListStargazers',
     summary: "List a repo's stargazers",
-    tag: 'repository',
-    scopes: ['repository'],
     reply: { status: 200, description: 'UserList', list: UserSchema },
     errors: ['not_found'],
-    handler: async ({ host, actor, repo, page, view }) => users(await host.social.listStargazers(actor, repo, page), view),
+    handler: async ({ host, actor, repo, page, view }) => apiUsers(await host.social.listStargazers(actor, repo, page), view),
   });
 
   // ---- watches ----
-  repo.add({
+  repoSubscription.add({
     method: 'GET',
-    path: '/subscription',
+    path: '',
     operationId: 'userCurrentCheckSubscription',
     summary: 'Check if the current user is watching a repo',
-    tag: 'repository',
-    auth: 'token',
-    scopes: ['repository'],
     reply: { status: 200, description: 'WatchInfo', schema: WatchInfoSchema },
     errors: ['not_found'],
     handler: async ({ host, actor, repo, view }) => {
@@ -223,14 +183,11 @@ export function registerSocialRoutes(_router: ApiRouter, { me, user, repo, org }
     },
   });
 
-  repo.add({
+  repoSubscription.add({
     method: 'PUT',
-    path: '/subscription',
+    path: '',
     operationId: 'userCurrentPutSubscription',
     summary: 'Watch a repo',
-    tag: 'repository',
-    auth: 'token',
-    scopes: ['repository'],
     reply: { status: 200, description: 'WatchInfo', schema: WatchInfoSchema },
     errors: ['forbidden', 'not_found'],
     handler: async ({ host, actor, repo, view }) => {
@@ -239,14 +196,11 @@ export function registerSocialRoutes(_router: ApiRouter, { me, user, repo, org }
     },
   });
 
-  repo.add({
+  repoSubscription.add({
     method: 'DELETE',
-    path: '/subscription',
+    path: '',
     operationId: 'userCurrentDeleteSubscription',
     summary: 'Unwatch a repo',
-    tag: 'repository',
-    auth: 'token',
-    scopes: ['repository'],
     reply: EMPTY,
     errors: ['not_found'],
     handler: async ({ host, actor, repo }) => host.social.unwatch(actor, repo),
@@ -257,36 +211,13 @@ export function registerSocialRoutes(_router: ApiRouter, { me, user, repo, org }
     path: '/subscribers',
     operationId: 'repoListSubscribers',
     summary: "List a repo's watchers",
-    tag: 'repository',
-    scopes: ['repository'],
     reply: { status: 200, description: 'UserList', list: UserSchema },
     errors: ['not_found'],
-    handler: async ({ host, actor, repo, page, view }) => users(await host.social.listSubscribers(actor, repo, page), view),
+    handler: async ({ host, actor, repo, page, view }) => apiUsers(await host.social.listSubscribers(actor, repo, page), view),
   });
 
-  me.add({
-    method: 'GET',
-    path: '/subscriptions',
-    operationId: 'userCurrentListSubscriptions',
-    summary: 'List repositories watched by the authenticated user',
-    tag: 'user',
-    scopes: ['user', 'repository'],
-    reply: { status: 200, description: 'RepositoryList', list: RepositorySchema },
-    errors: ['unauthorized', 'forbidden'],
-    handler: async ({ host, actor, me, page, view }) => repositories(await host.social.listSubscriptions(actor, me, page), view),
-  });
-
-  user.add({
-    method: 'GET',
-    path: '/subscriptions',
-    operationId: 'userListSubscriptions',
-    summary: 'List the repositories watched by a user',
-    tag: 'user',
-    scopes: ['user', 'repository'],
-    reply: { status: 200, description: 'RepositoryList', list: RepositorySchema },
-    errors: ['not_found'],
-    handler: async ({ host, actor, user, page, view }) => repositories(await host.social.listSubscriptions(actor, user, page), view),
-  });
+  addRepoList(me, mine, 'Subscriptions', 'List repositories watched by the authenticated user', 'listSubscriptions');
+  addRepoList(user, theirs, 'Subscriptions', 'List the repositories watched by a user', 'listSubscriptions');
 
   // ---- blocks ----
   me.add({
@@ -294,13 +225,11 @@ export function registerSocialRoutes(_router: ApiRouter, { me, user, repo, org }
     path: '/list_blocked',
     operationId: 'userListBlockedUsers',
     summary: "List the authenticated user's blocked users",
-    tag: 'user',
-    scopes: ['user'],
     reply: { status: 200, description: 'BlockedUserList', list: BlockedUserSchema },
     errors: ['unauthorized', 'forbidden'],
     handler: async ({ host, actor, page }) => {
       const blocked = await host.social.listBlocked(actor, page);
-      return { items: blocked.items.map(toApiBlockedUser), total: blocked.total };
+      return mapPage(blocked, toApiBlockedUser);
     },
   });
 
@@ -309,8 +238,6 @@ export function registerSocialRoutes(_router: ApiRouter, { me, user, repo, org }
     path: '/block/{username}',
     operationId: 'userBlockUser',
     summary: 'Blocks a user from the doer',
-    tag: 'user',
-    scopes: ['user'],
     reply: EMPTY,
     errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
     handler: async ({ host, actor, params }) => host.social.block(actor, await host.users.resolve(actor, params.username)),
@@ -321,8 +248,6 @@ export function registerSocialRoutes(_router: ApiRouter, { me, user, repo, org }
     path: '/unblock/{username}',
     operationId: 'userUnblockUser',
     summary: 'Unblocks a user from the doer',
-    tag: 'user',
-    scopes: ['user'],
     reply: EMPTY,
     errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
     handler: async ({ host, actor, params }) => host.social.unblock(actor, await host.users.resolve(actor, params.username)),
@@ -334,14 +259,12 @@ export function registerSocialRoutes(_router: ApiRouter, { me, user, repo, org }
     path: '/list_blocked',
     operationId: 'orgListBlockedUsers',
     summary: "List the organization's blocked users",
-    tag: 'organization',
-    scopes: ['organization'],
     auth: 'token',
     reply: { status: 200, description: 'BlockedUserList', list: BlockedUserSchema },
     errors: ['unauthorized', 'forbidden', 'not_found'],
     handler: async ({ host, actor, org: organization, page }) => {
       const blocked = await host.social.listBlockedByOrg(actor, organization, page);
-      return { items: blocked.items.map(toApiBlockedUser), total: blocked.total };
+      return mapPage(blocked, toApiBlockedUser);
     },
   });
 
@@ -350,8 +273,6 @@ export function registerSocialRoutes(_router: ApiRouter, { me, user, repo, org }
     path: '/block/{username}',
     operationId: 'orgBlockUser',
     summary: 'Blocks a user from the organization',
-    tag: 'organization',
-    scopes: ['organization'],
     auth: 'token',
     reply: EMPTY,
     errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
@@ -364,8 +285,6 @@ export function registerSocialRoutes(_router: ApiRouter, { me, user, repo, org }
     path: '/unblock/{username}',
     operationId: 'orgUnblockUser',
     summary: 'Unblock a user from the organization',
-    tag: 'organization',
-    scopes: ['organization'],
     auth: 'token',
     reply: EMPTY,
     errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],

@@ -15,7 +15,7 @@ import {
   type RepoAccess,
   type RepoHost,
 } from '@repohost/core';
-import type { ApiRouter } from '../router.js';
+import { mapPage, type ApiRouter } from '../router.js';
 import type { Groups } from '../groups.js';
 
 /** What a status list handler uses of its request. */
@@ -40,8 +40,6 @@ export function registerStatusRoutes(_router: ApiRouter, { repo }: Groups): void
     path: '/statuses/{sha}',
     operationId: 'repoCreateStatus',
     summary: 'Create a commit status',
-    tag: 'repository',
-    scopes: ['repository'],
     auth: 'token',
     body: CreateStatusOptionSchema,
     reply: { status: 201, description: 'CommitStatus', schema: CommitStatusSchema },
@@ -55,15 +53,13 @@ export function registerStatusRoutes(_router: ApiRouter, { repo }: Groups): void
   const listStatuses = async ({ host, actor, repo, query, page, view }: ListContext, target: { sha: string } | { ref: string }) => {
     const result = await host.commitStatuses.list(actor, repo, target, { ...page, ...query });
     const repoPath = repoWebPath(repo.owner, repo.repo);
-    return { items: result.items.map((s) => toApiCommitStatus(s, repoPath, result.creators.get(s.creator_id), view)), total: result.total };
+    return mapPage(result, (s) => toApiCommitStatus(s, repoPath, result.creators.get(s.creator_id), view));
   };
   repo.add({
     method: 'GET',
     path: '/statuses/{sha}',
     operationId: 'repoListStatuses',
     summary: "Get a commit's statuses",
-    tag: 'repository',
-    scopes: ['repository'],
     query: StatusListQuery,
     reply: { status: 200, description: 'CommitStatusList', list: CommitStatusSchema },
     errors: ['bad_request', 'not_found', 'validation'],
@@ -74,8 +70,6 @@ export function registerStatusRoutes(_router: ApiRouter, { repo }: Groups): void
     path: '/commits/{ref}/statuses',
     operationId: 'repoListStatusesByRef',
     summary: "Get a commit's statuses, by branch/tag/commit reference",
-    tag: 'repository',
-    scopes: ['repository'],
     query: StatusListQuery,
     reply: { status: 200, description: 'CommitStatusList', list: CommitStatusSchema },
     errors: ['bad_request', 'not_found'],
@@ -87,8 +81,6 @@ export function registerStatusRoutes(_router: ApiRouter, { repo }: Groups): void
     path: '/commits/{ref}/status',
     operationId: 'repoGetCombinedStatusByRef',
     summary: "Get a commit's combined status, by branch/tag/commit reference",
-    tag: 'repository',
-    scopes: ['repository'],
     query: Type.Object({
       page: Type.Optional(Type.Integer({ description: 'page number of results to return (1-based)' })),
       limit: Type.Optional(Type.Integer({ description: 'page size of results' })),

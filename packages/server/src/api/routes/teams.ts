@@ -1,9 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import {
-  AccessMode,
   CreateTeamOptionSchema,
   EditTeamOptionSchema,
-  ForbiddenError,
+  MethodNotAllowedError,
   NotFoundError,
   RepositorySchema,
   TeamSchema,
@@ -12,24 +11,21 @@ import {
   UserSchema,
   clampPage,
   isOrganization,
-  isSiteAdmin,
   toApiRepository,
   toApiTeam,
   toApiUser,
   type RepoAccess,
 } from '@repohost/core';
-import { setPaginationHeaders, type ApiRouter } from '../router.js';
+import { mapPage, setPaginationHeaders, type ApiRouter } from '../router.js';
 import type { Groups } from '../groups.js';
-import { HttpError } from '../errors.js';
+import { EMPTY, apiUsers, apiRepositories, addChanges } from './common.js';
 
 /** `GET /repos/{owner}/{repo}/teams` answers every team at once (Forgejo's TeamListWithoutPagination). */
 const TeamListSchema = Type.Array(TeamSchema);
 
-const EMPTY = { status: 204, description: 'APIEmpty is an empty response' } as const;
-
 /** Forgejo's 405 for the repository-teams routes of a repository owned by an individual. */
 function assertOrgRepo({ owner }: RepoAccess): void {
-  if (!isOrganization(owner)) throw new HttpError(405, 'repo is not owned by an organization');
+  if (!isOrganization(owner)) throw new MethodNotAllowedError('repo is not owned by an organization');
 }
 
 /**
@@ -38,47 +34,35 @@ function assertOrgRepo({ owner }: RepoAccess): void {
  * organization members list and search, owners create; a team's routes need its membership (or ownership of
  * the organization), and owners change it.
  */
-export function registerTeamRoutes(_router: ApiRouter, { me, org, team, repo }: Groups): void {
+export function registerTeamRoutes(_router: ApiRouter, { me, orgTeams, team, teamMembers, teamRepos, teamOwner, repoTeams, repoAdmin }: Groups): void {
   // ---- an organization's teams ----
 
-  org.add({
+  orgTeams.add({
     method: 'GET',
-    path: '/teams',
+    path: '',
     operationId: 'orgListTeams',
     summary: "List an organization's teams",
-    tag: 'organization',
-    auth: 'token',
-    scopes: ['organization'],
     reply: { status: 200, description: 'TeamList', list: TeamSchema },
     errors: ['unauthorized', 'forbidden', 'not_found'],
-    handler: async ({ host, actor, org, page, view }) => {
-      const { items, total } = await host.teams.listOfOrg(actor, org, page);
-      return { items: items.map((t) => toApiTeam(t, view)), total };
-    },
+    handler: async ({ host, actor, org, page, view }) => mapPage(await host.teams.listOfOrg(actor, org, page), (t) => toApiTeam(t, view)),
   });
 
-  org.add({
+  orgTeams.add({
     method: 'POST',
-    path: '/teams',
+    path: '',
     operationId: 'orgCreateTeam',
     summary: 'Create a team',
-    tag: 'organization',
-    auth: 'token',
-    scopes: ['organization'],
     body: CreateTeamOptionSchema,
     reply: { status: 201, description: 'Team', schema: TeamSchema },
     errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
     handler: async ({ host, actor, org, body, view }) => toApiTeam(await host.teams.create(actor, org, body), view, org),
   });
 
-  org.add({
+  orgTeams.add({
     method: 'GET',
-    path: '/teams/search',
+    path: '/search',
     operationId: 'teamSearch',
     summary: 'Search for teams within an organization',
-    tag: 'organization',
-    auth: 'token',
-    scopes: ['organization'],
     query: TeamSearchQuerySchema,
     reply: { status: 200, description: 'SearchResults of a successful search', schema: TeamSearchResultsSchema },
     errors: ['unauthorized', 'forbidden', 'not_found'],
@@ -96,28 +80,17 @@ export function registerTeamRoutes(_router: ApiRouter, { me, org, team, repo }: 
     path: '',
     operationId: 'orgGetTeam',
     summary: 'Get a team',
-    tag: 'organization',
     auth: 'token',
-    scopes: ['organization'],
     reply: { status: 200, description: 'Team', schema: TeamSchema },
     errors: ['unauthorized', 'forbidden', 'not_found'],
     handler: async ({ teamAccess, view }) => toApiTeam(teamAccess.team, view, teamAccess.org),
   });
 
-  /** Owners and site administrators only (Forgejo's reqOrgOwnership, a 404 on a team's routes). */
-  const owned = team.nest('', async ({ host, actor, teamAccess }) => {
-    await host.teams.assertOwner(actor, teamAccess);
-    return {};
-  });
-
-  owned.add({
+  teamOwner.add({
     method: 'PATCH',
     path: '',
     operationId: 'orgEditTeam',
     summary: 'Edit a team',
-    tag: 'organization',
-    auth: 'token',
-    scopes: ['organization'],
     body: EditTeamOptionSchema,
     reply: { status: 200, description: 'Team', schema: TeamSchema },
     errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
@@ -125,14 +98,11 @@ export function registerTeamRoutes(_router: ApiRouter, { me, org, team, repo }: 
     handler: async ({ host, actor, teamAccess, body, view }) => toApiTeam(await host.teams.edit(actor, teamAccess, body), view),
   });
 
-  owned.add({
+  teamOwner.add({
     method: 'DELETE',
     path: '',
     operationId: 'orgDeleteTeam',
     summary: 'Delete a team',
-    tag: 'organization',
-    auth: 'token',
-    scopes: ['organization'],
     reply: { status: 204, description: 'team deleted' },
     errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
     handler: async ({ host, actor, teamAccess }) => host.teams.delete(actor, teamAccess),
@@ -140,30 +110,21 @@ export function registerTeamRoutes(_router: ApiRouter, { me, org, team, repo }: 
 
   // ---- members ----
 
-  team.add({
+  teamMembers.add({
     method: 'GET',
-    path: '/members',
+    path: '',
     operationId: 'orgListTeamMembers',
     summary: "List a team's members",
-    tag: 'organization',
-    auth: 'token',
-    scopes: ['organization'],
     reply: { status: 200, description: 'UserList', list: UserSchema },
     errors: ['unauthorized', 'forbidden', 'not_found'],
-    handler: async ({ host, teamAccess, page, view }) => {
-      const { items, total } = await host.teams.listMembers(teamAccess, page);
-      return { items: items.map((u) => toApiUser(u, view)), total };
-    },
+    handler: async ({ host, teamAccess, page, view }) => apiUsers(await host.teams.listMembers(teamAccess, page), view),
   });
 
-  team.add({
+  teamMembers.add({
     method: 'GET',
-    path: '/members/{username}',
+    path: '/{username}',
     operationId: 'orgListTeamMember',
     summary: 'List a particular member of team',
-    tag: 'organization',
-    auth: 'token',
-    scopes: ['organization'],
     reply: { status: 200, description: 'User', schema: UserSchema },
     errors: ['unauthorized', 'forbidden', 'not_found'],
     handler: async ({ host, actor, teamAccess, params, view }) => {
@@ -173,27 +134,21 @@ export function registerTeamRoutes(_router: ApiRouter, { me, org, team, repo }: 
     },
   });
 
-  owned.add({
+  teamOwner.add({
     method: 'PUT',
     path: '/members/{username}',
     operationId: 'orgAddTeamMember',
     summary: 'Add a team member',
-    tag: 'organization',
-    auth: 'token',
-    scopes: ['organization'],
     reply: EMPTY,
     errors: ['unauthorized', 'forbidden', 'not_found', 'conflict', 'validation'],
     handler: async ({ host, actor, teamAccess, params }) => host.teams.addMember(actor, teamAccess, await host.users.resolve(actor, params.username)),
   });
 
-  owned.add({
+  teamOwner.add({
     method: 'DELETE',
     path: '/members/{username}',
     operationId: 'orgRemoveTeamMember',
     summary: 'Remove a team member',
-    tag: 'organization',
-    auth: 'token',
-    scopes: ['organization'],
     reply: EMPTY,
     errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
     handler: async ({ host, actor, teamAccess, params }) => host.teams.removeMember(actor, teamAccess, await host.users.resolve(actor, params.username)),
@@ -201,60 +156,31 @@ export function registerTeamRoutes(_router: ApiRouter, { me, org, team, repo }: 
 
   // ---- repositories ----
 
-  team.add({
+  teamRepos.add({
     method: 'GET',
-    path: '/repos',
+    path: '',
     operationId: 'orgListTeamRepos',
     summary: "List a team's repos",
-    tag: 'organization',
-    auth: 'token',
-    scopes: ['organization'],
     reply: { status: 200, description: 'RepositoryList', list: RepositorySchema },
     errors: ['unauthorized', 'forbidden', 'not_found'],
-    handler: async ({ host, actor, teamAccess, page, view }) => {
-      const { items, total } = await host.teams.listRepos(actor, teamAccess, page);
-      return { items: items.map((r) => toApiRepository(r, view)), total };
-    },
+    handler: async ({ host, actor, teamAccess, page, view }) => apiRepositories(await host.teams.listRepos(actor, teamAccess, page), view),
   });
 
-  team.add({
+  teamRepos.add({
     method: 'GET',
-    path: '/repos/{org}/{repo}',
+    path: '/{org}/{repo}',
     operationId: 'orgListTeamRepo',
     summary: 'List a particular repo of team',
-    tag: 'organization',
-    auth: 'token',
-    scopes: ['organization'],
     reply: { status: 200, description: 'Repository', schema: RepositorySchema },
     errors: ['unauthorized', 'forbidden', 'not_found'],
     handler: async ({ host, actor, teamAccess, params, view }) => toApiRepository(await host.teams.repo(actor, teamAccess, params.repo), view),
   });
 
-  team.add({
-    method: 'PUT',
-    path: '/repos/{org}/{repo}',
-    operationId: 'orgAddTeamRepository',
-    summary: 'Add a repository to a team',
-    tag: 'organization',
-    auth: 'token',
-    scopes: ['organization'],
-    reply: EMPTY,
-    errors: ['unauthorized', 'forbidden', 'not_found'],
-    handler: async ({ host, actor, teamAccess, params }) => host.teams.addRepo(actor, teamAccess, params.repo),
-  });
-
-  team.add({
-    method: 'DELETE',
-    path: '/repos/{org}/{repo}',
-    operationId: 'orgRemoveTeamRepository',
-    summary: 'Remove a repository from a team',
-    tag: 'organization',
-    auth: 'token',
-    scopes: ['organization'],
-    reply: EMPTY,
-    errors: ['unauthorized', 'forbidden', 'not_found'],
-    handler: async ({ host, actor, teamAccess, params }) => host.teams.removeRepo(actor, teamAccess, params.repo),
-  });
+  const TEAM_REPO_ERRORS = ['unauthorized', 'forbidden', 'not_found'] as const;
+  addChanges(teamRepos, '/{org}/{repo}', [
+    { method: 'PUT', operationId: 'orgAddTeamRepository', summary: 'Add a repository to a team', errors: TEAM_REPO_ERRORS },
+    { method: 'DELETE', operationId: 'orgRemoveTeamRepository', summary: 'Remove a repository from a team', errors: TEAM_REPO_ERRORS },
+  ], async ({ host, actor, teamAccess, params }, add) => (add ? host.teams.addRepo(actor, teamAccess, params.repo) : host.teams.removeRepo(actor, teamAccess, params.repo)));
 
   // ---- the signed-in user's teams ----
 
@@ -263,32 +189,19 @@ export function registerTeamRoutes(_router: ApiRouter, { me, org, team, repo }: 
     path: '/teams',
     operationId: 'userListTeams',
     summary: 'List all the teams a user belongs to',
-    tag: 'user',
     scopes: ['user', 'organization'],
     reply: { status: 200, description: 'TeamList', list: TeamSchema },
     errors: ['unauthorized', 'forbidden'],
-    handler: async ({ host, me, page, view }) => {
-      const { items, total } = await host.teams.listOfUser(me, page);
-      return { items: items.map(({ team, org }) => toApiTeam(team, view, org)), total };
-    },
+    handler: async ({ host, me, page, view }) => mapPage(await host.teams.listOfUser(me, page), ({ team, org }) => toApiTeam(team, view, org)),
   });
 
   // ---- a repository's teams ----
 
-  /** Forgejo's reqAdmin, before anything else. */
-  const repoAdmin = repo.nest('', async ({ actor, repo }) => {
-    if (repo.mode < AccessMode.Admin && !isSiteAdmin(actor)) throw new ForbiddenError('user should be an owner or a collaborator with admin write of a repository');
-    return {};
-  });
-
-  repo.add({
+  repoTeams.add({
     method: 'GET',
-    path: '/teams',
+    path: '',
     operationId: 'repoListTeams',
     summary: "List a repository's teams",
-    tag: 'repository',
-    auth: 'token',
-    scopes: ['repository'],
     reply: { status: 200, description: 'TeamListWithoutPagination', schema: TeamListSchema },
     errors: ['unauthorized', 'not_found'],
     handler: async ({ host, repo, view }) => {
@@ -297,14 +210,11 @@ export function registerTeamRoutes(_router: ApiRouter, { me, org, team, repo }: 
     },
   });
 
-  repo.add({
+  repoTeams.add({
     method: 'GET',
-    path: '/teams/{team}',
+    path: '/{team}',
     operationId: 'repoCheckTeam',
     summary: 'Check if a team is assigned to a repository',
-    tag: 'repository',
-    auth: 'token',
-    scopes: ['repository'],
     reply: { status: 200, description: 'Team', schema: TeamSchema },
     errors: ['unauthorized', 'not_found'],
     handler: async ({ host, repo, params, view }) => {
@@ -313,35 +223,12 @@ export function registerTeamRoutes(_router: ApiRouter, { me, org, team, repo }: 
     },
   });
 
-  repoAdmin.add({
-    method: 'PUT',
-    path: '/teams/{team}',
-    operationId: 'repoAddTeam',
-    summary: 'Add a team to a repository',
-    tag: 'repository',
-    auth: 'token',
-    scopes: ['repository'],
-    reply: EMPTY,
-    errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
-    handler: async ({ host, actor, repo, params }) => {
-      assertOrgRepo(repo);
-      await host.teams.changeRepoTeam(actor, repo, params.team, true);
-    },
-  });
-
-  repoAdmin.add({
-    method: 'DELETE',
-    path: '/teams/{team}',
-    operationId: 'repoDeleteTeam',
-    summary: 'Delete a team from a repository',
-    tag: 'repository',
-    auth: 'token',
-    scopes: ['repository'],
-    reply: EMPTY,
-    errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
-    handler: async ({ host, actor, repo, params }) => {
-      assertOrgRepo(repo);
-      await host.teams.changeRepoTeam(actor, repo, params.team, false);
-    },
+  const REPO_TEAM_ERRORS = ['unauthorized', 'forbidden', 'not_found', 'validation'] as const;
+  addChanges(repoAdmin, '/teams/{team}', [
+    { method: 'PUT', operationId: 'repoAddTeam', summary: 'Add a team to a repository', errors: REPO_TEAM_ERRORS },
+    { method: 'DELETE', operationId: 'repoDeleteTeam', summary: 'Delete a team from a repository', errors: REPO_TEAM_ERRORS },
+  ], async ({ host, actor, repo, params }, add) => {
+    assertOrgRepo(repo);
+    await host.teams.changeRepoTeam(actor, repo, params.team, add);
   });
 }

@@ -3,6 +3,7 @@ import { AddTimeOptionSchema, StopWatchSchema, TrackedTimeQuery, TrackedTimeRang
 import { FastResponse } from 'srvx';
 import type { ApiRouter, ResponseHeaders } from '../router.js';
 import type { Groups } from '../groups.js';
+import { EMPTY } from './common.js';
 
 /** Forgejo's bodiless 201 (`ctx.Status(http.StatusCreated)`). */
 function emptyCreated(headers: ResponseHeaders): Response {
@@ -19,15 +20,12 @@ function pathId(text: string): number {
  * Time tracking: an issue's tracked times (`…/issues/{index}/times`) and stopwatch (`…/stopwatch/*`), a
  * repository's times (`/repos/{owner}/{repo}/times`), and the signed-in user's times and stopwatches (`/user/…`).
  */
-export function registerTimeRoutes(_router: ApiRouter, { me, repo, issue }: Groups): void {
-  issue.add({
+export function registerTimeRoutes(_router: ApiRouter, { me, issueTimes, issueStopwatch, repoTimes }: Groups): void {
+  issueTimes.add({
     method: 'GET',
-    path: '/times',
+    path: '',
     operationId: 'issueTrackedTimes',
     summary: "List an issue's tracked times",
-    tag: 'issue',
-    auth: 'token',
-    scopes: ['issue'],
     query: TrackedTimeQuery,
     reply: { status: 200, description: 'TrackedTimeList', list: TrackedTimeSchema },
     errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
@@ -37,14 +35,11 @@ export function registerTimeRoutes(_router: ApiRouter, { me, repo, issue }: Grou
     },
   });
 
-  issue.add({
+  issueTimes.add({
     method: 'POST',
-    path: '/times',
+    path: '',
     operationId: 'issueAddTime',
     summary: 'Add tracked time to a issue',
-    tag: 'issue',
-    auth: 'token',
-    scopes: ['issue'],
     body: AddTimeOptionSchema,
     reply: { status: 200, description: 'TrackedTime', schema: TrackedTimeSchema },
     errors: ['unauthorized', 'bad_request', 'forbidden', 'not_found', 'validation'],
@@ -54,85 +49,59 @@ export function registerTimeRoutes(_router: ApiRouter, { me, repo, issue }: Grou
     },
   });
 
-  issue.add({
+  issueTimes.add({
     method: 'DELETE',
-    path: '/times',
+    path: '',
     operationId: 'issueResetTime',
     summary: 'Reset a tracked time of an issue',
-    tag: 'issue',
-    auth: 'token',
-    scopes: ['issue'],
-    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    reply: EMPTY,
     errors: ['unauthorized', 'bad_request', 'forbidden', 'not_found'],
     handler: async ({ host, actor, repo, issue }) => host.times.reset(actor, repo, issue),
   });
 
-  issue.add({
+  issueTimes.add({
     method: 'DELETE',
-    path: '/times/{id}',
+    path: '/{id}',
     operationId: 'issueDeleteTime',
     summary: 'Delete specific tracked time',
-    tag: 'issue',
-    auth: 'token',
-    scopes: ['issue'],
-    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    reply: EMPTY,
     errors: ['unauthorized', 'bad_request', 'forbidden', 'not_found'],
     handler: async ({ host, actor, repo, issue, params }) => host.times.delete(actor, repo, issue, pathId(params.id)),
   });
 
-  issue.add({
-    method: 'POST',
-    path: '/stopwatch/start',
-    operationId: 'issueStartStopWatch',
-    summary: 'Start stopwatch on an issue.',
-    tag: 'issue',
-    auth: 'token',
-    scopes: ['issue'],
-    reply: { status: 201, description: 'APIEmpty is an empty response', schema: Type.Unknown() },
-    errors: ['unauthorized', 'forbidden', 'not_found', 'conflict'],
-    handler: async ({ host, actor, repo, issue, responseHeaders }) => {
-      await host.times.startStopwatch(actor, repo, issue);
-      return emptyCreated(responseHeaders);
-    },
-  });
+  for (const [path, operationId, summary, change] of [
+    ['/start', 'issueStartStopWatch', 'Start stopwatch on an issue.', 'startStopwatch'],
+    ['/stop', 'issueStopStopWatch', "Stop an issue's existing stopwatch.", 'stopStopwatch'],
+  ] as const) {
+    issueStopwatch.add({
+      method: 'POST',
+      path,
+      operationId,
+      summary,
+      reply: { status: 201, description: 'APIEmpty is an empty response', schema: Type.Unknown() },
+      errors: ['unauthorized', 'forbidden', 'not_found', 'conflict'],
+      handler: async ({ host, actor, repo, issue, responseHeaders }) => {
+        await host.times[change](actor, repo, issue);
+        return emptyCreated(responseHeaders);
+      },
+    });
+  }
 
-  issue.add({
-    method: 'POST',
-    path: '/stopwatch/stop',
-    operationId: 'issueStopStopWatch',
-    summary: "Stop an issue's existing stopwatch.",
-    tag: 'issue',
-    auth: 'token',
-    scopes: ['issue'],
-    reply: { status: 201, description: 'APIEmpty is an empty response', schema: Type.Unknown() },
-    errors: ['unauthorized', 'forbidden', 'not_found', 'conflict'],
-    handler: async ({ host, actor, repo, issue, responseHeaders }) => {
-      await host.times.stopStopwatch(actor, repo, issue);
-      return emptyCreated(responseHeaders);
-    },
-  });
-
-  issue.add({
+  issueStopwatch.add({
     method: 'DELETE',
-    path: '/stopwatch/delete',
+    path: '/delete',
     operationId: 'issueDeleteStopWatch',
     summary: "Delete an issue's existing stopwatch.",
-    tag: 'issue',
-    auth: 'token',
-    scopes: ['issue'],
-    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    reply: EMPTY,
     errors: ['unauthorized', 'forbidden', 'not_found', 'conflict'],
     handler: async ({ host, actor, repo, issue }) => host.times.cancelStopwatch(actor, repo, issue),
   });
 
-  repo.add({
+  repoTimes.add({
     method: 'GET',
-    path: '/times',
+    path: '',
     operationId: 'repoTrackedTimes',
     summary: "List a repo's tracked times",
-    tag: 'repository',
-    auth: 'token',
-    scopes: ['repository'],
     query: TrackedTimeQuery,
     reply: { status: 200, description: 'TrackedTimeList', list: TrackedTimeSchema },
     errors: ['unauthorized', 'bad_request', 'forbidden', 'not_found', 'validation'],
@@ -142,14 +111,11 @@ export function registerTimeRoutes(_router: ApiRouter, { me, repo, issue }: Grou
     },
   });
 
-  repo.add({
+  repoTimes.add({
     method: 'GET',
-    path: '/times/{user}',
+    path: '/{user}',
     operationId: 'userTrackedTimes',
     summary: "List a user's tracked times in a repo",
-    tag: 'repository',
-    auth: 'token',
-    scopes: ['repository'],
     reply: { status: 200, description: 'TrackedTimeListWithoutPagination', schema: Type.Array(TrackedTimeSchema) },
     errors: ['unauthorized', 'bad_request', 'forbidden', 'not_found'],
     handler: async ({ host, actor, repo, params, view }) =>
@@ -161,8 +127,6 @@ export function registerTimeRoutes(_router: ApiRouter, { me, repo, issue }: Grou
     path: '/times',
     operationId: 'userCurrentTrackedTimes',
     summary: "List the current user's tracked times",
-    tag: 'user',
-    scopes: ['user'],
     query: TrackedTimeRangeQuery,
     reply: { status: 200, description: 'TrackedTimeList', list: TrackedTimeSchema },
     errors: ['unauthorized', 'forbidden', 'validation'],
@@ -177,8 +141,6 @@ export function registerTimeRoutes(_router: ApiRouter, { me, repo, issue }: Grou
     path: '/stopwatches',
     operationId: 'userGetStopWatches',
     summary: 'Get list of all existing stopwatches',
-    tag: 'user',
-    scopes: ['user'],
     reply: { status: 200, description: 'StopWatchList', list: StopWatchSchema },
     errors: ['unauthorized', 'forbidden'],
     handler: async ({ host, actor, page }) => host.times.stopwatches(actor, page),

@@ -1,44 +1,19 @@
 import { Type } from '@sinclair/typebox';
-import {
-  InvalidTopicsError,
-  RepoTopicOptionsSchema,
-  TopicNameSchema,
-  TopicSearchResultsSchema,
-  clampPage,
-  toApiTopic,
-  type ApiInvalidTopicsError,
-} from '@repohost/core';
-import { FastResponse } from 'srvx';
-import { PagingQuery, setPaginationHeaders, type ApiRouter, type ResponseHeaders } from '../router.js';
+import { RepoTopicOptionsSchema, TopicNameSchema, TopicSearchResultsSchema, clampPage, toApiTopic } from '@repohost/core';
+import { PagingQuery, setPaginationHeaders, type ApiRouter } from '../router.js';
 import type { Groups } from '../groups.js';
+import { EMPTY, addChanges } from './common.js';
 
-/** Forgejo's 422 for topic names: `{"invalidTopics": …, "message": …}`, not the usual `{message, url}`. */
-function invalidTopicsResponse(error: InvalidTopicsError, headers: ResponseHeaders): Response {
-  const body: ApiInvalidTopicsError = { invalidTopics: error.invalidTopics, message: error.reason };
-  const text = JSON.stringify(body);
-  headers['content-length'] = String(Buffer.byteLength(text));
-  return new FastResponse(text, { status: 422, headers });
-}
-
-/** Runs a topic change; its InvalidTopicsError becomes Forgejo's 422 body. */
-async function changeTopics(headers: ResponseHeaders, work: () => Promise<void>): Promise<Response | void> {
-  try {
-    await work();
-  } catch (error) {
-    if (error instanceof InvalidTopicsError) return invalidTopicsResponse(error, headers);
-    throw error;
-  }
-}
-
-/** `/repos/{owner}/{repo}/topics…` and `/topics/search`. */
+/**
+ * `/repos/{owner}/{repo}/topics…` and `/topics/search`. Topic names that cannot be stored answer 422 with Forgejo's
+ * `{"invalidTopics": …, "message": …}` (InvalidTopicsError; api/errors.ts shapes it).
+ */
 export function registerTopicRoutes(router: ApiRouter, { repo }: Groups): void {
   repo.add({
     method: 'GET',
     path: '/topics',
     operationId: 'repoListTopics',
     summary: 'Get list of topics that a repository has',
-    tag: 'repository',
-    scopes: ['repository'],
     query: PagingQuery,
     reply: { status: 200, description: 'TopicNames', schema: TopicNameSchema },
     errors: ['not_found'],
@@ -55,38 +30,18 @@ export function registerTopicRoutes(router: ApiRouter, { repo }: Groups): void {
     path: '/topics',
     operationId: 'repoUpdateTopics',
     summary: 'Replace list of topics for a repository',
-    tag: 'repository',
     auth: 'token',
-    scopes: ['repository'],
     body: RepoTopicOptionsSchema,
-    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    reply: EMPTY,
     errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
-    handler: async ({ host, actor, repo, body, responseHeaders }) => changeTopics(responseHeaders, () => host.topics.replace(actor, repo, body)),
+    handler: async ({ host, actor, repo, body }) => host.topics.replace(actor, repo, body),
   });
 
-  repo.add({
-    method: 'PUT',
-    path: '/topics/{topic}',
-    operationId: 'repoAddTopic',
-    summary: 'Add a topic to a repository',
-    tag: 'repository',
-    scopes: ['repository'],
-    reply: { status: 204, description: 'APIEmpty is an empty response' },
-    errors: ['forbidden', 'not_found', 'validation'],
-    handler: async ({ host, actor, repo, params, responseHeaders }) => changeTopics(responseHeaders, () => host.topics.add(actor, repo, params.topic)),
-  });
-
-  repo.add({
-    method: 'DELETE',
-    path: '/topics/{topic}',
-    operationId: 'repoDeleteTopic',
-    summary: 'Delete a topic from a repository',
-    tag: 'repository',
-    scopes: ['repository'],
-    reply: { status: 204, description: 'APIEmpty is an empty response' },
-    errors: ['forbidden', 'not_found', 'validation'],
-    handler: async ({ host, actor, repo, params, responseHeaders }) => changeTopics(responseHeaders, () => host.topics.remove(actor, repo, params.topic)),
-  });
+  const TOPIC_ERRORS = ['forbidden', 'not_found', 'validation'] as const;
+  addChanges(repo, '/topics/{topic}', [
+    { method: 'PUT', operationId: 'repoAddTopic', summary: 'Add a topic to a repository', errors: TOPIC_ERRORS },
+    { method: 'DELETE', operationId: 'repoDeleteTopic', summary: 'Delete a topic from a repository', errors: TOPIC_ERRORS },
+  ], async ({ host, actor, repo, params }, add) => (add ? host.topics.add(actor, repo, params.topic) : host.topics.remove(actor, repo, params.topic)));
 
   router.add({
     method: 'GET',

@@ -1,17 +1,16 @@
 import { Type } from '@sinclair/typebox';
 import { CreateEmailOptionSchema, DeleteEmailOptionSchema, EmailSchema, toApiEmail } from '@repohost/core';
-import type { ApiRouter } from '../router.js';
+import { mapPage, type ApiRouter } from '../router.js';
 import type { Groups } from '../groups.js';
+import { EMPTY } from './common.js';
 
 /** `/user/emails`, and the site administrators' `/admin/emails` and `/admin/users/{username}/emails`. */
-export function registerUserEmailRoutes(_router: ApiRouter, { me, admin }: Groups): void {
+export function registerUserEmailRoutes(_router: ApiRouter, { me, admin, adminUser }: Groups): void {
   me.add({
     method: 'GET',
     path: '/emails',
     operationId: 'userListEmails',
     summary: 'List all email addresses of the current user',
-    tag: 'user',
-    scopes: ['user'],
     reply: { status: 200, description: 'EmailList', schema: Type.Array(EmailSchema) },
     errors: ['unauthorized', 'forbidden'],
     handler: async ({ host, actor, me }) => (await host.userEmails.list(actor, me)).map((e) => toApiEmail(e)),
@@ -22,8 +21,6 @@ export function registerUserEmailRoutes(_router: ApiRouter, { me, admin }: Group
     path: '/emails',
     operationId: 'userAddEmail',
     summary: "Add an email addresses to the current user's account",
-    tag: 'user',
-    scopes: ['user'],
     body: CreateEmailOptionSchema,
     reply: { status: 201, description: 'EmailList', schema: Type.Array(EmailSchema) },
     errors: ['unauthorized', 'forbidden', 'validation'],
@@ -35,10 +32,8 @@ export function registerUserEmailRoutes(_router: ApiRouter, { me, admin }: Group
     path: '/emails',
     operationId: 'userDeleteEmail',
     summary: "Delete email addresses from the current user's account",
-    tag: 'user',
-    scopes: ['user'],
     body: DeleteEmailOptionSchema,
-    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    reply: EMPTY,
     errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
     handler: async ({ host, actor, me, body }) => host.userEmails.delete(actor, me, body),
   });
@@ -48,14 +43,11 @@ export function registerUserEmailRoutes(_router: ApiRouter, { me, admin }: Group
     path: '/emails',
     operationId: 'adminGetAllEmails',
     summary: "List all users' email addresses",
-    tag: 'admin',
-    auth: 'token',
-    scopes: ['admin'],
     reply: { status: 200, description: 'EmailList', list: EmailSchema },
     errors: ['forbidden'],
     handler: async ({ host, actor, page }) => {
       const found = await host.userEmails.search(actor, '', page);
-      return { items: found.items.map(({ email, owner }) => toApiEmail(email, owner)), total: found.total };
+      return mapPage(found, ({ email, owner }) => toApiEmail(email, owner));
     },
   });
 
@@ -64,46 +56,32 @@ export function registerUserEmailRoutes(_router: ApiRouter, { me, admin }: Group
     path: '/emails/search',
     operationId: 'adminSearchEmails',
     summary: "Search users' email addresses",
-    tag: 'admin',
-    auth: 'token',
-    scopes: ['admin'],
     query: Type.Object({ q: Type.Optional(Type.String({ description: 'keyword' })) }),
     reply: { status: 200, description: 'EmailList', list: EmailSchema },
     errors: ['forbidden'],
     handler: async ({ host, actor, query, page }) => {
       const found = await host.userEmails.search(actor, query.q ?? '', page);
-      return { items: found.items.map(({ email, owner }) => toApiEmail(email, owner)), total: found.total };
+      return mapPage(found, ({ email, owner }) => toApiEmail(email, owner));
     },
   });
 
-  /** `/admin/users/{username}/emails`: any account, by name (404 when there is none). */
-  const adminUserEmails = admin.nest('/users/{username}/emails', async ({ host, actor, params }) => ({
-    user: await host.users.resolve(actor, params.username),
-  }));
-
-  adminUserEmails.add({
+  adminUser.add({
     method: 'GET',
-    path: '',
+    path: '/emails',
     operationId: 'adminListUserEmails',
     summary: 'List all email addresses for a user',
-    tag: 'admin',
-    auth: 'token',
-    scopes: ['admin'],
     reply: { status: 200, description: 'EmailList', schema: Type.Array(EmailSchema) },
     errors: ['forbidden', 'not_found', 'validation'],
     handler: async ({ host, actor, user }) => (await host.userEmails.list(actor, user)).map((e) => toApiEmail(e, user)),
   });
 
-  adminUserEmails.add({
+  adminUser.add({
     method: 'DELETE',
-    path: '',
+    path: '/emails',
     operationId: 'adminDeleteUserEmails',
     summary: "Delete email addresses from a user's account",
-    tag: 'admin',
-    auth: 'token',
-    scopes: ['admin'],
     body: DeleteEmailOptionSchema,
-    reply: { status: 204, description: 'APIEmpty is an empty response' },
+    reply: EMPTY,
     errors: ['forbidden', 'not_found', 'validation'],
     handler: async ({ host, actor, user, body }) => host.userEmails.delete(actor, user, body),
   });
