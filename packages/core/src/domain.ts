@@ -27,7 +27,7 @@ export interface InterruptedIntent {
 
 /**
  * A start-up repair, run by `RepoStorageService.reconcile` before anything is served. One with `intent` finishes or
- * undoes each left-over intent of that op (which the domain records with `GitIntentStore.insert(op, …)`), in the pass
+ * undoes each left-over intent of that op (which the domain records with `ReposPort.beginIntent(op, …)`), in the pass
  * over every intent, oldest first; the intent is deleted after it. One without runs once after that pass, in the order
  * of `domains.ts`, for what the domain's own rows say was interrupted.
  */

@@ -9,7 +9,6 @@ import { nowUnix } from '../storage/database.js';
 import { ReposService } from '../repos/service.js';
 import { ReposPort } from '../repos/port.js';
 import { RepoStorageService } from '../repos/storage.js';
-import { GitIntentStore } from '../repos/intents.js';
 import { UsersService } from '../users/service.js';
 import { AccountLifecycleService } from '../accounts/lifecycle.js';
 import { LoginSourceSyncService } from '../loginsources/sync.js';
@@ -173,7 +172,7 @@ export class CronMaintenanceService {
   private async missingRepositories(): Promise<RepoKey[]> {
     const { missing } = await this.ctx.service(RepoStorageService).check();
     if (missing.length === 0) return missing;
-    const busy = new Set((await this.ctx.store(GitIntentStore).all()).map((intent) => `${intent.owner_name}/${intent.repo_name}`));
+    const busy = new Set((await this.ctx.port(ReposPort).intents()).map((intent) => `${intent.owner_name}/${intent.repo_name}`));
     return missing.filter((key) => !busy.has(`${key.owner}/${key.name}`));
   }
 

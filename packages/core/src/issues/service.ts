@@ -15,7 +15,6 @@ import type { Attachment } from '../attachments/tables.js';
 import type { Milestone } from '../milestones/tables.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
 import type { RepoAccess } from '../repos/access.js';
-import { RepoCountersStore } from '../repos/counters.js';
 import { searchVisibility } from '../repos/search.js';
 import { ReposPort } from '../repos/port.js';
 import { viewUnits } from '../repos/units.js';
@@ -510,6 +509,6 @@ export class IssuesService {
 
   /** Brings the repository's and the given milestones' issue counters to what the table holds now. */
   private async recount(tx: CoreTransaction, repoId: number, milestoneIds: readonly number[]): Promise<void> {
-    await tx.port(IssuesPort).recountAfterStateChange(repoId, milestoneIds, { repos: tx.store(RepoCountersStore), milestones: tx.port(MilestonesPort) });
+    await tx.port(IssuesPort).recountAfterStateChange(repoId, milestoneIds, { repos: tx.port(ReposPort), milestones: tx.port(MilestonesPort) });
   }
 }

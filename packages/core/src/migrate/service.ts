@@ -22,7 +22,6 @@ import { acceptInput } from '../validation/validate.js';
 import { JobAbortedError, JobsService, type Job, type JobRun } from '../jobs/service.js';
 import { ReposService, repoKey, type RepoAccess } from '../repos/service.js';
 import { ReposPort } from '../repos/port.js';
-import { WatchesStore } from '../repos/watches.js';
 import { assertValidRepoName } from '../repos/names.js';
 import { defaultUnits, serializeUnits } from '../repos/units.js';
 import { RepoStatus } from '../repos/tables.js';
@@ -197,7 +196,7 @@ export class MigrateService {
           updated_unix: now,
         });
         await tx.port(UsersPort).adjustRepoCount(owner.id, 1);
-        await tx.store(WatchesStore).watch(doer.id, repo.id);
+        await tx.port(ReposPort).watch(doer.id, repo.id);
         await tx.store(MigrationsStore).insert({ repo_id: repo.id, job_id: 0, doer_id: doer.id, service, created_unix: now });
         const payload: MigrateJobPayload = {
           repoId: repo.id,

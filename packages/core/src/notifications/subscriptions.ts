@@ -3,12 +3,12 @@
  * explicit subscription or unsubscription decides; without one, an account follows an issue it posted or
  * commented on, or whose repository it watches (`CheckIssueWatch`).
  */
+import { ReposPort } from '../repos/port.js';
 import type { CoreContext } from '../context.js';
 import { ForbiddenError } from '../errors.js';
 import { isSiteAdmin, signedInUser, type Actor } from '../access/actor.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
 import { nowUnix } from '../storage/database.js';
-import { WatchesStore } from '../repos/watches.js';
 import type { RepoAccess } from '../repos/access.js';
 import type { Issue } from '../issues/tables.js';
 import type { User } from '../users/tables.js';
@@ -34,7 +34,7 @@ export class IssueSubscriptionsService {
     const explicit = await this.store.find(user.id, issue.id);
     if (explicit) return explicit.is_watching === 1;
     if (issue.poster_id === user.id) return true;
-    if (await this.ctx.store(WatchesStore).isWatching(user.id, issue.repo_id)) return true;
+    if (await this.ctx.port(ReposPort).isWatching(user.id, issue.repo_id)) return true;
     return this.store.hasCommented(user.id, issue.id);
   }
 

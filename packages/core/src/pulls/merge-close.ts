@@ -4,7 +4,6 @@ import { AccessService } from '../access/service.js';
 import { PreconditionFailedError } from '../errors.js';
 import type { RepoAccess } from '../repos/access.js';
 import { ReposPort } from '../repos/port.js';
-import { RepoCountersStore } from '../repos/counters.js';
 import { UsersPort } from '../users/port.js';
 import type { User } from '../users/tables.js';
 import { IssuesService } from '../issues/service.js';
@@ -27,7 +26,7 @@ export class MergedIssues {
     const current = (await tx.port(IssuesPort).byId(issue.id)) ?? issue;
     if (current.is_closed === 1) return current;
     const closed = await this.ctx.service(IssuesService).setClosed(tx, doer, access, current, true, '', { mergePull: true });
-    await tx.port(IssuesPort).recountAfterStateChange(access.repo.id, closed.milestone_id > 0 ? [closed.milestone_id] : [], { repos: tx.store(RepoCountersStore), milestones: tx.port(MilestonesPort) });
+    await tx.port(IssuesPort).recountAfterStateChange(access.repo.id, closed.milestone_id > 0 ? [closed.milestone_id] : [], { repos: tx.port(ReposPort), milestones: tx.port(MilestonesPort) });
     return closed;
   }
 
@@ -55,7 +54,7 @@ export class MergedIssues {
       try {
         await this.ctx.transaction(async (tx) => {
           const changed = await this.ctx.service(IssuesService).setClosed(tx, poster, access, issue, close, merged.pull.merged_commit_id);
-          await tx.port(IssuesPort).recountAfterStateChange(repo.id, changed.milestone_id > 0 ? [changed.milestone_id] : [], { repos: tx.store(RepoCountersStore), milestones: tx.port(MilestonesPort) });
+          await tx.port(IssuesPort).recountAfterStateChange(repo.id, changed.milestone_id > 0 ? [changed.milestone_id] : [], { repos: tx.port(ReposPort), milestones: tx.port(MilestonesPort) });
           tx.emit(close ? 'issue.closed' : 'issue.reopened', { actor, repo, owner, issue: changed, commitId: merged.pull.merged_commit_id });
         });
       } catch (error) {

@@ -6,7 +6,6 @@ import { ConflictError } from '../errors.js';
 import { RefConflictError, type RefUpdate, type RepoKey } from '../git/backend.js';
 import { nowUnix } from '../storage/database.js';
 import type { RepoAccess } from '../repos/access.js';
-import { GitIntentStore } from '../repos/intents.js';
 import { repoKey, ReposService } from '../repos/service.js';
 import { ReposPort } from '../repos/port.js';
 import { UsersPort } from '../users/port.js';
@@ -41,18 +40,18 @@ export class PullMergePush {
     record: (tx: CoreTransaction) => Promise<T>,
   ): Promise<T> {
     const repos = this.ctx.service(ReposService);
-    const intents = this.ctx.store(GitIntentStore);
+    const intents = this.ctx.port(ReposPort);
     const key = repoKey(access.owner, access.repo);
     const zero = '0'.repeat(updates[0]!.newId.length);
     const marker: RefUpdate = { ref: `${MERGED_MARKER_PREFIX}${merge.pullId}/${merge.mergerId}`, oldId: zero, newId: updates[0]!.newId };
     const intent = await repos.beginPush(access);
-    const mergeIntent = await intents.insert('merge', key, merge.pullId);
+    const mergeIntent = await intents.beginIntent('merge', key, merge.pullId);
     try {
       await this.ctx.git.updateRefs(key, [...updates, marker]);
     } catch (error) {
-      await intents.delete(mergeIntent);
+      await intents.endIntent(mergeIntent);
       if (error instanceof RefConflictError) {
-        await intents.delete(intent);
+        await intents.endIntent(intent);
         throw new ConflictError('merge push out of date');
       }
       await repos.resyncFromRefs(access.repo, key, intent);
@@ -62,7 +61,7 @@ export class PullMergePush {
     try {
       result = await this.ctx.transaction(async (tx) => {
         const done = await record(tx);
-        await tx.store(GitIntentStore).delete(mergeIntent);
+        await tx.port(ReposPort).endIntent(mergeIntent);
         return done;
       });
     } finally {

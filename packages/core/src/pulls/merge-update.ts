@@ -1,3 +1,4 @@
+import { ReposPort } from '../repos/port.js';
 import type { CoreContext } from '../context.js';
 import { signedInUser, type Actor } from '../access/actor.js';
 import { AccessService } from '../access/service.js';
@@ -5,7 +6,6 @@ import { ConflictError, ForbiddenError, LockedError, ValidationError } from '../
 import { RefConflictError, type RefUpdate } from '../git/backend.js';
 import type { MergeSignature } from '../git/merge-types.js';
 import type { RepoAccess } from '../repos/access.js';
-import { GitIntentStore } from '../repos/intents.js';
 import { repoKey, ReposService } from '../repos/service.js';
 import type { UpdateStyle } from '../repos/units.js';
 import { QuotaService } from '../quota/service.js';
@@ -82,7 +82,7 @@ export class PullUpdateService {
         await this.ctx.git.updateRefs(headKey, updates);
       } catch (error) {
         if (error instanceof RefConflictError) {
-          await this.ctx.store(GitIntentStore).delete(intent);
+          await this.ctx.port(ReposPort).endIntent(intent);
           throw new ConflictError('update push out of date');
         }
         await repos.resyncFromRefs(head.repo, headKey, intent);

@@ -1,10 +1,10 @@
+import { ReposPort } from '../repos/port.js';
 import { ConflictError, ForbiddenError, LockedError } from '../errors.js';
 import type { CoreContext } from '../context.js';
 import type { Actor } from '../access/actor.js';
 import { AccessMode, unitMode } from '../access/permissions.js';
 import { RefConflictError, type RefUpdate } from '../git/backend.js';
 import type { RepoAccess } from '../repos/access.js';
-import { GitIntentStore } from '../repos/intents.js';
 import { repoKey, ReposService } from '../repos/service.js';
 
 /** Forgejo's `reqRepoWriter` then `mustNotBeArchived`: what every branch and tag write checks first. */
@@ -32,7 +32,7 @@ export async function moveRefs(ctx: CoreContext, actor: Actor, access: RepoAcces
   } catch (error) {
     if (error instanceof RefConflictError) {
       // Nothing changed: the intent has nothing to repair.
-      await ctx.store(GitIntentStore).delete(intent);
+      await ctx.port(ReposPort).endIntent(intent);
       throw new ConflictError(conflict);
     }
     await repos.resyncFromRefs(access.repo, key, intent);

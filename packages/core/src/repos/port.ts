@@ -5,6 +5,15 @@ import { RepoSearchStore, visible } from './search-store.js';
 import { RepoReleaseCountStore } from './release-count-store.js';
 import type { Repository, RepositoryTable } from './tables.js';
 import type { SearchVisibility } from './types.js';
+import { RepoCountersStore, type RepoCounterDeltas } from './counters.js';
+import { WatchesStore, WatchMode } from './watches.js';
+import { GitIntentStore, type GitIntentOp } from './intents.js';
+import type { RepoKey } from '../git/backend.js';
+import type { User } from '../users/tables.js';
+import type { UserVisibilityFilter } from '../users/visibility.js';
+import type { RepoListFilter } from './list-filter.js';
+import type { Page, PageRequest } from '../paging.js';
+import type { RepoGitIntent } from './tables.js';
 
 /**
  * What other domains may read and write of repositories: their rows, who watches them, the visibility rule
@@ -122,5 +131,70 @@ export class ReposPort {
    */
   cancelTransfersBetween(a: number, b: number): Promise<number[]> {
     return this.repos.cancelTransfersBetween(a, b);
+  }
+  // ---- counters other domains' changes move (stars, watches, issue and pull counts) ----
+
+  /** Adds these deltas to the counters of these repositories. */
+  adjustCounters(ids: readonly number[], deltas: RepoCounterDeltas): Promise<void> {
+    return this.scope.store(RepoCountersStore).adjust(ids, deltas);
+  }
+
+  /** Stores the issue and pull request counts the issues domain counted (`IssuesPort.recountAfterStateChange`). */
+  setIssueCounts(id: number, counts: { issues: number; closedIssues: number; pulls: number; closedPulls: number }): Promise<void> {
+    return this.scope.store(RepoCountersStore).setIssueCounts(id, counts);
+  }
+
+  // ---- watches (the social domain keeps the API; the rows and `num_watches` are the repository's) ----
+
+  /** Makes the account a watcher (a migration's doer, as Forgejo does); the counter is the caller's to set. */
+  watch(userId: number, repoId: number, mode: number = WatchMode.Normal): Promise<void> {
+    return this.scope.store(WatchesStore).watch(userId, repoId, mode);
+  }
+
+  /** Whether the account watches the repository. */
+  isWatching(userId: number, repoId: number): Promise<boolean> {
+    return this.scope.store(WatchesStore).isWatching(userId, repoId);
+  }
+
+  /** Starts watching; whether the account was not watching before (so the counter moves). */
+  startWatching(userId: number, repoId: number, now: number): Promise<boolean> {
+    return this.scope.store(WatchesStore).startWatching(userId, repoId, now);
+  }
+
+  /** Stops watching; whether the account was watching (so the counter moves). */
+  stopWatching(userId: number, repoId: number, now: number): Promise<boolean> {
+    return this.scope.store(WatchesStore).stopWatching(userId, repoId, now);
+  }
+
+  /** A page of the repositories the account watches, filtered by what the viewer may see. */
+  listWatched(userId: number, filter: RepoListFilter, page: PageRequest): Promise<Page<Repository>> {
+    return this.scope.store(WatchesStore).listWatched(userId, filter, page);
+  }
+
+  /** A page of the repository's watchers the viewer may see. */
+  listWatchers(repoId: number, shown: UserVisibilityFilter, page: PageRequest): Promise<Page<User>> {
+    return this.scope.store(WatchesStore).listWatchers(repoId, shown, page);
+  }
+
+  /** Deletes the account's watches (of one owner's repositories when given); the repositories it watched. */
+  deleteWatchesOf(userId: number, ownerId?: number): Promise<number[]> {
+    return this.scope.store(WatchesStore).deleteOf(userId, ownerId);
+  }
+
+  // ---- git intents (the start-up reconcile's record of git changes in flight; see `intents.ts`) ----
+
+  /** Records a git change about to start; its id, to delete when the database side is done. */
+  beginIntent(op: GitIntentOp, key: RepoKey, repoId = 0): Promise<number> {
+    return this.scope.store(GitIntentStore).insert(op, key, repoId);
+  }
+
+  /** Marks a git change finished on both sides. */
+  endIntent(id: number): Promise<void> {
+    return this.scope.store(GitIntentStore).delete(id);
+  }
+
+  /** The git changes in flight (or, before the reconcile, interrupted). */
+  intents(): Promise<RepoGitIntent[]> {
+    return this.scope.store(GitIntentStore).all();
   }
 }

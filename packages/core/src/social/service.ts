@@ -16,9 +16,7 @@ import { nowUnix } from '../storage/database.js';
 import { isOrganization, type User } from '../users/tables.js';
 import { UsersPort } from '../users/port.js';
 import { userVisibilityFilter } from '../users/visibility.js';
-import { RepoCountersStore } from '../repos/counters.js';
 import { searchVisibility } from '../repos/search.js';
-import { WatchesStore } from '../repos/watches.js';
 import { ReposPort } from '../repos/port.js';
 import type { RepoAccess } from '../repos/access.js';
 import type { Repository } from '../repos/tables.js';
@@ -47,12 +45,12 @@ export class SocialService {
 
   private async forgetUser(tx: CoreTransaction, userId: number): Promise<void> {
     const users = tx.port(UsersPort);
-    const repos = tx.store(RepoCountersStore);
+    const repos = tx.port(ReposPort);
     const { followed, followers } = await tx.store(FollowsStore).deleteAllOf(userId);
     await users.adjustCounters(followed, { followers: -1 });
     await users.adjustCounters(followers, { following: -1 });
-    await repos.adjust(await tx.store(StarsStore).deleteOfUser(userId), { stars: -1 });
-    await repos.adjust(await tx.store(WatchesStore).deleteOf(userId), { watches: -1 });
+    await repos.adjustCounters(await tx.store(StarsStore).deleteOfUser(userId), { stars: -1 });
+    await repos.adjustCounters(await repos.deleteWatchesOf(userId), { watches: -1 });
     await users.deleteBlocksOf(userId);
   }
 
@@ -122,7 +120,7 @@ export class SocialService {
       if (await stars.isStarring(me.id, repo.id)) return;
       if (await this.blockedByOwner(tx.port(UsersPort), access, me)) throw new ForbiddenError(BLOCKED_MESSAGE);
       if (!(await stars.insert(me.id, repo.id, nowUnix()))) return;
-      await tx.store(RepoCountersStore).adjust([repo.id], { stars: 1 });
+      await tx.port(ReposPort).adjustCounters([repo.id], { stars: 1 });
       await tx.port(UsersPort).adjustCounters([me.id], { stars: 1 });
       tx.emit('repo.starred', { user: me, repo: { ...repo, num_stars: repo.num_stars + 1 }, actor });
     });
@@ -134,7 +132,7 @@ export class SocialService {
     const { repo } = access;
     await this.ctx.transaction(async (tx) => {
       if (!(await tx.store(StarsStore).delete(me.id, repo.id))) return;
-      await tx.store(RepoCountersStore).adjust([repo.id], { stars: -1 });
+      await tx.port(ReposPort).adjustCounters([repo.id], { stars: -1 });
       await tx.port(UsersPort).adjustCounters([me.id], { stars: -1 });
       tx.emit('repo.unstarred', { user: me, repo: { ...repo, num_stars: repo.num_stars - 1 }, actor });
     });
@@ -165,10 +163,10 @@ export class SocialService {
     const me = signedInUser(actor);
     const { repo } = access;
     await this.ctx.transaction(async (tx) => {
-      const watches = tx.store(WatchesStore);
+      const watches = tx.port(ReposPort);
       if (await watches.isWatching(me.id, repo.id)) return;
       if (await this.blockedByOwner(tx.port(UsersPort), access, me)) throw new ForbiddenError(BLOCKED_MESSAGE);
-      if (await watches.startWatching(me.id, repo.id, nowUnix())) await tx.store(RepoCountersStore).adjust([repo.id], { watches: 1 });
+      if (await watches.startWatching(me.id, repo.id, nowUnix())) await watches.adjustCounters([repo.id], { watches: 1 });
     });
   }
 
@@ -176,25 +174,25 @@ export class SocialService {
   async unwatch(actor: Actor, access: RepoAccess): Promise<void> {
     const me = signedInUser(actor);
     await this.ctx.transaction(async (tx) => {
-      if (await tx.store(WatchesStore).stopWatching(me.id, access.repo.id, nowUnix())) {
-        await tx.store(RepoCountersStore).adjust([access.repo.id], { watches: -1 });
+      if (await tx.port(ReposPort).stopWatching(me.id, access.repo.id, nowUnix())) {
+        await tx.port(ReposPort).adjustCounters([access.repo.id], { watches: -1 });
       }
     });
   }
 
   isWatching(actor: Actor, access: RepoAccess): Promise<boolean> {
-    return this.ctx.store(WatchesStore).isWatching(signedInUser(actor).id, access.repo.id);
+    return this.ctx.port(ReposPort).isWatching(signedInUser(actor).id, access.repo.id);
   }
 
   /** Repositories `user` watches that `actor` may see (public ones only on another account's list). */
   async listSubscriptions(actor: Actor, user: User, paging?: Paging): Promise<Page<RepoAccess>> {
-    const page = await this.ctx.store(WatchesStore).listWatched(user.id, this.repoListFilter(actor, user), clampPage(this.ctx.settings, paging));
+    const page = await this.ctx.port(ReposPort).listWatched(user.id, this.repoListFilter(actor, user), clampPage(this.ctx.settings, paging));
     return this.withAccess(actor, page);
   }
 
   /** The accounts watching a repository that `actor` may see. */
   listSubscribers(actor: Actor, access: RepoAccess, paging?: Paging): Promise<Page<User>> {
-    return this.ctx.store(WatchesStore).listWatchers(access.repo.id, userVisibilityFilter(actor), clampPage(this.ctx.settings, paging));
+    return this.ctx.port(ReposPort).listWatchers(access.repo.id, userVisibilityFilter(actor), clampPage(this.ctx.settings, paging));
   }
 
   // ---- blocks ----
@@ -242,7 +240,7 @@ export class SocialService {
       if (!(await tx.port(UsersPort).insertBlock(blocker.id, target.id, nowUnix()))) return;
       if (await this.removeFollow(tx, target.id, blocker.id)) tx.emit('user.unfollowed', { follower: target, followee: blocker, actor });
       if (await this.removeFollow(tx, blocker.id, target.id)) tx.emit('user.unfollowed', { follower: blocker, followee: target, actor });
-      await tx.store(RepoCountersStore).adjust(await tx.store(WatchesStore).deleteOf(target.id, blocker.id), { watches: -1 });
+      await tx.port(ReposPort).adjustCounters(await tx.port(ReposPort).deleteWatchesOf(target.id, blocker.id), { watches: -1 });
       await tx.port(AccessPort).deleteCollaborationsOnReposOf(blocker.id, target.id);
       // Repositories offered between the two, either way, stay where they are (as Forgejo cancels them).
       await tx.port(ReposPort).cancelTransfersBetween(blocker.id, target.id);

@@ -29,7 +29,6 @@ import { PULL_STATUS, pullHeadRef, type NewPullRequest } from '../../pulls/table
 import { ReactionsPort } from '../../reactions/port.js';
 import type { NewReaction } from '../../reactions/tables.js';
 import { ReleasesPort } from '../../releases/port.js';
-import { RepoCountersStore } from '../../repos/counters.js';
 import { ReviewsPort } from '../../reviews/port.js';
 import { REVIEW_TYPES, type NewReview } from '../../reviews/tables.js';
 import { ReposPort } from '../../repos/port.js';
@@ -276,7 +275,7 @@ export class GiteaUploader {
     await this.ctx.transaction(async (tx) => {
       await tx.port(CommentsPort).recountOfRepo(this.repo.id);
       await tx.port(IssuesPort).continueIndexAfterHighest(this.repo.id);
-      await tx.port(IssuesPort).recountAfterStateChange(this.repo.id, [...this.milestoneIds.values()], { repos: tx.store(RepoCountersStore), milestones: tx.port(MilestonesPort) });
+      await tx.port(IssuesPort).recountAfterStateChange(this.repo.id, [...this.milestoneIds.values()], { repos: tx.port(ReposPort), milestones: tx.port(MilestonesPort) });
       const labelIds = [...this.labelIds.values()];
       await tx.port(LabelsPort).setIssueCounts(labelIds, await tx.port(IssuesPort).labelCounts(labelIds));
       await tx.port(ReposPort).lockForReleases(this.repo.id);
