@@ -1,6 +1,6 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type Dialect, type Expression, type SqlBool } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type DatabaseIntrospector, type DatabaseMetadata, type Dialect, type Expression, type SchemaMetadata, type SqlBool, type TableMetadata } from 'kysely';
 import type { Settings } from '../config/settings.js';
 import { BoundedMap } from '../bounded-map.js';
 
@@ -103,7 +103,41 @@ async function openPostgres(settings: Settings['database']): Promise<Storage> {
     },
     ...(settings.SCHEMA ? { options: `-c search_path=${quoteIdent(settings.SCHEMA)}` } : {}),
   });
-  return makeStorage(new PostgresDialect({ pool }), 'postgres');
+  return makeStorage(new SchemaPostgresDialect({ pool }), 'postgres');
+}
+
+/**
+ * Kysely's PostgreSQL introspector reads the columns of every schema in the database through functions
+ * (`has_schema_privilege`, `pg_get_serial_sequence`) that fail when another session drops or alters a schema at the
+ * same moment: another installation in the same database, or a test's host, would make a migration fail with
+ * "schema … does not exist". It also costs a scan of all of them. The migrator only asks which tables exist, so
+ * the answer comes from this connection's own schema, by catalog columns alone.
+ */
+class CurrentSchemaIntrospector implements DatabaseIntrospector {
+  constructor(private readonly db: Kysely<any>) {}
+
+  async getSchemas(): Promise<SchemaMetadata[]> {
+    const { rows } = await sql<{ name: string }>`select nspname as name from pg_catalog.pg_namespace`.execute(this.db);
+    return rows;
+  }
+
+  async getTables(): Promise<TableMetadata[]> {
+    const { rows } = await sql<{ name: string; schema: string; kind: string }>`
+      select c.relname as name, ns.nspname as schema, c.relkind as kind
+      from pg_catalog.pg_class c join pg_catalog.pg_namespace ns on ns.oid = c.relnamespace
+      where ns.nspname = current_schema() and c.relkind in ('r', 'v', 'p')`.execute(this.db);
+    return rows.map((row) => ({ name: row.name, schema: row.schema, isView: row.kind === 'v', columns: [] }));
+  }
+
+  async getMetadata(): Promise<DatabaseMetadata> {
+    return { tables: await this.getTables() };
+  }
+}
+
+class SchemaPostgresDialect extends PostgresDialect {
+  override createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+    return new CurrentSchemaIntrospector(db);
+  }
 }
 
 function makeStorage(dialect: Dialect, name: DialectName, directRead?: Storage['directRead']): Storage {
