@@ -219,6 +219,17 @@ export class AttachmentsService {
     return user;
   }
 
+  /**
+   * What an upload to an issue or one of its comments asks first, in Forgejo's order: attachments enabled, a
+   * signed-in user on a writable repository, room in the owner's issue-attachment quota. The uploader.
+   */
+  async assertMayUploadToIssues(actor: Actor, access: RepoAccess): Promise<User> {
+    this.assertEnabled();
+    const user = this.assertMayChange(actor, access);
+    await this.ctx.service(QuotaService).assertCanWrite(access.owner, 'size:assets:attachments:issues');
+    return user;
+  }
+
   async findInRepo(access: RepoAccess, id: string | number): Promise<Attachment> {
     const number = parseId(id);
     const attachment = number === undefined ? undefined : await this.store.byId(number);

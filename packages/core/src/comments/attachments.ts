@@ -8,7 +8,6 @@ import { ForbiddenError, NotFoundError } from '../errors.js';
 import { IssuesPort } from '../issues/port.js';
 import { IssuesService } from '../issues/service.js';
 import type { Issue } from '../issues/tables.js';
-import { QuotaService } from '../quota/service.js';
 import type { RepoAccess } from '../repos/access.js';
 import { CommentsPort } from '../timeline/port.js';
 import type { Comment } from '../timeline/tables.js';
@@ -69,9 +68,7 @@ export class CommentAttachmentsService {
   }
 
   async uploadToComment(actor: Actor, access: RepoAccess, loaded: LoadedComment, open: OpenUpload, options: UploadOptions = {}): Promise<Attachment> {
-    this.attachments.assertEnabled();
-    const user = this.attachments.assertMayChange(actor, access);
-    await this.ctx.service(QuotaService).assertCanWrite(access.owner, 'size:assets:attachments:issues');
+    const user = await this.attachments.assertMayUploadToIssues(actor, access);
     this.assertMayWriteComment(user, access, loaded);
     const datedUnix = dateOf(actor, options);
     const { comment, issue } = loaded;

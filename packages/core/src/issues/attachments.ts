@@ -7,7 +7,6 @@ import type { EditAttachmentOptions } from '../attachments/schemas.js';
 import type { AttachedIssues } from '../attachments/issues.js';
 import type { Attachment } from '../attachments/tables.js';
 import { ForbiddenError, NotFoundError } from '../errors.js';
-import { QuotaService } from '../quota/service.js';
 import type { RepoAccess } from '../repos/access.js';
 import type { User } from '../users/tables.js';
 import './events.js';
@@ -53,9 +52,7 @@ export class IssueAttachmentsService implements AttachedIssues {
   }
 
   async uploadToIssue(actor: Actor, access: RepoAccess, issue: Issue, open: OpenUpload, options: UploadOptions = {}): Promise<Attachment> {
-    this.attachments.assertEnabled();
-    const user = this.attachments.assertMayChange(actor, access);
-    await this.ctx.service(QuotaService).assertCanWrite(access.owner, 'size:assets:attachments:issues');
+    const user = await this.attachments.assertMayUploadToIssues(actor, access);
     this.assertMayWriteIssue(user, actor, access, issue);
     const datedUnix = dateOf(actor, options);
     // Forgejo re-saves the issue with its new attachment, which moves its updated time; a dated upload sets the
