@@ -4,9 +4,10 @@
  * the jobs worker, the cron scheduler and the start-up reconcile read them from that list, so none of them imports a
  * domain. This file is kernel: it imports no domain either.
  */
-import type { CoreContext } from './context.js';
+import type { CoreContext, CoreTransaction } from './context.js';
 import type { JobHandlers } from './jobs/service.js';
 import type { CronTaskDefinition } from './cron/tasks.js';
+import type { RekeyCounts, SecretRekey } from './security/secrets.js';
 
 /**
  * What the start-up repairs report. `repos/storage.ts` declares its fields (its `ReconcileReport`, by augmenting
@@ -35,6 +36,16 @@ export type DomainRepair =
   | { readonly intent: string; run(ctx: CoreContext, intent: InterruptedIntent, report: RepairReport): Promise<void> }
   | { readonly intent?: undefined; run(ctx: CoreContext, report: RepairReport): Promise<void> };
 
+/**
+ * A kind of value a domain keeps encrypted under `[security] SECRET_KEY`. `repohost admin regenerate secrets` moves
+ * every kind to the current key in one transaction; each kind re-encrypts its own rows.
+ */
+export interface StoredSecretKind {
+  /** Names the kind in the report (`webhook authorization headers`). */
+  readonly kind: string;
+  reencrypt(ctx: CoreContext, tx: CoreTransaction, rekey: SecretRekey): Promise<RekeyCounts>;
+}
+
 export interface DomainRecord {
   /** Unique among the records; names the record in errors. */
   readonly name: string;
@@ -53,6 +64,8 @@ export interface DomainRecord {
   /** Recurring tasks, each with its `[cron.<name>]` settings; listed (`/admin/cron`) in the order of `domains.ts`. */
   readonly cron?: readonly CronTaskDefinition[];
   readonly repairs?: readonly DomainRepair[];
+  /** The values the domain stores encrypted, in the order the re-encryption report lists them. */
+  readonly secrets?: readonly StoredSecretKind[];
 }
 
 /** Declares a domain's record (an identity function: it gives the literal its type where it is written). */
@@ -87,6 +100,14 @@ export function cronTasksOf(records: readonly DomainRecord[]): readonly CronTask
 /** Every record's start-up repairs, in the records' order. */
 export function repairsOf(records: readonly DomainRecord[]): readonly DomainRepair[] {
   return records.flatMap((record) => record.repairs ?? []);
+}
+
+/** Every record's encrypted kinds, in the records' order; a kind named twice is a programming error. */
+export function secretKindsOf(records: readonly DomainRecord[]): readonly StoredSecretKind[] {
+  const all = records.flatMap((record) => record.secrets ?? []);
+  const names = new Set(all.map((k) => k.kind));
+  if (names.size !== all.length) throw new Error('a kind of stored secret is declared twice');
+  return all;
 }
 
 /** Checks that the record names are unique (a record listed twice would subscribe twice). */

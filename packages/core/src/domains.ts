@@ -5,7 +5,7 @@
  * The order is the order handlers of one event run in (some write rows that later ones read, some wake workers), so
  * a record goes where its handlers should run; and the order of `/admin/cron` (Forgejo's, then RepoHost's own).
  */
-import { checkDomains, cronTasksOf, defineDomain, jobHandlersOf, repairsOf, type DomainRecord } from './domain.js';
+import { checkDomains, cronTasksOf, defineDomain, jobHandlersOf, repairsOf, secretKindsOf, type DomainRecord } from './domain.js';
 import { topicsDomain } from './topics/domain.js';
 import { reposDomain, forksDomain } from './repos/domain.js';
 import { keysDomain } from './keys/domain.js';
@@ -35,6 +35,7 @@ import { mirrorsDomain } from './mirrors/domain.js';
 import { migrateDomain } from './migrate/domain.js';
 import { maintenanceDomain } from './cron/domain.js';
 import { loginSourcesDomain } from './loginsources/domain.js';
+import { twoFactorDomain } from './twofactor/domain.js';
 import { MirrorsService } from './mirrors/service.js';
 import { PushMirrorsService } from './pushmirrors/service.js';
 
@@ -94,6 +95,7 @@ export const DOMAINS: readonly DomainRecord[] = [
   mirrorsDomain,
   migrateDomain,
   loginSourcesDomain,
+  twoFactorDomain,
   mirrorUpdates,
   maintenanceDomain,
 ];
@@ -105,3 +107,5 @@ export const JOB_HANDLERS = jobHandlersOf(DOMAINS);
 export const CRON_TASKS = cronTasksOf(DOMAINS);
 /** Every start-up repair besides the repos domain's own. */
 export const REPAIRS = repairsOf(DOMAINS);
+/** Every kind of value stored encrypted under the host's key. */
+export const SECRET_KINDS = secretKindsOf(DOMAINS);

@@ -83,7 +83,7 @@ import { PushMirrorsService } from './pushmirrors/service.js';
 import { MirrorsService } from './mirrors/service.js';
 import { MigrateService } from './migrate/service.js';
 import { SecretsAtRestService } from './secretsatrest/service.js';
-import { CRON_TASKS, DOMAINS, JOB_HANDLERS, REPAIRS } from './domains.js';
+import { CRON_TASKS, DOMAINS, JOB_HANDLERS, REPAIRS, SECRET_KINDS } from './domains.js';
 
 export interface RepoHostOptions {
   /** Resolved settings; when absent they are loaded from `config`. */
@@ -144,6 +144,7 @@ export class RepoHost {
     this.jobs.register(JOB_HANDLERS);
     this.jobs.subscribe();
     this.cron.register(CRON_TASKS);
+    this.secretsAtRest.register(SECRET_KINDS);
     this.repoStorage.registerRepairs(REPAIRS);
   }
 

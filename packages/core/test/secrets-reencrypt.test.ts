@@ -129,12 +129,12 @@ describe('re-encrypting stored secrets', () => {
 
     const report = await host.secretsAtRest.reencrypt({ oldKey: '' });
     expect(report.kinds).toEqual([
-      { kind: 'two-factor secrets', moved: 1, current: 0, failed: [] },
-      { kind: 'LDAP bind passwords', moved: 1, current: 0, failed: [] },
       { kind: 'webhook authorization headers', moved: 1, current: 0, failed: [] },
-      { kind: 'pull mirror credentials', moved: 1, current: 0, failed: [] },
       { kind: 'push mirror credentials', moved: 1, current: 0, failed: [] },
+      { kind: 'pull mirror credentials', moved: 1, current: 0, failed: [] },
       { kind: 'migration credentials', moved: 1, current: 0, failed: [] },
+      { kind: 'LDAP bind passwords', moved: 1, current: 0, failed: [] },
+      { kind: 'two-factor secrets', moved: 1, current: 0, failed: [] },
     ]);
     expect(dry.kinds).toEqual(report.kinds);
     expect(await readBack(host, seeded, newKey)).toEqual(ORIGINAL);

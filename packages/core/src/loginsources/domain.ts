@@ -8,4 +8,5 @@ export const loginSourcesDomain = defineDomain({
     // Sign-in asks the directories: for an account bound to one, and for a name no account has (auto-registration).
     ctx.provide('users.directory', ctx.service(LoginSourcesService));
   },
+  secrets: [{ kind: 'LDAP bind passwords', reencrypt: (ctx, tx, rekey) => ctx.service(LoginSourcesService).reencryptSecrets(tx, rekey) }],
 });

@@ -17,4 +17,5 @@ export const migrateDomain = defineDomain({
       },
     },
   ],
+  secrets: [{ kind: 'migration credentials', reencrypt: (ctx, tx, rekey) => ctx.service(MigrateService).reencryptSecrets(tx, rekey) }],
 });

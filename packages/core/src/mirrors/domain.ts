@@ -13,4 +13,5 @@ export const mirrorsDomain = defineDomain({
     // The fetch itself stops at `[git.timeout] MIRROR`.
     'mirror.sync': { maxAttempts: 1, timeoutSeconds: 3600, handle: (ctx, run) => ctx.service(MirrorsService).handleSync(run) },
   },
+  secrets: [{ kind: 'pull mirror credentials', reencrypt: (ctx, tx, rekey) => ctx.service(MirrorsService).reencryptSecrets(tx, rekey) }],
 });

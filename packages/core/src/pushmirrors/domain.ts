@@ -11,4 +11,5 @@ export const pushMirrorsDomain = defineDomain({
     // One attempt: a failed push is recorded in the mirror's last_error; the next push, commit or interval tries again.
     'pushmirror.sync': { maxAttempts: 1, timeoutSeconds: 3600, handle: (ctx, run) => ctx.service(PushMirrorsService).handleSync(run) },
   },
+  secrets: [{ kind: 'push mirror credentials', reencrypt: (ctx, tx, rekey) => ctx.service(PushMirrorsService).reencryptSecrets(tx, rekey) }],
 });

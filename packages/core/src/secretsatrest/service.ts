@@ -1,16 +1,11 @@
 /**
  * Moving every secret stored in the database from one `[security] SECRET_KEY` to the current one
- * (`repohost admin regenerate secrets`): each domain re-encrypts its own values through its service; this only
- * runs them in one transaction, so an installation is never left with its secrets split between two keys.
+ * (`repohost admin regenerate secrets`): each domain re-encrypts its own values (the `secrets` of its record); this
+ * only runs them in one transaction, so an installation is never left with its secrets split between two keys.
  */
-import type { CoreContext, CoreTransaction } from '../context.js';
+import type { CoreContext } from '../context.js';
+import type { StoredSecretKind } from '../domain.js';
 import { ValidationError } from '../errors.js';
-import { LoginSourcesService } from '../loginsources/service.js';
-import { MigrateService } from '../migrate/service.js';
-import { MirrorsService } from '../mirrors/service.js';
-import { PushMirrorsService } from '../pushmirrors/service.js';
-import { TwoFactorService } from '../twofactor/service.js';
-import { WebhooksService } from '../webhooks/service.js';
 import type { RekeyCounts, SecretRekey } from '../security/secrets.js';
 
 /** What one kind of secret came to: `moved` to the current key, already `current`, `failed` under both keys. */
@@ -35,11 +30,18 @@ export interface ReencryptOptions {
 class DryRun extends Error {}
 
 export class SecretsAtRestService {
+  private kinds: readonly StoredSecretKind[] = [];
+
   constructor(private readonly ctx: CoreContext) {}
 
+  /** The kinds the domains' records declare (`secrets`), in the order the report lists them. */
+  register(kinds: readonly StoredSecretKind[]): void {
+    this.kinds = kinds;
+  }
+
   /**
-   * Re-encrypts every stored secret (TOTP secrets, LDAP bind passwords, webhook `Authorization` headers, pull and
-   * push mirror credentials, migration credentials) from `oldKey` to the host's current SECRET_KEY, in one
+   * Re-encrypts every stored secret (each kind a domain's record declares: TOTP secrets, LDAP bind passwords, webhook
+   * `Authorization` headers, mirror and migration credentials, …) from `oldKey` to the host's current SECRET_KEY, in one
    * transaction. Values under neither key are left as they are and named in the report. A server running with
    * the old key must be stopped first: it would go on writing under that key.
    */
@@ -47,18 +49,10 @@ export class SecretsAtRestService {
     const rekey: SecretRekey = { oldKey: options.oldKey, newKey: this.ctx.settings.security.SECRET_KEY };
     if (rekey.newKey === '') throw new ValidationError('SECRET_KEY', 'is empty: configure a key to re-encrypt to');
     if (rekey.oldKey === rekey.newKey) throw new ValidationError('old_key', 'is the current SECRET_KEY: there is nothing to re-encrypt');
-    const steps: [string, (tx: CoreTransaction) => Promise<RekeyCounts>][] = [
-      ['two-factor secrets', (tx) => this.ctx.service(TwoFactorService).reencryptSecrets(tx, rekey)],
-      ['LDAP bind passwords', (tx) => this.ctx.service(LoginSourcesService).reencryptSecrets(tx, rekey)],
-      ['webhook authorization headers', (tx) => this.ctx.service(WebhooksService).reencryptSecrets(tx, rekey)],
-      ['pull mirror credentials', (tx) => this.ctx.service(MirrorsService).reencryptSecrets(tx, rekey)],
-      ['push mirror credentials', (tx) => this.ctx.service(PushMirrorsService).reencryptSecrets(tx, rekey)],
-      ['migration credentials', (tx) => this.ctx.service(MigrateService).reencryptSecrets(tx, rekey)],
-    ];
     const kinds: SecretKindReport[] = [];
     try {
       await this.ctx.transaction(async (tx) => {
-        for (const [kind, run] of steps) kinds.push({ kind, ...(await run(tx)) });
+        for (const { kind, reencrypt } of this.kinds) kinds.push({ kind, ...(await reencrypt(this.ctx, tx, rekey)) });
         if (options.dryRun) throw new DryRun();
       });
     } catch (error) {

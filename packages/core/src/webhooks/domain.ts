@@ -7,4 +7,5 @@ export const webhooksDomain = defineDomain({
   subscribe(ctx) {
     ctx.service(WebhooksService).subscribe();
   },
+  secrets: [{ kind: 'webhook authorization headers', reencrypt: (ctx, tx, rekey) => ctx.service(WebhooksService).reencryptSecrets(tx, rekey) }],
 });
