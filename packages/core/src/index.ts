@@ -8,7 +8,7 @@ export { loadSettings, derivedRootUrl, ConfigError, DEFAULT_REPORTED_VERSION, se
 export { createSecretKeyFile, generateSecretKey } from './config/secret-key.js';
 export { SecretsAtRestService, type ReencryptOptions, type ReencryptReport, type SecretKindReport } from './secretsatrest/service.js';
 export { parseIni, iniFromEnv } from './config/ini.js';
-export { ANONYMOUS, SYSTEM, userActor, actorUser, isSiteAdmin, isSelf, type Actor } from './access/actor.js';
+export { ANONYMOUS, SYSTEM, userActor, actorUser, isSiteAdmin, isSelf, type Actor } from './users/actor.js';
 export {
   AccessMode,
   ACCESS_MODE_NAMES,
@@ -460,6 +460,24 @@ export {
 } from './webhooks/schemas.js';
 export type { Webhook, HookTask, HookDelivery, WebhooksTables } from './webhooks/tables.js';
 export type { HookFormatter, HookRequestContent, FormattedHook, HookEventName, HookPayload } from './webhooks/formats/types.js';
+export {
+  ActionsService,
+  ActionVariableSchema,
+  CreateOrUpdateSecretOptionSchema,
+  CreateVariableOptionSchema,
+  SecretSchema,
+  UpdateVariableOptionSchema,
+  toApiActionVariable,
+  toApiSecret,
+  type ActionsOwner,
+  type ActionVariable,
+  type ActionsTables,
+  type ApiActionVariable,
+  type ApiSecret,
+  type CreateOrUpdateSecretOption,
+  type CreateVariableOption,
+  type UpdateVariableOption,
+} from './actions/index.js';
 export type { Comment, NewComment, CommentsTables } from './timeline/tables.js';
 export { COMMENT_TYPES, COMMENT_TYPE_NAMES, commentTypeName, type CommentTypeName } from './timeline/types.js';
 export {

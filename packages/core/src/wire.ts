@@ -3,7 +3,7 @@
  * Converters are pure functions of the stored row and this view.
  */
 import type { Settings } from './config/settings.js';
-import type { Actor } from './access/actor.js';
+import type { Actor } from './users/actor.js';
 
 /** Who a response is for (fields depend on it) and the settings that shape URLs. */
 export interface ApiView {

@@ -1,6 +1,7 @@
 /**
  * Holds core to the shape CONTRIBUTING.md describes: its folders are layers, each importing only folders below it
- * (so no circle can form), no domain imports another's store, and every domain record is listed in domains.ts.
+ * (so no circle can form), each reached from outside only through its `index.ts`, which makes no store public, and
+ * every domain record is listed in domains.ts.
  * Reads the sources only: fast, and it fails on the commit that breaks a rule, naming the import.
  */
 import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
@@ -24,7 +25,7 @@ const LAYERS = [
   // The issue tracker and pull requests.
   'timeline', 'attachments', 'releases', 'labels', 'milestones', 'issues', 'reactions', 'times', 'comments', 'pulls', 'reviews',
   // What works over all of the above.
-  'mirrors', 'pushmirrors', 'webhooks', 'migrate', 'accounts',
+  'mirrors', 'pushmirrors', 'webhooks', 'migrate', 'accounts', 'actions',
   'activity', 'notifications', 'contents', 'redirects', 'oauth2', 'markup', 'secretsatrest', 'cron',
 ];
 
@@ -88,6 +89,27 @@ describe('core domain layers', () => {
       .filter((i) => i.toFolder !== 'storage' && (/store\.ts$/.test(i.to) || i.names.some((name) => /^[A-Z]\w*Store$/.test(name))))
       .map((i) => `${i.from} -> ${i.to}`);
     expect(foreign).toEqual([]);
+  });
+
+  it("a folder reaches another only through that folder's index.ts", () => {
+    const around = all.filter((i) => i.to !== join(i.toFolder, 'index.ts')).map((i) => `${i.from} -> ${i.to}`);
+    expect(around).toEqual([]);
+  });
+
+  it('no index.ts makes a store public: stores stay private to their folder', () => {
+    const exposed: string[] = [];
+    // The storage kernel's `Store` is the base class every store extends, not a store of a domain.
+    for (const folder of LAYERS.filter((name) => name !== 'storage')) {
+      const index = join(root, folder, 'index.ts');
+      if (!existsSync(index)) continue;
+      for (const match of readFileSync(index, 'utf8').matchAll(/export\s*\{([^}]*)\}\s*from\s*'([^']+)'|export\s*\*[^']*'([^']+)'/g)) {
+        // A store file's types (a filter, a row shape) may be public; its values (the store class) may not.
+        const values = (match[1] ?? '').split(',').map((name) => name.trim()).filter((name) => name !== '' && !name.startsWith('type '));
+        if (match[3] !== undefined) exposed.push(`${folder}/index.ts: export * from ${match[3]}`);
+        else if ((/store\.js$/.test(match[2]!) && values.length > 0) || values.some((name) => /^[A-Z]\w*Store$/.test(name.split(/\s+as\s+/).at(-1)!))) exposed.push(`${folder}/index.ts: ${match[0]}`);
+      }
+    }
+    expect(exposed).toEqual([]);
   });
 
   it('every domain record is listed in domains.ts', () => {

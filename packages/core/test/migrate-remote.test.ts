@@ -5,7 +5,7 @@ import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { userActor, type Actor } from '../src/access/actor.js';
+import { userActor, type Actor } from '../src/users/actor.js';
 import { loadSettings, type SettingsOverrides } from '../src/config/settings.js';
 import {
   checkRemoteAddress,

@@ -1,6 +1,6 @@
-import type { Actor } from '../users/actor.js';
-import { Visibility, type User } from '../users/tables.js';
-import { canSeeAccount } from '../users/visibility.js';
+import type { Actor } from '../users/index.js';
+import { Visibility, type User } from '../users/index.js';
+import { canSeeAccount } from '../users/index.js';
 
 /** Access levels, ordered, as Forgejo numbers them. */
 export const AccessMode = { None: 0, Read: 1, Write: 2, Admin: 3, Owner: 4 } as const;
@@ -110,7 +110,7 @@ function clampMode(mode: number): AccessModeValue {
 }
 
 /** May `actor` know that `user` exists? The users domain's rule (`canSeeAccount`), under its older name here. */
-export { canSeeAccount as canSeeUser } from '../users/visibility.js';
+export { canSeeAccount as canSeeUser } from '../users/index.js';
 
 /**
  * May a signed-in account (not the owner, not an administrator) read `owner`'s public repositories unasked? Those of

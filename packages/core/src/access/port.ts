@@ -1,5 +1,5 @@
 import type { RawBuilder } from 'kysely';
-import type { StoreScope } from '../storage/store.js';
+import type { StoreScope } from '../storage/index.js';
 import { AccessStore, grantedRepoIds, memberOrgIds, teamRepoIds } from './store.js';
 import type { RepoGrants } from './permissions.js';
 import type { Collaboration } from './tables.js';

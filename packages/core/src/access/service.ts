@@ -3,8 +3,8 @@
  * lists and searches), loading what the actor was granted in a fixed number of queries.
  */
 import type { CoreContext } from '../context.js';
-import type { Actor } from '../users/actor.js';
-import { isOrganization, type User } from '../users/tables.js';
+import type { Actor } from '../users/index.js';
+import { isOrganization, type User } from '../users/index.js';
 import { AccessStore } from './store.js';
 import {
   canSeeUser,

@@ -3,8 +3,8 @@
  * also come from the organizations domain's membership and team tables (read here, never written).
  */
 import { sql, type RawBuilder } from 'kysely';
-import { Store } from '../storage/store.js';
-import type { Schema } from '../storage/schema.js';
+import { Store } from '../storage/index.js';
+import type { Schema } from '../storage/index.js';
 import type { AccessTables, Collaboration } from './tables.js';
 import { combineGrants, NO_GRANTS, type GrantSource, type RepoGrants } from './permissions.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';

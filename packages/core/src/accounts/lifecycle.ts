@@ -3,25 +3,25 @@
  * git storage. They sit here, above the users domain, because they span users, orgs, repos, tokens, two-factor and
  * keys, which all sit above users (see `org-lifecycle.ts` for organizations).
  */
-import '../users/events.js';
-import '../users/admin-events.js';
+import '../users/index.js';
+import '../users/index.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import type { CoreContext } from '../context.js';
-import { isSelf, isSiteAdmin, type Actor } from '../users/actor.js';
-import { isUniqueViolation, nowUnix } from '../storage/database.js';
-import { acceptInput } from '../validation/validate.js';
-import { OwnerStorageExistsError } from '../git/backend.js';
-import { TokensPort } from '../tokens/port.js';
-import { TwoFactorPort } from '../twofactor/port.js';
-import { KeysPort } from '../keys/port.js';
-import { ReposService } from '../repos/service.js';
-import { RepoStorageService } from '../repos/storage.js';
-import { OrgsPort } from '../orgs/port.js';
-import { UsersPort } from '../users/port.js';
-import { UserAvatarsService } from '../users/avatars.js';
-import { assertValidUsername } from '../users/names.js';
-import { RenameUserOptionSchema, type RenameUserOption } from '../users/admin-schemas.js';
-import { isOrganization, type User } from '../users/tables.js';
+import { isSelf, isSiteAdmin, type Actor } from '../users/index.js';
+import { isUniqueViolation, nowUnix } from '../storage/index.js';
+import { acceptInput } from '../validation/index.js';
+import { OwnerStorageExistsError } from '../git/index.js';
+import { TokensPort } from '../tokens/index.js';
+import { TwoFactorPort } from '../twofactor/index.js';
+import { KeysPort } from '../keys/index.js';
+import { ReposService } from '../repos/index.js';
+import { RepoStorageService } from '../repos/index.js';
+import { OrgsPort } from '../orgs/index.js';
+import { UsersPort } from '../users/index.js';
+import { UserAvatarsService } from '../users/index.js';
+import { assertValidUsername } from '../users/index.js';
+import { RenameUserOptionSchema, type RenameUserOption } from '../users/index.js';
+import { isOrganization, type User } from '../users/index.js';
 import { OrgLifecycleService } from './org-lifecycle.js';
 
 export interface DeleteUserOptions {

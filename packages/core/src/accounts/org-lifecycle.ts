@@ -3,24 +3,24 @@
  * `OrgsService` (here, above orgs and repos) because the repositories domain asks that service (who may create
  * repositories where).
  */
-import '../users/admin-events.js';
-import '../orgs/events.js';
+import '../users/index.js';
+import '../orgs/index.js';
 import { ConflictError, ForbiddenError, ValidationError } from '../errors.js';
 import type { CoreContext } from '../context.js';
-import { isSiteAdmin, type Actor } from '../users/actor.js';
-import { isUniqueViolation, nowUnix } from '../storage/database.js';
-import { acceptInput } from '../validation/validate.js';
-import { OwnerStorageExistsError } from '../git/backend.js';
-import { ReposService } from '../repos/service.js';
-import { RepoStorageService } from '../repos/storage.js';
-import { ReposPort } from '../repos/port.js';
-import { UsersPort } from '../users/port.js';
-import { UserAvatarsService } from '../users/avatars.js';
-import { assertValidUsername } from '../users/names.js';
-import type { User } from '../users/tables.js';
-import { OrgsPort } from '../orgs/port.js';
-import { OrgsService } from '../orgs/service.js';
-import { RenameOrgOptionSchema, type RenameOrgOption } from '../orgs/schemas.js';
+import { isSiteAdmin, type Actor } from '../users/index.js';
+import { isUniqueViolation, nowUnix } from '../storage/index.js';
+import { acceptInput } from '../validation/index.js';
+import { OwnerStorageExistsError } from '../git/index.js';
+import { ReposService } from '../repos/index.js';
+import { RepoStorageService } from '../repos/index.js';
+import { ReposPort } from '../repos/index.js';
+import { UsersPort } from '../users/index.js';
+import { UserAvatarsService } from '../users/index.js';
+import { assertValidUsername } from '../users/index.js';
+import type { User } from '../users/index.js';
+import { OrgsPort } from '../orgs/index.js';
+import { OrgsService } from '../orgs/index.js';
+import { RenameOrgOptionSchema, type RenameOrgOption } from '../orgs/index.js';
 
 export class OrgLifecycleService {
   constructor(private readonly ctx: CoreContext) {}

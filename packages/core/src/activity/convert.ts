@@ -1,9 +1,9 @@
 import type { ApiView } from '../wire.js';
 import { isoTime } from '../wire.js';
-import { toApiUser } from '../users/convert.js';
-import { toApiRepository } from '../repos/convert.js';
-import type { RepoAccess } from '../repos/access.js';
-import type { User } from '../users/tables.js';
+import { toApiUser } from '../users/index.js';
+import { toApiRepository } from '../repos/index.js';
+import type { RepoAccess } from '../repos/index.js';
+import type { User } from '../users/index.js';
 import { opTypeName, type Action, type OpTypeName } from './tables.js';
 import type { ApiActivity } from './schemas.js';
 

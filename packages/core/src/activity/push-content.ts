@@ -2,7 +2,7 @@
  * The `content` of a push's feed entry: Forgejo's `PushCommits` as Go's encoding/json writes it (field names as
  * declared, HTML characters escaped), so clients that parse Forgejo's feeds read ours.
  */
-import type { LoggedCommit } from '../git/backend.js';
+import type { LoggedCommit } from '../git/index.js';
 
 interface PushCommitJson {
   Sha1: string;

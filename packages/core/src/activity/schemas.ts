@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { StringEnum } from '../validation/validate.js';
-import { UserSchema } from '../users/schemas.js';
-import { RepositorySchema } from '../repos/schemas.js';
+import { StringEnum } from '../validation/index.js';
+import { UserSchema } from '../users/index.js';
+import { RepositorySchema } from '../repos/index.js';
 import { OP_TYPE_NAMES } from './tables.js';
 
 export const ActivitySchema = Type.Object(

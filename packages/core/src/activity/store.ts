@@ -4,13 +4,13 @@
  * the same filter, as Forgejo's `activityQueryCondition` builds it.
  */
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
-import { Store } from '../storage/store.js';
+import { Store } from '../storage/index.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
-import { Visibility, type UsersTables } from '../users/tables.js';
-import type { Repository, ReposTables } from '../repos/tables.js';
-import { ReposPort } from '../repos/port.js';
-import type { SearchVisibility } from '../repos/types.js';
-import { AccessPort } from '../access/port.js';
+import { Visibility, type UsersTables } from '../users/index.js';
+import type { Repository, ReposTables } from '../repos/index.js';
+import { ReposPort } from '../repos/index.js';
+import type { SearchVisibility } from '../repos/index.js';
+import { AccessPort } from '../access/index.js';
 import type { Action, ActivityTables, NewAction } from './tables.js';
 
 type FeedTables = ActivityTables & Pick<ReposTables, 'repository'> & Pick<UsersTables, 'user'>;

@@ -3,7 +3,7 @@
  * attachments (an issue's files are `IssueAttachmentsService`), so attachments declares the call and the issues
  * domain provides it (`attachments.issues`).
  */
-import type { RepoAccess } from '../repos/access.js';
+import type { RepoAccess } from '../repos/index.js';
 import type { Attachment } from './tables.js';
 
 export interface AttachedIssues {

@@ -1,5 +1,5 @@
-import type { Schema } from '../storage/schema.js';
-import { Store } from '../storage/store.js';
+import type { Schema } from '../storage/index.js';
+import { Store } from '../storage/index.js';
 import type { Attachment, AttachmentsTables } from './tables.js';
 
 /** The tables whose rows hold attachments (read only here). */

@@ -1,4 +1,4 @@
-import type { StoreScope } from '../storage/store.js';
+import type { StoreScope } from '../storage/index.js';
 import { AttachmentsStore } from './store.js';
 import type { Attachment, NewAttachment } from './tables.js';
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { StringEnum } from '../validation/validate.js';
+import { StringEnum } from '../validation/index.js';
 
 /** A file attached to an issue, a comment or a release, as the API shows it. */
 export const AttachmentSchema = Type.Object(

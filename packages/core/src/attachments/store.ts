@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { Store } from '../storage/store.js';
+import { Store } from '../storage/index.js';
 import type { Attachment, AttachmentsTables, NewAttachment } from './tables.js';
 
 /** Ids per DELETE statement: well under SQLite's limit of bound parameters. */

@@ -1,6 +1,6 @@
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
-import type { Schema } from '../storage/schema.js';
-import { Store } from '../storage/store.js';
+import type { Schema } from '../storage/index.js';
+import { Store } from '../storage/index.js';
 import type { AttachmentsTables } from './tables.js';
 
 /** The tables the quota's view of attachments reads: attachments, with their repositories and issues (read only). */

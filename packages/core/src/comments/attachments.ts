@@ -1,17 +1,17 @@
 import type { CoreContext } from '../context.js';
-import type { Actor } from '../access/actor.js';
-import { AttachmentsPort } from '../attachments/port.js';
-import { AttachmentsService, dateOf, parseId, type OpenUpload, type UploadOptions } from '../attachments/service.js';
-import type { EditAttachmentOptions } from '../attachments/schemas.js';
-import type { Attachment } from '../attachments/tables.js';
+import type { Actor } from '../users/index.js';
+import { AttachmentsPort } from '../attachments/index.js';
+import { AttachmentsService, dateOf, parseId, type OpenUpload, type UploadOptions } from '../attachments/index.js';
+import type { EditAttachmentOptions } from '../attachments/index.js';
+import type { Attachment } from '../attachments/index.js';
 import { ForbiddenError, NotFoundError } from '../errors.js';
-import { IssuesPort } from '../issues/port.js';
-import { IssuesService } from '../issues/service.js';
-import type { Issue } from '../issues/tables.js';
-import type { RepoAccess } from '../repos/access.js';
-import { CommentsPort } from '../timeline/port.js';
-import type { Comment } from '../timeline/tables.js';
-import type { User } from '../users/tables.js';
+import { IssuesPort } from '../issues/index.js';
+import { IssuesService } from '../issues/index.js';
+import type { Issue } from '../issues/index.js';
+import type { RepoAccess } from '../repos/index.js';
+import { CommentsPort } from '../timeline/index.js';
+import type { Comment } from '../timeline/index.js';
+import type { User } from '../users/index.js';
 import './events.js';
 
 /** A comment an attachment route names, with its issue. */

@@ -1,11 +1,11 @@
-import { ANONYMOUS } from '../access/actor.js';
+import { ANONYMOUS } from '../users/index.js';
 import { isoTime, type ApiView } from '../wire.js';
 import { webUrl } from '../urls.js';
-import { toApiUser } from '../users/convert.js';
-import type { User } from '../users/tables.js';
-import type { Issue } from '../issues/tables.js';
+import { toApiUser } from '../users/index.js';
+import type { User } from '../users/index.js';
+import type { Issue } from '../issues/index.js';
 import type { ApiComment } from './schemas.js';
-import type { Comment } from '../timeline/tables.js';
+import type { Comment } from '../timeline/index.js';
 
 /** What a comment's wire form needs besides its row: its poster, its issue, and where the repository lives. */
 export interface CommentRelations {

@@ -1,5 +1,5 @@
-import type { IssueEventBase } from '../issues/events.js';
-import type { Comment } from '../timeline/tables.js';
+import type { IssueEventBase } from '../issues/index.js';
+import type { Comment } from '../timeline/index.js';
 
 declare module '../events/bus.js' {
   interface DomainEventMap {

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { UserSchema } from '../users/schemas.js';
-import { AttachmentSchema } from '../attachments/schemas.js';
+import { UserSchema } from '../users/index.js';
+import { AttachmentSchema } from '../attachments/index.js';
 
 /** The API `Comment` record: a plain comment on an issue or a pull request. */
 export const CommentSchema = Type.Object(

@@ -1,33 +1,33 @@
 import type { CoreContext, CoreTransaction } from '../context.js';
-import { actorUser, type Actor } from '../access/actor.js';
-import { AccessService } from '../access/service.js';
-import { toApiAttachment } from '../attachments/convert.js';
-import { AttachmentsPort } from '../attachments/port.js';
+import { actorUser, type Actor } from '../users/index.js';
+import { AccessService } from '../access/index.js';
+import { toApiAttachment } from '../attachments/index.js';
+import { AttachmentsPort } from '../attachments/index.js';
 import { ConflictError, ForbiddenError, LockedError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
-import { toApiIssue } from '../issues/convert.js';
-import type { ApiIssue } from '../issues/schemas.js';
-import { IssuesService } from '../issues/service.js';
-import { IssuesPort } from '../issues/port.js';
-import type { Issue } from '../issues/tables.js';
-import { LabelsPort } from '../labels/port.js';
-import type { Label } from '../labels/tables.js';
-import { MilestonesPort } from '../milestones/port.js';
+import { toApiIssue } from '../issues/index.js';
+import type { ApiIssue } from '../issues/index.js';
+import { IssuesService } from '../issues/index.js';
+import { IssuesPort } from '../issues/index.js';
+import type { Issue } from '../issues/index.js';
+import { LabelsPort } from '../labels/index.js';
+import type { Label } from '../labels/index.js';
+import { MilestonesPort } from '../milestones/index.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
-import { ReactionsPort } from '../reactions/port.js';
-import type { RepoAccess } from '../repos/access.js';
-import { repoWebPath } from '../repos/convert.js';
-import type { Repository } from '../repos/tables.js';
-import { SocialService } from '../social/service.js';
-import { nowUnix } from '../storage/database.js';
-import { secondsToText, toApiTrackedTime } from '../times/convert.js';
-import { TimesPort } from '../times/port.js';
-import { UsersPort } from '../users/port.js';
-import { GHOST_USER } from '../users/system.js';
-import type { User } from '../users/tables.js';
-import { acceptInput } from '../validation/validate.js';
+import { ReactionsPort } from '../reactions/index.js';
+import type { RepoAccess } from '../repos/index.js';
+import { repoWebPath } from '../repos/index.js';
+import type { Repository } from '../repos/index.js';
+import { SocialService } from '../social/index.js';
+import { nowUnix } from '../storage/index.js';
+import { secondsToText, toApiTrackedTime } from '../times/index.js';
+import { TimesPort } from '../times/index.js';
+import { UsersPort } from '../users/index.js';
+import { GHOST_USER } from '../users/index.js';
+import type { User } from '../users/index.js';
+import { acceptInput } from '../validation/index.js';
 import type { ApiView } from '../wire.js';
 import { toApiComment, type CommentRelations } from './convert.js';
-import { CrossReferencesService } from '../issues/cross-references.js';
+import { CrossReferencesService } from '../issues/index.js';
 import './events.js';
 import {
   CreateIssueCommentOptionSchema,
@@ -36,11 +36,11 @@ import {
   type CreateIssueCommentOption,
   type EditIssueCommentOption,
 } from './schemas.js';
-import { CommentsPort, type CommentFilter } from '../timeline/port.js';
-import type { Comment } from '../timeline/tables.js';
+import { CommentsPort, type CommentFilter } from '../timeline/index.js';
+import type { Comment } from '../timeline/index.js';
 import type { TimelineEntry } from './timeline.js';
-import { COMMENT_TYPES } from '../timeline/types.js';
-import { chosenUpdateTime, rfc3339Unix } from '../issues/update-time.js';
+import { COMMENT_TYPES } from '../timeline/index.js';
+import { chosenUpdateTime, rfc3339Unix } from '../issues/index.js';
 
 /** What `/issues/comments/{id}` names: the comment and the issue it is on. */
 export interface CommentOnIssue {

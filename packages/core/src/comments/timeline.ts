@@ -3,25 +3,25 @@
  * Forgejo's `TimelineComment`.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { ANONYMOUS } from '../access/actor.js';
-import { IssueSchema, type ApiIssue } from '../issues/schemas.js';
-import { LabelSchema } from '../labels/schemas.js';
-import { toApiLabelAt } from '../labels/convert.js';
-import type { Label } from '../labels/tables.js';
-import { MilestoneSchema } from '../milestones/schemas.js';
-import { toApiMilestone } from '../milestones/convert.js';
-import type { Milestone } from '../milestones/tables.js';
-import { TeamSchema } from '../orgs/team-schemas.js';
-import { TrackedTimeSchema, type ApiTrackedTime } from '../times/schemas.js';
+import { ANONYMOUS } from '../users/index.js';
+import { IssueSchema, type ApiIssue } from '../issues/index.js';
+import { LabelSchema } from '../labels/index.js';
+import { toApiLabelAt } from '../labels/index.js';
+import type { Label } from '../labels/index.js';
+import { MilestoneSchema } from '../milestones/index.js';
+import { toApiMilestone } from '../milestones/index.js';
+import type { Milestone } from '../milestones/index.js';
+import { TeamSchema } from '../orgs/index.js';
+import { TrackedTimeSchema, type ApiTrackedTime } from '../times/index.js';
 import { apiUrl } from '../urls.js';
-import { toApiUser } from '../users/convert.js';
-import { UserSchema } from '../users/schemas.js';
-import type { User } from '../users/tables.js';
+import { toApiUser } from '../users/index.js';
+import { UserSchema } from '../users/index.js';
+import type { User } from '../users/index.js';
 import { isoTime, type ApiView } from '../wire.js';
 import { CommentSchema, type ApiComment } from './schemas.js';
 import { issueWebUrl, type CommentRelations } from './convert.js';
-import type { Comment } from '../timeline/tables.js';
-import { commentTypeName, REF_ACTIONS } from '../timeline/types.js';
+import type { Comment } from '../timeline/index.js';
+import { commentTypeName, REF_ACTIONS } from '../timeline/index.js';
 
 const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 

@@ -1,8 +1,8 @@
-import type { GitCommit } from '../git/backend.js';
+import type { GitCommit } from '../git/index.js';
 import { apiUrl, webUrl } from '../urls.js';
 import { isoTime, type ApiView } from '../wire.js';
-import { toApiUser } from '../users/convert.js';
-import type { User } from '../users/tables.js';
+import { toApiUser } from '../users/index.js';
+import type { User } from '../users/index.js';
 import type { ApiCommit, ApiCommitAffectedFiles, ApiCommitStatus, ApiPayloadCommitVerification, CommitStatusState } from './schemas.js';
 import type { CommitStatus } from './tables.js';
 import type { CommitVerification } from './verification.js';

@@ -3,7 +3,7 @@
  * signature names, and whether a registered key made it.
  */
 import { createMessage, readKey, readSignature, verify, type Signature } from 'openpgp';
-import { verifiedSigner } from '../gpg/openpgp.js';
+import { verifiedSigner } from '../gpg/index.js';
 
 /** A commit signature is a few hundred bytes; more is not one. */
 const MAX_ARMORED_SIGNATURE_LENGTH = 64 * 1024;

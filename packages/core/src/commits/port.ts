@@ -1,4 +1,4 @@
-import type { StoreScope } from '../storage/store.js';
+import type { StoreScope } from '../storage/index.js';
 import type { Page, PageRequest } from '../paging.js';
 import { CommitStatusesStore } from './store.js';
 import type { CommitStatus } from './tables.js';

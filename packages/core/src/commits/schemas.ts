@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { StringEnum } from '../validation/validate.js';
-import { UserSchema } from '../users/schemas.js';
-import { RepositorySchema } from '../repos/schemas.js';
+import { StringEnum } from '../validation/index.js';
+import { UserSchema } from '../users/index.js';
+import { RepositorySchema } from '../repos/index.js';
 
 /** Forgejo's `CommitMeta`: a commit (or tree) named by id, with its API URL. */
 export const CommitMetaSchema = Type.Object(

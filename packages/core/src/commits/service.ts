@@ -1,11 +1,11 @@
 import type { CoreContext } from '../context.js';
-import type { Actor } from '../access/actor.js';
+import type { Actor } from '../users/index.js';
 import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../errors.js';
-import type { CommitRangeOptions, GitCommit, RepoKey } from '../git/backend.js';
+import type { CommitRangeOptions, GitCommit, RepoKey } from '../git/index.js';
 import { clampPage, type Paging, type PageRequest } from '../paging.js';
-import type { RepoAccess } from '../repos/access.js';
-import { repoKey } from '../repos/service.js';
-import { UsersPort } from '../users/port.js';
+import type { RepoAccess } from '../repos/index.js';
+import { repoKey } from '../repos/index.js';
+import { UsersPort } from '../users/index.js';
 import type { CommitView } from './convert.js';
 import type { CommitViewOptions } from './schemas.js';
 import { CommitVerifier } from './verification.js';

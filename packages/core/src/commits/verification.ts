@@ -5,13 +5,13 @@
  * the committer's own keys; an SSH signature against the committer's verified SSH keys.
  */
 import type { CoreContext } from '../context.js';
-import { GpgKeysService } from '../gpg/service.js';
-import { UsersPort } from '../users/port.js';
-import { isOrganization, type User } from '../users/tables.js';
-import { noReplyAddress } from '../users/convert.js';
-import { GpgPort } from '../gpg/port.js';
-import { KeysPort } from '../keys/port.js';
-import { keyBlobOf, verifySshSignature } from '../keys/sshsig.js';
+import { GpgKeysService } from '../gpg/index.js';
+import { UsersPort } from '../users/index.js';
+import { isOrganization, type User } from '../users/index.js';
+import { noReplyAddress } from '../users/index.js';
+import { GpgPort } from '../gpg/index.js';
+import { KeysPort } from '../keys/index.js';
+import { keyBlobOf, verifySshSignature } from '../keys/index.js';
 
 type OpenPgpVerify = typeof import('./openpgp-verify.js');
 let openpgpVerify: Promise<OpenPgpVerify> | undefined;

@@ -1,6 +1,6 @@
-import type { Settings } from '../config/settings.js';
-import type { ContentsEntry, Signature } from '../git/backend.js';
-import type { RepoAccess } from '../repos/access.js';
+import type { Settings } from '../config/index.js';
+import type { ContentsEntry, Signature } from '../git/index.js';
+import type { RepoAccess } from '../repos/index.js';
 import { apiUrl, webUrl } from '../urls.js';
 import type { ApiContentsResponse, ApiFileCommitResponse, ApiPayloadCommitVerification } from './schemas.js';
 

@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { StringEnum } from '../validation/validate.js';
+import { StringEnum } from '../validation/index.js';
 // Shared wire types: one schema per $id (git data owns the commit people and verification, commits the meta).
-import { CommitUserSchema, PayloadCommitVerificationSchema, type ApiPayloadCommitVerification } from '../gitdata/schemas.js';
-import { CommitMetaSchema } from '../commits/schemas.js';
+import { CommitUserSchema, PayloadCommitVerificationSchema, type ApiPayloadCommitVerification } from '../gitdata/index.js';
+import { CommitMetaSchema } from '../commits/index.js';
 
 export type { ApiPayloadCommitVerification };
 

@@ -1,15 +1,15 @@
 import type { CoreContext } from '../context.js';
 import { BadRequestError, ConflictError, ForbiddenError, LockedError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
-import { actorUser, type Actor } from '../access/actor.js';
-import { AccessMode, unitMode } from '../access/permissions.js';
-import { BranchMovedError, isObjectFormat, type ContentsEntry, type DatedSignature, type FileChange, type RepoKey, type Signature } from '../git/backend.js';
-import { noReplyAddress } from '../users/convert.js';
-import type { User } from '../users/tables.js';
-import type { RepoAccess } from '../repos/access.js';
-import { repoKey, ReposService } from '../repos/service.js';
-import { ProtectionService } from '../protection/service.js';
-import { assertValidBranchName } from '../repos/names.js';
-import { acceptInput } from '../validation/validate.js';
+import { actorUser, type Actor } from '../users/index.js';
+import { AccessMode, unitMode } from '../access/index.js';
+import { BranchMovedError, isObjectFormat, type ContentsEntry, type DatedSignature, type FileChange, type RepoKey, type Signature } from '../git/index.js';
+import { noReplyAddress } from '../users/index.js';
+import type { User } from '../users/index.js';
+import type { RepoAccess } from '../repos/index.js';
+import { repoKey, ReposService } from '../repos/index.js';
+import { ProtectionService } from '../protection/index.js';
+import { assertValidBranchName } from '../repos/index.js';
+import { acceptInput } from '../validation/index.js';
 import { trimEnd } from '../text.js';
 import { toApiContents, toApiFileCommit, UNSIGNED_VERIFICATION, type RefKind } from './convert.js';
 import {

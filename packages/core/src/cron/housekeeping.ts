@@ -3,14 +3,14 @@
  * or in passing, and checks that heal what an interrupted process left. Each returns a one-line summary.
  */
 import type { CoreContext } from '../context.js';
-import { AttachmentsService } from '../attachments/service.js';
-import { OAuth2Port } from '../oauth2/port.js';
-import { PullsService } from '../pulls/service.js';
-import { RepoLanguagesService } from '../repos/languages.js';
-import { ReposPort } from '../repos/port.js';
-import { SecurityPort } from '../security/port.js';
-import { nowUnix } from '../storage/database.js';
-import { UsersPort } from '../users/port.js';
+import { AttachmentsService } from '../attachments/index.js';
+import { OAuth2Port } from '../oauth2/index.js';
+import { PullsService } from '../pulls/index.js';
+import { RepoLanguagesService } from '../repos/index.js';
+import { ReposPort } from '../repos/index.js';
+import { SecurityPort } from '../security/index.js';
+import { nowUnix } from '../storage/index.js';
+import { UsersPort } from '../users/index.js';
 import { MaintenanceStore } from './maintenance-store.js';
 
 const REPO_BATCH = 100;

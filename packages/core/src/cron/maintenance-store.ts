@@ -1,12 +1,12 @@
 import { sql, type RawBuilder } from 'kysely';
-import { Store } from '../storage/store.js';
-import type { ReposTables } from '../repos/tables.js';
-import type { UsersTables } from '../users/tables.js';
-import type { ActivityTables } from '../activity/tables.js';
-import type { WebhooksTables } from '../webhooks/tables.js';
-import { UserType } from '../users/tables.js';
-import { WATCHING_MODES } from '../repos/watches.js';
-import { COMMENT_TYPES } from '../timeline/types.js';
+import { Store } from '../storage/index.js';
+import type { ReposTables } from '../repos/index.js';
+import type { UsersTables } from '../users/index.js';
+import type { ActivityTables } from '../activity/index.js';
+import type { WebhooksTables } from '../webhooks/index.js';
+import { UserType } from '../users/index.js';
+import { WATCHING_MODES } from '../repos/index.js';
+import { COMMENT_TYPES } from '../timeline/index.js';
 
 /** Rows deleted per statement, so that no one statement holds the tables for long. */
 const DELETE_BATCH = 10_000;

@@ -4,17 +4,17 @@
  */
 import type { CoreContext } from '../context.js';
 import { ConflictError, NotSupportedError, ValidationError } from '../errors.js';
-import { SYSTEM } from '../access/actor.js';
-import { nowUnix } from '../storage/database.js';
-import { ReposService } from '../repos/service.js';
-import { ReposPort } from '../repos/port.js';
-import { RepoStorageService } from '../repos/storage.js';
-import { UsersService } from '../users/service.js';
-import { AccountLifecycleService } from '../accounts/lifecycle.js';
-import { LoginSourceSyncService } from '../loginsources/sync.js';
+import { SYSTEM } from '../users/index.js';
+import { nowUnix } from '../storage/index.js';
+import { ReposService } from '../repos/index.js';
+import { ReposPort } from '../repos/index.js';
+import { RepoStorageService } from '../repos/index.js';
+import { UsersService } from '../users/index.js';
+import { AccountLifecycleService } from '../accounts/index.js';
+import { LoginSourceSyncService } from '../loginsources/index.js';
 import { parseGoDuration } from '../go-duration.js';
 import { MaintenanceStore, type RepoListing } from './maintenance-store.js';
-import type { RepoKey } from '../git/backend.js';
+import type { RepoKey } from '../git/index.js';
 
 /** Repositories read per batch while walking all of them. */
 const REPO_BATCH = 100;

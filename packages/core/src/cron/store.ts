@@ -1,4 +1,4 @@
-import { Store } from '../storage/store.js';
+import { Store } from '../storage/index.js';
 import type { CronTables, CronTaskRow } from './tables.js';
 
 /** What a claim of a task sets: who holds it until when, and (for a scheduled run) when it runs next. */

@@ -5,7 +5,7 @@
  * Forgejo's tasks over things RepoHost does not keep (packages, actions, LFS, archives on disk, an authorized_keys
  * file, system notices, deleted branches) do not.
  */
-import type { Settings } from '../config/settings.js';
+import type { Settings } from '../config/index.js';
 import type { CoreContext } from '../context.js';
 
 /** Sections of settings that configure a task. */

@@ -1,9 +1,9 @@
 import { apiUrl } from '../urls.js';
-import type { Settings } from '../config/settings.js';
-import type { RepoAccess } from '../repos/access.js';
-import { repoWebPath } from '../repos/convert.js';
-import type { GitRefEntry, GitTreeEntry, LoggedCommit } from '../git/backend.js';
-import { hasLineTerminator, identTail } from '../git/ident.js';
+import type { Settings } from '../config/index.js';
+import type { RepoAccess } from '../repos/index.js';
+import { repoWebPath } from '../repos/index.js';
+import type { GitRefEntry, GitTreeEntry, LoggedCommit } from '../git/index.js';
+import { hasLineTerminator, identTail } from '../git/index.js';
 import type { ApiAnnotatedTag, ApiCommitUser, ApiGitEntry, ApiPayloadCommitVerification, ApiReference } from './schemas.js';
 
 /** `https://host/api/v1/repos/{owner}/{repo}`. */

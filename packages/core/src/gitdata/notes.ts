@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CommitSchema } from '../commits/schemas.js';
+import { CommitSchema } from '../commits/index.js';
 
 /** `GET /repos/{owner}/{repo}/git/notes/{sha}`: a note and the notes commit that last wrote it. */
 export const NoteSchema = Type.Object(

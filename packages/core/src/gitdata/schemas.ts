@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CommitUserSchema, PayloadCommitVerificationSchema } from '../commits/schemas.js';
+import { CommitUserSchema, PayloadCommitVerificationSchema } from '../commits/index.js';
 
 // Commits own these (tags and commits share them); re-exported where the tag schemas use them.
 export {
@@ -8,7 +8,7 @@ export {
   PayloadCommitVerificationSchema,
   type ApiCommitUser,
   type ApiPayloadCommitVerification,
-} from '../commits/schemas.js';
+} from '../commits/index.js';
 
 /** `GET /repos/{owner}/{repo}/git/blobs/{sha}`: the blob's bytes in base64 (empty over `[api] DEFAULT_MAX_BLOB_SIZE`). */
 export const GitBlobResponseSchema = Type.Object(

@@ -5,13 +5,13 @@
  */
 import type { Readable } from 'node:stream';
 import type { CoreContext } from '../context.js';
-import type { Actor } from '../access/actor.js';
+import type { Actor } from '../users/index.js';
 import { BadRequestError, NotFoundError, ValidationError } from '../errors.js';
-import { CommitsService } from '../commits/service.js';
-import type { CommitView } from '../commits/convert.js';
+import { CommitsService } from '../commits/index.js';
+import type { CommitView } from '../commits/index.js';
 import type { NoteQuery } from './notes.js';
-import { FULL_HEX_ID, type GitObjectInfo, type GitTreeEntry, type RepoKey } from '../git/backend.js';
-import { repoKey, type RepoAccess } from '../repos/service.js';
+import { FULL_HEX_ID, type GitObjectInfo, type GitTreeEntry, type RepoKey } from '../git/index.js';
+import { repoKey, type RepoAccess } from '../repos/index.js';
 import { editorConfigFor, parseEditorConfig } from './editorconfig.js';
 import {
   parseTagObject,
@@ -20,8 +20,8 @@ import {
   toApiGitEntry,
   toApiReference,
 } from './convert.js';
-import { CommitVerifier } from '../commits/verification.js';
-import { toApiVerification } from '../commits/convert.js';
+import { CommitVerifier } from '../commits/index.js';
+import { toApiVerification } from '../commits/index.js';
 import type { ApiAnnotatedTag, ApiGitBlobResponse, ApiGitTreeResponse, ApiReference, GitTreeQuery } from './schemas.js';
 import { SNIFF_BYTES, sniffServedType, type ServedType } from './sniff.js';
 import { trimEnd } from '../text.js';

@@ -1,5 +1,5 @@
-import type { Actor } from '../access/actor.js';
-import type { User } from '../users/tables.js';
+import type { Actor } from '../users/index.js';
+import type { User } from '../users/index.js';
 import type { GpgKey } from './tables.js';
 
 declare module '../events/bus.js' {

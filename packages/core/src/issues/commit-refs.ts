@@ -5,19 +5,19 @@
  * UpdateIssuesCommit). Runs after the push committed: reading commits needs git.
  */
 import type { CoreContext } from '../context.js';
-import { actorUser, userActor } from '../access/actor.js';
-import { AccessService } from '../access/service.js';
-import { findIssueReferences } from '../timeline/references.js';
-import { CommentsPort } from '../timeline/port.js';
-import { COMMENT_TYPES, RefAction } from '../timeline/types.js';
-import type { DomainEvent } from '../events/bus.js';
-import type { RefUpdate } from '../git/backend.js';
-import type { RepoAccess } from '../repos/access.js';
-import { ReposPort } from '../repos/port.js';
-import type { Repository } from '../repos/tables.js';
-import { UsersPort } from '../users/port.js';
-import type { User } from '../users/tables.js';
-import '../repos/events.js';
+import { actorUser, userActor } from '../users/index.js';
+import { AccessService } from '../access/index.js';
+import { findIssueReferences } from '../timeline/index.js';
+import { CommentsPort } from '../timeline/index.js';
+import { COMMENT_TYPES, RefAction } from '../timeline/index.js';
+import type { DomainEvent } from '../events/index.js';
+import type { RefUpdate } from '../git/index.js';
+import type { RepoAccess } from '../repos/index.js';
+import { ReposPort } from '../repos/index.js';
+import type { Repository } from '../repos/index.js';
+import { UsersPort } from '../users/index.js';
+import type { User } from '../users/index.js';
+import '../repos/index.js';
 import { IssuesService } from './service.js';
 import { IssuesStore } from './store.js';
 import type { Issue } from './tables.js';

@@ -1,18 +1,18 @@
-import { toApiAttachment } from '../attachments/convert.js';
-import { toApiLabel } from '../labels/convert.js';
-import { toApiMilestone } from '../milestones/convert.js';
-import { repoWebPath } from '../repos/convert.js';
+import { toApiAttachment } from '../attachments/index.js';
+import { toApiLabel } from '../labels/index.js';
+import { toApiMilestone } from '../milestones/index.js';
+import { repoWebPath } from '../repos/index.js';
 import { apiUrl, webUrl } from '../urls.js';
-import { toApiUser } from '../users/convert.js';
+import { toApiUser } from '../users/index.js';
 import { isoTime, type ApiView } from '../wire.js';
 import type { ApiIssue } from './schemas.js';
 import type { IssueDetails } from './service.js';
-import type { ApiLabel } from '../labels/schemas.js';
-import type { Label } from '../labels/tables.js';
-import type { ApiMilestone } from '../milestones/schemas.js';
-import type { Milestone } from '../milestones/tables.js';
-import type { ApiUser } from '../users/schemas.js';
-import type { User } from '../users/tables.js';
+import type { ApiLabel } from '../labels/index.js';
+import type { Label } from '../labels/index.js';
+import type { ApiMilestone } from '../milestones/index.js';
+import type { Milestone } from '../milestones/index.js';
+import type { ApiUser } from '../users/index.js';
+import type { User } from '../users/index.js';
 
 /**
  * Views a page of issues shares: the same poster, assignee, label or milestone is converted once per page and

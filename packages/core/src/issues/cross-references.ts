@@ -1,20 +1,20 @@
 import type { CoreContext, CoreTransaction } from '../context.js';
-import { userActor } from '../access/actor.js';
-import { AccessMode, NO_GRANTS, repoPermission, unitMode } from '../access/permissions.js';
-import { AccessPort } from '../access/port.js';
+import { userActor } from '../users/index.js';
+import { AccessMode, NO_GRANTS, repoPermission, unitMode } from '../access/index.js';
+import { AccessPort } from '../access/index.js';
 import { IssuesPort } from './port.js';
 import type { Issue } from './tables.js';
-import type { RepoAccess } from '../repos/access.js';
-import { ReposPort } from '../repos/port.js';
-import type { Repository } from '../repos/tables.js';
-import { viewUnits } from '../repos/units.js';
-import { nowUnix } from '../storage/database.js';
-import { UsersPort } from '../users/port.js';
-import { isOrganization, type User } from '../users/tables.js';
-import { findIssueReferences, type IssueReference } from '../timeline/references.js';
-import { CommentsPort } from '../timeline/port.js';
-import type { Comment } from '../timeline/tables.js';
-import { COMMENT_TYPES, RefAction } from '../timeline/types.js';
+import type { RepoAccess } from '../repos/index.js';
+import { ReposPort } from '../repos/index.js';
+import type { Repository } from '../repos/index.js';
+import { viewUnits } from '../repos/index.js';
+import { nowUnix } from '../storage/index.js';
+import { UsersPort } from '../users/index.js';
+import { isOrganization, type User } from '../users/index.js';
+import { findIssueReferences, type IssueReference } from '../timeline/index.js';
+import { CommentsPort } from '../timeline/index.js';
+import type { Comment } from '../timeline/index.js';
+import { COMMENT_TYPES, RefAction } from '../timeline/index.js';
 
 /** An issue a text references, with the action the reference keeps. */
 interface ReferenceTarget {

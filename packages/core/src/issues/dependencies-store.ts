@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { nowUnix } from '../storage/database.js';
-import { Store } from '../storage/store.js';
+import { nowUnix } from '../storage/index.js';
+import { Store } from '../storage/index.js';
 import type { Issue, IssuesTables } from './tables.js';
 
 /**

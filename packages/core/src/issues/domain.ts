@@ -5,8 +5,8 @@ import { IssuePinsService } from './pins.js';
 import { IssueLabelsService } from './issue-labels.js';
 import { IssueAttachmentsService } from './attachments.js';
 import { IssuesPort } from './port.js';
-import '../labels/issues.js';
-import '../milestones/issues.js';
+import '../labels/index.js';
+import '../milestones/index.js';
 
 // Five records, each where its handlers have always run among other domains' (`domains.ts` keeps that order).
 

@@ -1,7 +1,7 @@
-import type { Actor } from '../access/actor.js';
-import type { Label } from '../labels/tables.js';
-import type { Repository } from '../repos/tables.js';
-import type { User } from '../users/tables.js';
+import type { Actor } from '../users/index.js';
+import type { Label } from '../labels/index.js';
+import type { Repository } from '../repos/index.js';
+import type { User } from '../users/index.js';
 import type { Issue } from './tables.js';
 
 /** What every issue event carries: who acted, where, and the issue as it is after the change. */

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { Store } from '../storage/store.js';
+import { Store } from '../storage/index.js';
 import type { Issue, IssuesTables, NewIssue } from './tables.js';
 
 /** Rows per statement: well under SQLite's limit of bound parameters. */

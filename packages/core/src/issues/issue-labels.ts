@@ -1,18 +1,18 @@
 import type { CoreContext, CoreTransaction } from '../context.js';
-import { actorUser, type Actor } from '../access/actor.js';
-import { AccessMode, unitMode } from '../access/permissions.js';
-import { CommentsPort } from '../timeline/port.js';
-import { COMMENT_TYPES } from '../timeline/types.js';
+import { actorUser, type Actor } from '../users/index.js';
+import { AccessMode, unitMode } from '../access/index.js';
+import { CommentsPort } from '../timeline/index.js';
+import { COMMENT_TYPES } from '../timeline/index.js';
 import { BadRequestError, ForbiddenError, LockedError, UnauthorizedError, ValidationError } from '../errors.js';
 import { IssuesPort } from './port.js';
 import type { Issue } from './tables.js';
 import './events.js';
-import type { RepoAccess } from '../repos/access.js';
-import { nowUnix } from '../storage/database.js';
-import { isOrganization, type User } from '../users/tables.js';
-import { exclusiveScope } from '../labels/scope.js';
-import { LabelsPort } from '../labels/port.js';
-import type { Label } from '../labels/tables.js';
+import type { RepoAccess } from '../repos/index.js';
+import { nowUnix } from '../storage/index.js';
+import { isOrganization, type User } from '../users/index.js';
+import { exclusiveScope } from '../labels/index.js';
+import { LabelsPort } from '../labels/index.js';
+import type { Label } from '../labels/index.js';
 import { chosenUpdateTime } from './update-time.js';
 
 /** What a change of an issue's labels did. */

@@ -1,5 +1,5 @@
 import type { Expression } from 'kysely';
-import { Store } from '../storage/store.js';
+import { Store } from '../storage/index.js';
 import type { IssuesTables } from './tables.js';
 
 /** How many issues carry a label, and how many of them are closed. */

@@ -1,4 +1,4 @@
-import { Store } from '../storage/store.js';
+import { Store } from '../storage/index.js';
 import type { Issue, IssuesTables } from './tables.js';
 
 /** The lock flag of `issue`. */

@@ -5,13 +5,13 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import type { CoreContext } from '../context.js';
-import { actorUser, type Actor } from '../access/actor.js';
-import { CommentsPort } from '../timeline/port.js';
-import { COMMENT_TYPES } from '../timeline/types.js';
+import { actorUser, type Actor } from '../users/index.js';
+import { CommentsPort } from '../timeline/index.js';
+import { COMMENT_TYPES } from '../timeline/index.js';
 import { ConflictError, ForbiddenError, UnauthorizedError, ValidationError } from '../errors.js';
-import type { RepoAccess } from '../repos/access.js';
-import { nowUnix } from '../storage/database.js';
-import { acceptInput } from '../validation/validate.js';
+import type { RepoAccess } from '../repos/index.js';
+import { nowUnix } from '../storage/index.js';
+import { acceptInput } from '../validation/index.js';
 import { IssuesService } from './service.js';
 import { IssueLockStore } from './lock-store.js';
 import type { Issue } from './tables.js';

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { Store } from '../storage/store.js';
+import { Store } from '../storage/index.js';
 import type { Issue, IssuesTables } from './tables.js';
 
 /** Pinning: `issue.pin_order` numbers a repository's pinned issues (and, apart, its pinned pull requests) from 1. */

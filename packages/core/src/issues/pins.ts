@@ -1,10 +1,10 @@
 import type { CoreContext } from '../context.js';
-import { actorUser, isSiteAdmin, type Actor } from '../access/actor.js';
-import { AccessMode } from '../access/permissions.js';
-import { CommentsPort } from '../timeline/port.js';
-import { COMMENT_TYPES } from '../timeline/types.js';
+import { actorUser, isSiteAdmin, type Actor } from '../users/index.js';
+import { AccessMode } from '../access/index.js';
+import { CommentsPort } from '../timeline/index.js';
+import { COMMENT_TYPES } from '../timeline/index.js';
 import { BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError } from '../errors.js';
-import type { RepoAccess } from '../repos/access.js';
+import type { RepoAccess } from '../repos/index.js';
 import './events.js';
 import { IssuesService } from './service.js';
 import { IssuePinsStore } from './pins-store.js';

@@ -1,6 +1,6 @@
 import type { Expression } from 'kysely';
 import type { Page, PageRequest } from '../paging.js';
-import type { StoreScope } from '../storage/store.js';
+import type { StoreScope } from '../storage/index.js';
 import { IssueImportStore } from './import-store.js';
 import { IssueLabelsStore, type LabelIssueCounts } from './labels-store.js';
 import { IssuesStore, type IssueFilter, type IssueOrder } from './store.js';

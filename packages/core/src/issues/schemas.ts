@@ -1,13 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { StringEnum } from '../validation/validate.js';
-import { UserSchema } from '../users/schemas.js';
-import { LabelSchema } from '../labels/schemas.js';
-import { MilestoneSchema } from '../milestones/schemas.js';
-import { AttachmentSchema } from '../attachments/schemas.js';
-import { RepositoryMetaSchema } from '../repos/schemas.js';
+import { StringEnum } from '../validation/index.js';
+import { UserSchema } from '../users/index.js';
+import { LabelSchema } from '../labels/index.js';
+import { MilestoneSchema } from '../milestones/index.js';
+import { AttachmentSchema } from '../attachments/index.js';
+import { RepositoryMetaSchema } from '../repos/index.js';
 
 // Repos owns it (access tokens name their repositories with it too); re-exported where the Issue schema uses it.
-export { RepositoryMetaSchema, type ApiRepositoryMeta } from '../repos/schemas.js';
+export { RepositoryMetaSchema, type ApiRepositoryMeta } from '../repos/index.js';
 
 /** `open` or `closed`. */
 export const ISSUE_STATES = ['open', 'closed'] as const;

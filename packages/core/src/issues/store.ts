@@ -1,6 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool, type Updateable } from 'kysely';
-import { containsText, nowUnix } from '../storage/database.js';
-import { Store } from '../storage/store.js';
+import { containsText, nowUnix } from '../storage/index.js';
+import { Store } from '../storage/index.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
 import type { IssueSort } from './schemas.js';
 import type { Issue, IssueTable, IssuesTables, NewIssue } from './tables.js';

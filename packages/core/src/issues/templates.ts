@@ -1,7 +1,7 @@
 import type { CoreContext } from '../context.js';
-import type { Actor } from '../access/actor.js';
-import type { GitObjects, RepoKey } from '../git/backend.js';
-import { repoKey, type RepoAccess } from '../repos/service.js';
+import type { Actor } from '../users/index.js';
+import type { GitObjects, RepoKey } from '../git/index.js';
+import { repoKey, type RepoAccess } from '../repos/index.js';
 import type { ApiIssueConfig, ApiIssueConfigValidation, ApiIssueFormField, ApiIssueTemplate } from './templates-schemas.js';
 
 /** Folders searched for issue templates, in Forgejo's order (each one's files in tree order). */

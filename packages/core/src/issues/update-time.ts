@@ -2,11 +2,11 @@
  * Times clients send to the issue tracker: RFC 3339 as Go's `time.RFC3339` reads it, and `updated_at`, which
  * dates a change (migrations replaying history) under Forgejo's `SetIssueUpdateDate` rule.
  */
-import { isSiteAdmin, type Actor } from '../access/actor.js';
-import { AccessMode } from '../access/permissions.js';
+import { isSiteAdmin, type Actor } from '../users/index.js';
+import { AccessMode } from '../access/index.js';
 import { ForbiddenError, ValidationError } from '../errors.js';
-import type { RepoAccess } from '../repos/access.js';
-import { nowUnix } from '../storage/database.js';
+import type { RepoAccess } from '../repos/index.js';
+import { nowUnix } from '../storage/index.js';
 import type { Issue } from './tables.js';
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;

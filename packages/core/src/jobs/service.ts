@@ -8,9 +8,9 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { CoreContext, CoreTransaction } from '../context.js';
-import { forEachRowInBatches } from '../security/secrets.js';
+import { forEachRowInBatches } from '../security/index.js';
 import { NotFoundError, ValidationError } from '../errors.js';
-import { nowUnix } from '../storage/database.js';
+import { nowUnix } from '../storage/index.js';
 import type { JobKind, JobPayloads } from './kinds.js';
 import { JobsStore } from './store.js';
 import type { JobRow, JobStatus } from './tables.js';

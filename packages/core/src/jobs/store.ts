@@ -1,5 +1,5 @@
 import { sql, type Insertable } from 'kysely';
-import { Store } from '../storage/store.js';
+import { Store } from '../storage/index.js';
 import type { JobRow, JobsTables, JobTable } from './tables.js';
 
 /** What a claim sets on the row it takes. */

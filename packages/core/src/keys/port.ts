@@ -1,4 +1,4 @@
-import type { StoreScope } from '../storage/store.js';
+import type { StoreScope } from '../storage/index.js';
 import { KeysStore } from './store.js';
 import { KeyType, type PublicKey } from './tables.js';
 

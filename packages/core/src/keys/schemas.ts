@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { UserSchema } from '../users/schemas.js';
-import { RepositorySchema } from '../repos/schemas.js';
+import { UserSchema } from '../users/index.js';
+import { RepositorySchema } from '../repos/index.js';
 
 /** Forgejo's `CreateKeyOption`: `read_only` matters for deploy keys only; a user key always grants write. */
 export const CreateKeyOptionSchema = Type.Object(

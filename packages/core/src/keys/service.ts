@@ -2,22 +2,22 @@ import './events.js';
 import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
 import type { CoreContext } from '../context.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
-import { SYSTEM, isSelf, isSiteAdmin, userActor, type Actor } from '../access/actor.js';
-import { AccessMode, type AccessModeValue } from '../access/permissions.js';
-import { isUniqueViolation, nowUnix } from '../storage/database.js';
-import { acceptInput } from '../validation/validate.js';
-import { canSignIn, isOrganization, type User } from '../users/tables.js';
-import { UsersPort } from '../users/port.js';
-import type { RepoAccess } from '../repos/access.js';
-import type { RenameFollower } from '../repos/transfer.js';
-import type { GitService } from '../git/backend.js';
-import { ReposService } from '../repos/service.js';
+import { SYSTEM, isSelf, isSiteAdmin, userActor, type Actor } from '../users/index.js';
+import { AccessMode, type AccessModeValue } from '../access/index.js';
+import { isUniqueViolation, nowUnix } from '../storage/index.js';
+import { acceptInput } from '../validation/index.js';
+import { canSignIn, isOrganization, type User } from '../users/index.js';
+import { UsersPort } from '../users/index.js';
+import type { RepoAccess } from '../repos/index.js';
+import type { RenameFollower } from '../repos/index.js';
+import type { GitService } from '../git/index.js';
+import { ReposService } from '../repos/index.js';
 import { CreateKeyOptionSchema, type CreateKeyOption } from './schemas.js';
 import { KeyType, type DeployKey, type PublicKey } from './tables.js';
 import { KeysStore, type DeployKeyWithContent } from './store.js';
 import { KeyParseError, checkKeySize, parsePublicKey, type ParsedPublicKey } from './openssh.js';
 import { keyBlobOf, verifySshSignature } from './sshsig.js';
-import { GpgKeysService } from '../gpg/service.js';
+import { GpgKeysService } from '../gpg/index.js';
 
 /** A key that may sign in, with the account it signs in as. */
 export interface AuthenticatedKey {

@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import { Store } from '../storage/store.js';
+import { Store } from '../storage/index.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
 import { KeyType, type DeployKey, type DeployKeyTable, type KeysTables, type PublicKey, type PublicKeyTable } from './tables.js';
 

@@ -1,4 +1,4 @@
-import type { Settings } from '../config/settings.js';
+import type { Settings } from '../config/index.js';
 import { apiUrl } from '../urls.js';
 import type { ApiLabel } from './schemas.js';
 import type { Label } from './tables.js';

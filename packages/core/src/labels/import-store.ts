@@ -1,4 +1,4 @@
-import { Store } from '../storage/store.js';
+import { Store } from '../storage/index.js';
 import type { Label, LabelsTables, NewLabel } from './tables.js';
 
 /** Rows per statement: well under SQLite's limit of bound parameters. */

@@ -1,4 +1,4 @@
-import { Store } from '../storage/store.js';
+import { Store } from '../storage/index.js';
 import type { LabelsTables } from './tables.js';
 
 /** Label lookups by name, for issue list filters (`labels=bug,ui`). */

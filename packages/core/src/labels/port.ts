@@ -1,4 +1,4 @@
-import type { StoreScope } from '../storage/store.js';
+import type { StoreScope } from '../storage/index.js';
 import { LabelImportStore } from './import-store.js';
 import { LabelNamesStore } from './names-store.js';
 import { LabelsStore } from './store.js';

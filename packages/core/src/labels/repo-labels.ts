@@ -1,4 +1,4 @@
-import type { RepoLabels } from '../repos/labels.js';
+import type { RepoLabels } from '../repos/index.js';
 import { LabelsPort } from './port.js';
 
 /** A repository's own labels as it is created, generated from a template or deleted (provided as `repos.labels`). */

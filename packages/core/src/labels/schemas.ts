@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { StringEnum } from '../validation/validate.js';
+import { StringEnum } from '../validation/index.js';
 
 /** The API `Label` record. */
 export const LabelSchema = Type.Object(

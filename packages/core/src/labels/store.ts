@@ -1,7 +1,7 @@
 import { sql, type Updateable } from 'kysely';
-import { nowUnix } from '../storage/database.js';
-import { Store } from '../storage/store.js';
-import type { ApiLabelTemplate } from '../templates/schemas.js';
+import { nowUnix } from '../storage/index.js';
+import { Store } from '../storage/index.js';
+import type { ApiLabelTemplate } from '../templates/index.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
 import type { LabelSort } from './schemas.js';
 import type { Label, LabelTable, LabelsTables, NewLabel } from './tables.js';

@@ -1,11 +1,11 @@
 import type { CoreContext, CoreTransaction } from '../context.js';
-import { isSiteAdmin, type Actor } from '../access/actor.js';
+import { isSiteAdmin, type Actor } from '../users/index.js';
 import { ConflictError, ForbiddenError, NotFoundError, UnavailableError, ValidationError } from '../errors.js';
-import { countRekey, decryptSecret, emptyRekeyCounts, encryptSecret, rekeySecret, type RekeyCounts, type SecretRekey } from '../security/secrets.js';
-import { isStorableText, isUniqueViolation, nowUnix } from '../storage/database.js';
-import { acceptInput } from '../validation/validate.js';
-import { UsersPort } from '../users/port.js';
-import type { DirectoryAuth, DirectorySignIn as AccountSignIn } from '../users/directory.js';
+import { countRekey, decryptSecret, emptyRekeyCounts, encryptSecret, rekeySecret, type RekeyCounts, type SecretRekey } from '../security/index.js';
+import { isStorableText, isUniqueViolation, nowUnix } from '../storage/index.js';
+import { acceptInput } from '../validation/index.js';
+import { UsersPort } from '../users/index.js';
+import type { DirectoryAuth, DirectorySignIn as AccountSignIn } from '../users/index.js';
 import { DirectoryUnavailableError, SECURITY_PROTOCOLS, authenticateEntry, isValidFilter, type DirectoryEntry, type LdapConfig } from './ldap.js';
 import { LdapSourceOptionSchema, type LdapSourceOption } from './schemas.js';
 import { LoginSourcesStore } from './store.js';

@@ -1,5 +1,5 @@
 import type { Insertable, Updateable } from 'kysely';
-import { Store } from '../storage/store.js';
+import { Store } from '../storage/index.js';
 import type { LoginSourceRow, LoginSourceTable, LoginSourcesTables } from './tables.js';
 
 /** The `login_source` table. */

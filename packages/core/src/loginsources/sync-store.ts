@@ -1,5 +1,5 @@
-import { Store } from '../storage/store.js';
-import type { User, UsersTables } from '../users/tables.js';
+import { Store } from '../storage/index.js';
+import type { User, UsersTables } from '../users/index.js';
 
 /** The accounts bound to a login source, for its synchronization. */
 export class SourceAccountsStore extends Store<UsersTables> {

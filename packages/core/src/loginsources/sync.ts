@@ -7,12 +7,12 @@
  */
 import type { CoreContext } from '../context.js';
 import { BadRequestError, ValidationError } from '../errors.js';
-import { SYSTEM } from '../access/actor.js';
-import { decryptSecret } from '../security/secrets.js';
-import { UsersService } from '../users/service.js';
-import { UserAdminService } from '../users/admin-service.js';
-import type { EditUserOption } from '../users/admin-schemas.js';
-import type { User } from '../users/tables.js';
+import { SYSTEM } from '../users/index.js';
+import { decryptSecret } from '../security/index.js';
+import { UsersService } from '../users/index.js';
+import { UserAdminService } from '../users/index.js';
+import type { EditUserOption } from '../users/index.js';
+import type { User } from '../users/index.js';
 import { DirectoryUnavailableError } from './ldap.js';
 import { listDirectory, type DirectoryListing } from './ldap-sync.js';
 import { BIND_PASSWORD_PURPOSE, kindOf, parseConfig } from './service.js';

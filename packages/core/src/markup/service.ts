@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { CoreContext } from '../context.js';
-import type { Actor } from '../access/actor.js';
-import { canSeeUser } from '../access/permissions.js';
+import type { Actor } from '../users/index.js';
+import { canSeeUser } from '../access/index.js';
 import { PayloadTooLargeError, UnavailableError, ValidationError } from '../errors.js';
 import { RenderCache } from './cache.js';
 import { fileRenderer, renderDelimited, renderPlainText, type FileRenderer } from './files.js';
@@ -10,7 +10,7 @@ import { mentionCandidates } from './mentions.js';
 import { trimEnd } from '../text.js';
 import { RenderPool } from './pool.js';
 import { MARKUP_MODES, type MarkdownOption, type MarkupMode, type MarkupOption } from './schemas.js';
-import { UsersPort } from '../users/port.js';
+import { UsersPort } from '../users/index.js';
 import type { ForgeSyntaxOptions } from './forge-syntax.js';
 
 /** What to render, and where it lives. */

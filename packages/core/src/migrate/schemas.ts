@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { StringEnum } from '../validation/validate.js';
+import { StringEnum } from '../validation/index.js';
 
 /** Forgejo's `service` values for a migration; RepoHost runs `git`, `gitea` and `forgejo` (others: 422). */
 export const MIGRATE_SERVICES = ['git', 'github', 'gitea', 'gitlab', 'gogs', 'onedev', 'gitbucket', 'codebase', 'forgejo', 'pagure', 'bitbucketdc'] as const;

@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import { Store } from '../storage/store.js';
+import { Store } from '../storage/index.js';
 import type { MigrateTables, RepoMigration, RepoMigrationTable } from './tables.js';
 
 /** The `repo_migration` table: migrations in progress. */

@@ -1,4 +1,4 @@
-import { Store } from '../storage/store.js';
+import { Store } from '../storage/index.js';
 import type { MilestonesTables } from './tables.js';
 
 /** Milestone lookups by name, for issue list filters (`milestones=v1,v2`). */

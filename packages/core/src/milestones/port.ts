@@ -1,4 +1,4 @@
-import type { StoreScope } from '../storage/store.js';
+import type { StoreScope } from '../storage/index.js';
 import { MilestoneImportStore } from './import-store.js';
 import { MilestoneNamesStore } from './names-store.js';
 import { MilestonesStore } from './store.js';

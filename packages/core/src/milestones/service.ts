@@ -1,11 +1,11 @@
 import type { CoreContext } from '../context.js';
-import { isSiteAdmin, type Actor } from '../access/actor.js';
-import { AccessMode, unitMode } from '../access/permissions.js';
+import { isSiteAdmin, type Actor } from '../users/index.js';
+import { AccessMode, unitMode } from '../access/index.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
-import type { RepoAccess } from '../repos/access.js';
-import { nowUnix } from '../storage/database.js';
-import { acceptInput } from '../validation/validate.js';
+import type { RepoAccess } from '../repos/index.js';
+import { nowUnix } from '../storage/index.js';
+import { acceptInput } from '../validation/index.js';
 import {
   CreateMilestoneOptionSchema,
   EditMilestoneOptionSchema,

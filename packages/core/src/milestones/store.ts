@@ -1,6 +1,6 @@
 import { sql, type Updateable } from 'kysely';
-import { containsText } from '../storage/database.js';
-import { Store } from '../storage/store.js';
+import { containsText } from '../storage/index.js';
+import { Store } from '../storage/index.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
 import type { Milestone, MilestoneTable, MilestonesTables, NewMilestone } from './tables.js';
 

@@ -1,7 +1,7 @@
-import type { Actor } from '../access/actor.js';
-import type { RefUpdate } from '../git/backend.js';
-import type { Repository } from '../repos/tables.js';
-import type { User } from '../users/tables.js';
+import type { Actor } from '../users/index.js';
+import type { RefUpdate } from '../git/index.js';
+import type { Repository } from '../repos/index.js';
+import type { User } from '../users/index.js';
 import type { Mirror } from './tables.js';
 
 declare module '../events/bus.js' {

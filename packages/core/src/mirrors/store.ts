@@ -1,5 +1,5 @@
 import type { Insertable, Updateable } from 'kysely';
-import { Store } from '../storage/store.js';
+import { Store } from '../storage/index.js';
 import type { Mirror, MirrorsTables, MirrorTable } from './tables.js';
 
 /** The `mirror` table (rows go with their repository through the foreign key). */

@@ -1,10 +1,10 @@
 import { apiUrl, webUrl } from '../urls.js';
 import { isoTime, type ApiView } from '../wire.js';
-import { AccessMode } from '../access/permissions.js';
-import { repoWebPath, toApiRepository } from '../repos/convert.js';
-import type { Repository } from '../repos/tables.js';
-import type { User } from '../users/tables.js';
-import type { Issue } from '../issues/tables.js';
+import { AccessMode } from '../access/index.js';
+import { repoWebPath, toApiRepository } from '../repos/index.js';
+import type { Repository } from '../repos/index.js';
+import type { User } from '../users/index.js';
+import type { Issue } from '../issues/index.js';
 import { NotificationSource, NotificationStatus, type Notification } from './tables.js';
 import type { ApiNotificationSubject, ApiNotificationThread } from './schemas.js';
 

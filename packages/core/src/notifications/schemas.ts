@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { StringEnum } from '../validation/validate.js';
-import { RepositorySchema } from '../repos/schemas.js';
+import { StringEnum } from '../validation/index.js';
+import { RepositorySchema } from '../repos/index.js';
 
 /** What a thread is about, as the API names it. */
 export const NOTIFY_SUBJECT_TYPES = ['Issue', 'Pull', 'Commit', 'Repository'] as const;

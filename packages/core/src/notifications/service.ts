@@ -6,25 +6,25 @@
  * a notification, never the change. Each event costs a fixed number of queries whatever the number of recipients:
  * who follows the issue, who was mentioned, what each may read (one grants query for all), one upsert.
  */
-import '../issues/events.js';
-import '../comments/events.js';
+import '../issues/index.js';
+import '../comments/index.js';
 import type { CoreContext } from '../context.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../errors.js';
-import { actorUser, isSiteAdmin, signedInUser, userActor, type Actor } from '../access/actor.js';
-import { AccessPort } from '../access/port.js';
-import { NO_GRANTS, repoPermission } from '../access/permissions.js';
+import { actorUser, isSiteAdmin, signedInUser, userActor, type Actor } from '../users/index.js';
+import { AccessPort } from '../access/index.js';
+import { NO_GRANTS, repoPermission } from '../access/index.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
-import { nowUnix } from '../storage/database.js';
-import { ReposPort } from '../repos/port.js';
-import { WATCHING_MODES } from '../repos/watches.js';
-import type { RepoAccess } from '../repos/access.js';
-import type { Repository } from '../repos/tables.js';
-import { UsersPort } from '../users/port.js';
-import { UserType, type User } from '../users/tables.js';
-import { IssuesPort } from '../issues/port.js';
-import { IssuesService } from '../issues/service.js';
-import type { IssueEventBase } from '../issues/events.js';
-import type { Issue } from '../issues/tables.js';
+import { nowUnix } from '../storage/index.js';
+import { ReposPort } from '../repos/index.js';
+import { WATCHING_MODES } from '../repos/index.js';
+import type { RepoAccess } from '../repos/index.js';
+import type { Repository } from '../repos/index.js';
+import { UsersPort } from '../users/index.js';
+import { UserType, type User } from '../users/index.js';
+import { IssuesPort } from '../issues/index.js';
+import { IssuesService } from '../issues/index.js';
+import type { IssueEventBase } from '../issues/index.js';
+import type { Issue } from '../issues/index.js';
 import type { LoadedNotification } from './convert.js';
 import { findMentions } from './mentions.js';
 import type { NotificationListQuery, NotificationMarkQuery } from './schemas.js';

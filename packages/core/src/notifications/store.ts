@@ -4,11 +4,11 @@
  * tables.
  */
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
-import { Store } from '../storage/store.js';
+import { Store } from '../storage/index.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
-import type { CommentsTables } from '../timeline/tables.js';
-import type { User, UsersTables } from '../users/tables.js';
-import { userVisibleSql, type UserVisibilityFilter } from '../users/visibility.js';
+import type { CommentsTables } from '../timeline/index.js';
+import type { User, UsersTables } from '../users/index.js';
+import { userVisibleSql, type UserVisibilityFilter } from '../users/index.js';
 import { NotificationStatus, type IssueWatch, type NewNotification, type Notification, type NotificationsTables } from './tables.js';
 
 /** Which of an account's threads a list or a bulk change covers; every field narrows it. */

@@ -3,20 +3,20 @@
  * explicit subscription or unsubscription decides; without one, an account follows an issue it posted or
  * commented on, or whose repository it watches (`CheckIssueWatch`).
  */
-import { ReposPort } from '../repos/port.js';
+import { ReposPort } from '../repos/index.js';
 import type { CoreContext } from '../context.js';
 import { ForbiddenError } from '../errors.js';
-import { isSiteAdmin, signedInUser, type Actor } from '../access/actor.js';
+import { isSiteAdmin, signedInUser, type Actor } from '../users/index.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
-import { nowUnix } from '../storage/database.js';
-import type { RepoAccess } from '../repos/access.js';
-import type { Issue } from '../issues/tables.js';
-import type { User } from '../users/tables.js';
-import { userVisibilityFilter } from '../users/visibility.js';
+import { nowUnix } from '../storage/index.js';
+import type { RepoAccess } from '../repos/index.js';
+import type { Issue } from '../issues/index.js';
+import type { User } from '../users/index.js';
+import { userVisibilityFilter } from '../users/index.js';
 import { apiUrl } from '../urls.js';
 import { isoTime, type ApiView } from '../wire.js';
-import { repoWebPath } from '../repos/convert.js';
-import type { ApiWatchInfo } from '../social/schemas.js';
+import { repoWebPath } from '../repos/index.js';
+import type { ApiWatchInfo } from '../social/index.js';
 import { IssueWatchesStore } from './store.js';
 
 /** What `PUT`/`DELETE …/subscriptions/{user}` did: Forgejo answers 201 for a change, 200 when there was none. */

@@ -1,4 +1,4 @@
-import type { StoreScope } from '../storage/store.js';
+import type { StoreScope } from '../storage/index.js';
 import { OAuth2ProviderStore } from './provider-store.js';
 
 /** What other domains (housekeeping) may write of the OAuth2 provider's rows. Its stores stay private to this folder. */

@@ -1,10 +1,10 @@
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import type { CoreContext } from '../context.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
-import { isSelf, isSiteAdmin, type Actor } from '../access/actor.js';
-import { isStorableText, nowUnix } from '../storage/database.js';
-import { acceptInput } from '../validation/validate.js';
-import type { User } from '../users/tables.js';
+import { isSelf, isSiteAdmin, type Actor } from '../users/index.js';
+import { isStorableText, nowUnix } from '../storage/index.js';
+import { acceptInput } from '../validation/index.js';
+import type { User } from '../users/index.js';
 import { CreateOAuth2ApplicationOptionsSchema, type CreateOAuth2ApplicationOptions } from './schemas.js';
 import { hashClientSecret, newClientId, newClientSecret, verifyClientSecret } from './secrets.js';
 import type { OAuth2Application } from './tables.js';

@@ -1,5 +1,5 @@
 import type { Insertable, Updateable } from 'kysely';
-import { Store } from '../storage/store.js';
+import { Store } from '../storage/index.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
 import type { OAuth2Application, OAuth2ApplicationTable, OAuth2Tables } from './tables.js';
 

@@ -1,7 +1,7 @@
 import type { ApiView } from '../wire.js';
 import { isoTime } from '../wire.js';
-import { avatarUrl } from '../users/convert.js';
-import { visibilityName, type User } from '../users/tables.js';
+import { avatarUrl } from '../users/index.js';
+import { visibilityName, type User } from '../users/index.js';
 import type { ApiOrganization } from './schemas.js';
 
 /** An organization as the API shows it. */

@@ -1,6 +1,6 @@
-import type { Actor } from '../access/actor.js';
-import type { Row } from '../storage/schema.js';
-import type { User } from '../users/tables.js';
+import type { Actor } from '../users/index.js';
+import type { Row } from '../storage/index.js';
+import type { User } from '../users/index.js';
 import type { Team } from './tables.js';
 
 declare module '../events/bus.js' {

@@ -3,9 +3,9 @@
  * written) and their members, each as one page and the count of what the caller may see of the whole list.
  */
 import { sql, type SqlBool } from 'kysely';
-import { Store } from '../storage/store.js';
+import { Store } from '../storage/index.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
-import { UserType, type User, type UsersTables } from '../users/tables.js';
+import { UserType, type User, type UsersTables } from '../users/index.js';
 import { OWNER_TEAM_NAME, type OrgsTables } from './tables.js';
 
 type Tables = OrgsTables & Pick<UsersTables, 'user'>;

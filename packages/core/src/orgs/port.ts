@@ -1,4 +1,4 @@
-import type { StoreScope } from '../storage/store.js';
+import type { StoreScope } from '../storage/index.js';
 import { TeamsStore } from './teams-store.js';
 import { TeamLookupStore } from './team-lookup-store.js';
 import { OrgDirectoryStore } from './org-directory-store.js';

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { StringEnum } from '../validation/validate.js';
-import { VisibilitySchema } from '../users/schemas.js';
-import { EMAIL_MAX_LENGTH, USERNAME_MAX_LENGTH } from '../users/names.js';
+import { StringEnum } from '../validation/index.js';
+import { VisibilitySchema } from '../users/index.js';
+import { EMAIL_MAX_LENGTH, USERNAME_MAX_LENGTH } from '../users/index.js';
 
 /** The API `Organization` record. */
 export const OrganizationSchema = Type.Object(

@@ -1,7 +1,7 @@
 /** Organization membership and the teams' rows that membership and the Owners team need (see teams-store.ts). */
-import { Store } from '../storage/store.js';
+import { Store } from '../storage/index.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
-import { AccessMode } from '../access/permissions.js';
+import { AccessMode } from '../access/index.js';
 import { OWNER_TEAM_NAME, type OrgsTables, type OrgUser, type Team } from './tables.js';
 
 export class OrgsStore extends Store<OrgsTables> {

@@ -1,6 +1,6 @@
 import type { ApiView } from '../wire.js';
-import { AccessMode, accessModeName, UNIT_NAMES } from '../access/permissions.js';
-import type { User } from '../users/tables.js';
+import { AccessMode, accessModeName, UNIT_NAMES } from '../access/index.js';
+import type { User } from '../users/index.js';
 import { toApiOrganization } from './convert.js';
 import type { Team } from './tables.js';
 import type { ApiTeam } from './team-schemas.js';

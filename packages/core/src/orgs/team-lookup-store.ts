@@ -1,4 +1,4 @@
-import { Store } from '../storage/store.js';
+import { Store } from '../storage/index.js';
 import type { OrgsTables, Team } from './tables.js';
 
 /** Teams by id, many at once (the reviews domain shows requested teams of a page of pull requests). */

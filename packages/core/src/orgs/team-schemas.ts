@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { StringEnum } from '../validation/validate.js';
-import { ACCESS_MODE_NAMES } from '../access/permissions.js';
+import { StringEnum } from '../validation/index.js';
+import { ACCESS_MODE_NAMES } from '../access/index.js';
 import { OrganizationSchema } from './schemas.js';
 
 /** A team name's longest form (Forgejo's `MaxSize(255)` binding). */

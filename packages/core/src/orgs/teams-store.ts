@@ -3,13 +3,13 @@
  * users domain's `user` table and repositories' from `repository`, read here, never written.
  */
 import { sql, type Insertable, type Updateable } from 'kysely';
-import { Store } from '../storage/store.js';
-import { isStorableText, likeContaining } from '../storage/database.js';
-import type { Row, Schema } from '../storage/schema.js';
+import { Store } from '../storage/index.js';
+import { isStorableText, likeContaining } from '../storage/index.js';
+import type { Row, Schema } from '../storage/index.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
-import { AccessPort } from '../access/port.js';
-import type { OwnedRepoFilter } from '../access/permissions.js';
-import type { User, UsersTables } from '../users/tables.js';
+import { AccessPort } from '../access/index.js';
+import type { OwnedRepoFilter } from '../access/index.js';
+import type { User, UsersTables } from '../users/index.js';
 import { OWNER_TEAM_NAME, type OrgsTables, type Team, type TeamTable } from './tables.js';
 
 type Tables = OrgsTables & Pick<UsersTables, 'user'> & Pick<Schema, 'repository'>;

@@ -1,4 +1,4 @@
-import type { StoreScope } from '../storage/store.js';
+import type { StoreScope } from '../storage/index.js';
 import { ProtectionStore } from './store.js';
 import type { BranchRule } from './tables.js';
 

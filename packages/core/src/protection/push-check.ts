@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
-import { FULL_HEX_ID, type RefUpdate } from '../git/backend.js';
-import type { PushCheck } from '../repos/push-policy.js';
+import { FULL_HEX_ID, type RefUpdate } from '../git/index.js';
+import type { PushCheck } from '../repos/index.js';
 
 /** Decides one push: the refusal message, or undefined to let it through. */
 export type PushDecision = (updates: RefUpdate[], quarantine: Record<string, string>) => Promise<string | undefined>;

@@ -1,5 +1,5 @@
 import type { Updateable } from 'kysely';
-import { Store } from '../storage/store.js';
+import { Store } from '../storage/index.js';
 import { isGlobPattern } from '../glob.js';
 import type {
   BranchRule,

@@ -2,8 +2,8 @@
  * The organization tables protection rules read (never write): team names and ids, team members, and which
  * teams cover a repository.
  */
-import { Store } from '../storage/store.js';
-import type { OrgsTables } from '../orgs/tables.js';
+import { Store } from '../storage/index.js';
+import type { OrgsTables } from '../orgs/index.js';
 
 type Tables = Pick<OrgsTables, 'team' | 'team_user' | 'team_repo'>;
 

@@ -1,16 +1,16 @@
 import type { CoreContext } from '../context.js';
-import { isSiteAdmin, signedInUser, userActor, type Actor } from '../access/actor.js';
-import { AccessMode } from '../access/permissions.js';
-import { AccessService } from '../access/service.js';
+import { isSiteAdmin, signedInUser, userActor, type Actor } from '../users/index.js';
+import { AccessMode } from '../access/index.js';
+import { AccessService } from '../access/index.js';
 import { ForbiddenError, LockedError, NotFoundError } from '../errors.js';
-import { requiredStatusState } from '../protection/service.js';
-import type { RepoAccess } from '../repos/access.js';
-import { ReposPort } from '../repos/port.js';
-import type { MergeStyle } from '../repos/units.js';
-import { UsersPort } from '../users/port.js';
-import { IssuesPort } from '../issues/port.js';
-import { CommentsPort } from '../timeline/port.js';
-import { COMMENT_TYPES } from '../timeline/types.js';
+import { requiredStatusState } from '../protection/index.js';
+import type { RepoAccess } from '../repos/index.js';
+import { ReposPort } from '../repos/index.js';
+import type { MergeStyle } from '../repos/index.js';
+import { UsersPort } from '../users/index.js';
+import { IssuesPort } from '../issues/index.js';
+import { CommentsPort } from '../timeline/index.js';
+import { COMMENT_TYPES } from '../timeline/index.js';
 import { PULL_STATUS, type Pull } from './tables.js';
 import { PullMergeService } from './merge.js';
 import { MergeNotAllowedError, PullMergeChecks } from './merge-checks.js';
@@ -18,7 +18,7 @@ import { PullMergeCommits } from './merge-commit.js';
 import { MergedHeadBranch } from './merge-head-branch.js';
 import { PullMergeStore, type PullAutoMerge } from './merge-store.js';
 import './merge-events.js';
-import type { StatusListener } from '../commits/status-listener.js';
+import type { StatusListener } from '../commits/index.js';
 
 /**
  * Scheduled merges (`merge_when_checks_succeed`): tried when they are scheduled and whenever a status is reported

@@ -1,4 +1,4 @@
-import type { IssueEventBase } from '../issues/events.js';
+import type { IssueEventBase } from '../issues/index.js';
 import type { PullRequest } from './tables.js';
 
 /** What every pull request event carries: the issue side (`IssueEventBase`) and the git side. */

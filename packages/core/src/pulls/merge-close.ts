@@ -1,17 +1,17 @@
 import type { CoreContext, CoreTransaction } from '../context.js';
-import { userActor } from '../access/actor.js';
-import { AccessService } from '../access/service.js';
+import { userActor } from '../users/index.js';
+import { AccessService } from '../access/index.js';
 import { PreconditionFailedError } from '../errors.js';
-import type { RepoAccess } from '../repos/access.js';
-import { ReposPort } from '../repos/port.js';
-import { UsersPort } from '../users/port.js';
-import type { User } from '../users/tables.js';
-import { IssuesService } from '../issues/service.js';
-import { IssuesPort } from '../issues/port.js';
-import type { Issue } from '../issues/tables.js';
-import { MilestonesPort } from '../milestones/port.js';
-import { CommentsPort } from '../timeline/port.js';
-import { RefAction } from '../timeline/types.js';
+import type { RepoAccess } from '../repos/index.js';
+import { ReposPort } from '../repos/index.js';
+import { UsersPort } from '../users/index.js';
+import type { User } from '../users/index.js';
+import { IssuesService } from '../issues/index.js';
+import { IssuesPort } from '../issues/index.js';
+import type { Issue } from '../issues/index.js';
+import { MilestonesPort } from '../milestones/index.js';
+import { CommentsPort } from '../timeline/index.js';
+import { RefAction } from '../timeline/index.js';
 import type { Pull } from './tables.js';
 
 /**

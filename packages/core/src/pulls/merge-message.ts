@@ -4,7 +4,7 @@
  * default branch) whose first line is the title and the rest the body, with `$Variables` expanded. The body is the
  * description when the caller gives none (the service description's rule; Forgejo's API drops it).
  */
-import type { MergeStyle } from '../repos/units.js';
+import type { MergeStyle } from '../repos/index.js';
 
 /** Bytes of a template read at most (Forgejo's `DEFAULT_MERGE_MESSAGE_SIZE`). */
 export const MERGE_TEMPLATE_MAX_BYTES = 5 * 1024;

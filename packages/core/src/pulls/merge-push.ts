@@ -1,15 +1,15 @@
 import './events.js';
 import type { CoreContext, CoreTransaction } from '../context.js';
-import { userActor, type Actor } from '../access/actor.js';
-import { AccessService } from '../access/service.js';
+import { userActor, type Actor } from '../users/index.js';
+import { AccessService } from '../access/index.js';
 import { ConflictError } from '../errors.js';
-import { RefConflictError, type RefUpdate, type RepoKey } from '../git/backend.js';
-import { nowUnix } from '../storage/database.js';
-import type { RepoAccess } from '../repos/access.js';
-import { repoKey, ReposService } from '../repos/service.js';
-import { ReposPort } from '../repos/port.js';
-import { UsersPort } from '../users/port.js';
-import { IssuesPort } from '../issues/port.js';
+import { RefConflictError, type RefUpdate, type RepoKey } from '../git/index.js';
+import { nowUnix } from '../storage/index.js';
+import type { RepoAccess } from '../repos/index.js';
+import { repoKey, ReposService } from '../repos/index.js';
+import { ReposPort } from '../repos/index.js';
+import { UsersPort } from '../users/index.js';
+import { IssuesPort } from '../issues/index.js';
 import { PullMergeStore } from './merge-store.js';
 import { MergedIssues } from './merge-close.js';
 

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { StringEnum } from '../validation/validate.js';
-import { MERGE_STYLES, UPDATE_STYLES } from '../repos/units.js';
+import { StringEnum } from '../validation/index.js';
+import { MERGE_STYLES, UPDATE_STYLES } from '../repos/index.js';
 
 /** `POST /repos/{owner}/{repo}/pulls/{index}/merge` (Forgejo's MergePullRequestForm). */
 export const MergePullRequestOptionSchema = Type.Object(

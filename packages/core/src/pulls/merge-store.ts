@@ -1,7 +1,7 @@
 import type { Generated, Selectable } from 'kysely';
-import { Store } from '../storage/store.js';
-import { nowUnix } from '../storage/database.js';
-import type { MergeStyle } from '../repos/units.js';
+import { Store } from '../storage/index.js';
+import { nowUnix } from '../storage/index.js';
+import type { MergeStyle } from '../repos/index.js';
 import type { PullRequest, PullsTables } from './tables.js';
 
 /** Forgejo's `pull_auto_merge`: a merge waiting for the head commit's checks to succeed (one per pull request). */

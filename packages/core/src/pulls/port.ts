@@ -1,4 +1,4 @@
-import type { StoreScope } from '../storage/store.js';
+import type { StoreScope } from '../storage/index.js';
 import { PullsStore } from './store.js';
 import { PullImportStore } from './import-store.js';
 import type { NewPullRequest, PullRequest } from './tables.js';

@@ -4,8 +4,8 @@
  * provides it (`pulls.reviews`). The calls are direct reads, made where pulls makes them.
  */
 import type { CoreTransaction } from '../context.js';
-import type { Team } from '../orgs/tables.js';
-import type { User } from '../users/tables.js';
+import type { Team } from '../orgs/index.js';
+import type { User } from '../users/index.js';
 
 /** Requested reviewers and review count of one pull request, as its API view shows them. */
 export interface ReviewSummary {

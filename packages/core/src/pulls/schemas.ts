@@ -1,11 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { StringEnum } from '../validation/validate.js';
-import { UserSchema } from '../users/schemas.js';
-import { LabelSchema } from '../labels/schemas.js';
-import { MilestoneSchema } from '../milestones/schemas.js';
-import { RepositorySchema } from '../repos/schemas.js';
-import { TeamSchema } from '../orgs/team-schemas.js';
-import { StateTypeSchema } from '../issues/schemas.js';
+import { StringEnum } from '../validation/index.js';
+import { UserSchema } from '../users/index.js';
+import { LabelSchema } from '../labels/index.js';
+import { MilestoneSchema } from '../milestones/index.js';
+import { RepositorySchema } from '../repos/index.js';
+import { TeamSchema } from '../orgs/index.js';
+import { StateTypeSchema } from '../issues/index.js';
 
 export const PRBranchInfoSchema = Type.Object(
   {

@@ -1,5 +1,5 @@
 import type { Expression, Updateable } from 'kysely';
-import { Store } from '../storage/store.js';
+import { Store } from '../storage/index.js';
 import type { NewPullRequest, PullRequest, PullRequestTable, PullsTables } from './tables.js';
 
 /** The `pull_request` table. */

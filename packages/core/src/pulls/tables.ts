@@ -1,5 +1,5 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
-import type { Issue } from '../issues/tables.js';
+import type { Issue } from '../issues/index.js';
 
 /**
  * Forgejo's PullRequestStatus: where a pull request stands against its base after the last check. `ancestor`:

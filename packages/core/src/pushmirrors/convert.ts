@@ -1,5 +1,5 @@
 import { formatGoDuration } from '../go-duration.js';
-import type { Repository } from '../repos/tables.js';
+import type { Repository } from '../repos/index.js';
 import { isoTime } from '../wire.js';
 import type { ApiPushMirror } from './schemas.js';
 import type { PushMirror } from './tables.js';

@@ -1,10 +1,10 @@
 import { randomInt } from 'node:crypto';
 import type { CoreContext, CoreTransaction } from '../context.js';
-import { isSiteAdmin, SYSTEM, type Actor } from '../access/actor.js';
-import { AccessMode } from '../access/permissions.js';
+import { isSiteAdmin, SYSTEM, type Actor } from '../users/index.js';
+import { AccessMode } from '../access/index.js';
 import { BadRequestError, ForbiddenError, LockedError, NotFoundError, NotSupportedError, ValidationError } from '../errors.js';
-import { JobsService, type JobRun } from '../jobs/service.js';
-import '../jobs/kinds.js';
+import { JobsService, type JobRun } from '../jobs/index.js';
+import '../jobs/index.js';
 import { GoDurationError, parseGoDuration, parseGoDurationNanos } from '../go-duration.js';
 import {
   checkRemoteAddress,
@@ -16,21 +16,21 @@ import {
   redactCredentials,
   RemoteAddressError,
   type RemoteCredentials,
-} from '../remote/remote.js';
+} from '../remote/index.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
-import type { RepoAccess } from '../repos/access.js';
-import '../repos/events.js';
-import { repoKey } from '../repos/service.js';
-import { ReposPort } from '../repos/port.js';
-import type { Repository } from '../repos/tables.js';
-import { nowUnix } from '../storage/database.js';
-import { UsersPort } from '../users/port.js';
+import type { RepoAccess } from '../repos/index.js';
+import '../repos/index.js';
+import { repoKey } from '../repos/index.js';
+import { ReposPort } from '../repos/index.js';
+import type { Repository } from '../repos/index.js';
+import { nowUnix } from '../storage/index.js';
+import { UsersPort } from '../users/index.js';
 import { compileGlob } from '../glob.js';
 import { CreatePushMirrorOptionSchema, type CreatePushMirrorOption } from './schemas.js';
 import { PushMirrorsStore } from './store.js';
 import type { PushMirror } from './tables.js';
-import { acceptInput } from '../validation/validate.js';
-import { countRekey, emptyRekeyCounts, forEachRowInBatches, type RekeyCounts, type SecretRekey } from '../security/secrets.js';
+import { acceptInput } from '../validation/index.js';
+import { countRekey, emptyRekeyCounts, forEachRowInBatches, type RekeyCounts, type SecretRekey } from '../security/index.js';
 
 declare module '../jobs/kinds.js' {
   interface JobPayloads {

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { Store } from '../storage/store.js';
+import { Store } from '../storage/index.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
 import type { NewPushMirror, PushMirror, PushMirrorsTables } from './tables.js';
 

@@ -1,12 +1,12 @@
 import { ConflictError, ForbiddenError, NotFoundError, QuotaExceededError, ValidationError } from '../errors.js';
 import type { CoreContext } from '../context.js';
-import { isSelf, isSiteAdmin, type Actor } from '../access/actor.js';
+import { isSelf, isSiteAdmin, type Actor } from '../users/index.js';
 import type { Page, PageRequest } from '../paging.js';
-import { acceptInput } from '../validation/validate.js';
-import { isOrganization, type User } from '../users/tables.js';
-import { OrgsService } from '../orgs/service.js';
-import { UsersPort } from '../users/port.js';
-import '../users/events.js';
+import { acceptInput } from '../validation/index.js';
+import { isOrganization, type User } from '../users/index.js';
+import { OrgsService } from '../orgs/index.js';
+import { UsersPort } from '../users/index.js';
+import '../users/index.js';
 import { subjectsOf, toApiQuotaGroup, toApiQuotaInfo, toApiQuotaRule, type LoadedQuotaGroup } from './convert.js';
 import {
   CreateQuotaGroupOptionsSchema,

@@ -1,4 +1,4 @@
-import { Store } from '../storage/store.js';
+import { Store } from '../storage/index.js';
 import { QUOTA_KIND_USER, type QuotaGroupRow, type QuotaRuleRow, type QuotaTables } from './tables.js';
 
 /** A rule with the group that holds it. */

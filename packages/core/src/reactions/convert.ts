@@ -1,6 +1,6 @@
 import { isoTime, type ApiView } from '../wire.js';
-import { toApiUser } from '../users/convert.js';
-import type { User } from '../users/tables.js';
+import { toApiUser } from '../users/index.js';
+import type { User } from '../users/index.js';
 import type { ApiReaction } from './schemas.js';
 import type { Reaction } from './tables.js';
 

@@ -1,4 +1,4 @@
-import type { StoreScope } from '../storage/store.js';
+import type { StoreScope } from '../storage/index.js';
 import { ReactionsStore } from './store.js';
 import type { NewReaction } from './tables.js';
 

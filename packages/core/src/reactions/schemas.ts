@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { UserSchema } from '../users/schemas.js';
+import { UserSchema } from '../users/index.js';
 
 /** The API `Reaction` record. */
 export const ReactionSchema = Type.Object(

@@ -1,16 +1,16 @@
 import type { CoreContext } from '../context.js';
-import { actorUser, type Actor } from '../access/actor.js';
+import { actorUser, type Actor } from '../users/index.js';
 import { ForbiddenError, UnauthorizedError } from '../errors.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
-import type { RepoAccess } from '../repos/access.js';
-import type { Issue } from '../issues/tables.js';
-import { IssuesService } from '../issues/service.js';
-import type { Comment } from '../timeline/tables.js';
-import { SocialService } from '../social/service.js';
-import { UsersPort } from '../users/port.js';
-import { GHOST_USER } from '../users/system.js';
-import type { User } from '../users/tables.js';
-import { nowUnix } from '../storage/database.js';
+import type { RepoAccess } from '../repos/index.js';
+import type { Issue } from '../issues/index.js';
+import { IssuesService } from '../issues/index.js';
+import type { Comment } from '../timeline/index.js';
+import { SocialService } from '../social/index.js';
+import { UsersPort } from '../users/index.js';
+import { GHOST_USER } from '../users/index.js';
+import type { User } from '../users/index.js';
+import { nowUnix } from '../storage/index.js';
 import { ReactionsStore, type ReactionTarget } from './store.js';
 import type { Reaction } from './tables.js';
 

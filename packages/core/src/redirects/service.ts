@@ -1,15 +1,15 @@
-import '../repos/events.js';
-import '../users/events.js';
-import '../users/admin-events.js';
-import '../orgs/events.js';
+import '../repos/index.js';
+import '../users/index.js';
+import '../users/index.js';
+import '../orgs/index.js';
 import type { CoreContext } from '../context.js';
-import type { Actor } from '../access/actor.js';
-import { AccessService } from '../access/service.js';
+import type { Actor } from '../users/index.js';
+import { AccessService } from '../access/index.js';
 import { NotFoundError } from '../errors.js';
-import type { RepoAccess } from '../repos/access.js';
-import { ReposService } from '../repos/service.js';
-import { UsersService } from '../users/service.js';
-import type { User } from '../users/tables.js';
+import type { RepoAccess } from '../repos/index.js';
+import { ReposService } from '../repos/index.js';
+import { UsersService } from '../users/index.js';
+import type { User } from '../users/index.js';
 import { RedirectsStore } from './store.js';
 
 /**

@@ -1,5 +1,5 @@
-import { Store } from '../storage/store.js';
-import { isStorableText } from '../storage/database.js';
+import { Store } from '../storage/index.js';
+import { isStorableText } from '../storage/index.js';
 import type { RedirectsTables } from './tables.js';
 
 /**

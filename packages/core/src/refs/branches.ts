@@ -1,12 +1,12 @@
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import type { CoreContext } from '../context.js';
-import type { Actor } from '../access/actor.js';
+import type { Actor } from '../users/index.js';
 import { clampPage, offsetOf, type Page, type Paging } from '../paging.js';
-import { acceptInput } from '../validation/validate.js';
-import { FULL_HEX_ID, type RefCommitInfo, type RefDetail } from '../git/backend.js';
-import type { RepoAccess } from '../repos/access.js';
-import { repoKey } from '../repos/service.js';
-import { assertValidBranchName } from '../repos/names.js';
+import { acceptInput } from '../validation/index.js';
+import { FULL_HEX_ID, type RefCommitInfo, type RefDetail } from '../git/index.js';
+import type { RepoAccess } from '../repos/index.js';
+import { repoKey } from '../repos/index.js';
+import { assertValidBranchName } from '../repos/index.js';
 import type { ApiView } from '../wire.js';
 import { toApiBranch, type BranchProtectionView } from './convert.js';
 import {
@@ -18,15 +18,15 @@ import {
   type UpdateBranchRefOption,
   type UpdateBranchRepoOption,
 } from './schemas.js';
-import { CommitVerifier } from '../commits/verification.js';
-import { toApiVerification } from '../commits/convert.js';
-import { UsersPort } from '../users/port.js';
+import { CommitVerifier } from '../commits/index.js';
+import { toApiVerification } from '../commits/index.js';
+import { UsersPort } from '../users/index.js';
 import { assertCanWriteRefs, moveRefs, zeroId } from './writes.js';
-import { actorUser, isSiteAdmin } from '../access/actor.js';
-import { AccessMode } from '../access/permissions.js';
-import { ProtectionService, firstMatchingRule } from '../protection/service.js';
-import type { RefUpdate } from '../git/backend.js';
-import type { BranchRule } from '../protection/tables.js';
+import { actorUser, isSiteAdmin } from '../users/index.js';
+import { AccessMode } from '../access/index.js';
+import { ProtectionService, firstMatchingRule } from '../protection/index.js';
+import type { RefUpdate } from '../git/index.js';
+import type { BranchRule } from '../protection/index.js';
 
 const HEADS = 'refs/heads/';
 

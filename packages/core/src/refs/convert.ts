@@ -1,10 +1,10 @@
-import type { RefCommitInfo, RefDetail } from '../git/backend.js';
-import { AccessMode, unitMode } from '../access/permissions.js';
-import type { RepoAccess } from '../repos/access.js';
-import { repoWebPath } from '../repos/convert.js';
+import type { RefCommitInfo, RefDetail } from '../git/index.js';
+import { AccessMode, unitMode } from '../access/index.js';
+import type { RepoAccess } from '../repos/index.js';
+import { repoWebPath } from '../repos/index.js';
 import { apiUrl, webUrl } from '../urls.js';
 import type { ApiView } from '../wire.js';
-import type { ApiPayloadCommitVerification } from '../commits/schemas.js';
+import type { ApiPayloadCommitVerification } from '../commits/index.js';
 import type { ApiBranch, ApiPayloadCommit, ApiTag } from './schemas.js';
 
 /** Lower-cased commit emails → the name of the account they belong to. */

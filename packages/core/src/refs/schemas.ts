@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { CommitMetaSchema, PayloadCommitVerificationSchema, PayloadUserSchema } from '../commits/schemas.js';
-import { TagArchiveDownloadCountSchema } from '../gitdata/schemas.js';
+import { CommitMetaSchema, PayloadCommitVerificationSchema, PayloadUserSchema } from '../commits/index.js';
+import { TagArchiveDownloadCountSchema } from '../gitdata/index.js';
 
 /** Forgejo's `PayloadCommit`: a commit as branches (and webhooks) show it. The file lists are null there. */
 export const PayloadCommitSchema = Type.Object(

@@ -1,19 +1,19 @@
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import type { CoreContext } from '../context.js';
-import { actorUser, type Actor } from '../access/actor.js';
+import { actorUser, type Actor } from '../users/index.js';
 import { clampPage, offsetOf, type Page, type Paging } from '../paging.js';
-import { acceptInput } from '../validation/validate.js';
-import type { RefDetail } from '../git/backend.js';
-import type { RepoAccess } from '../repos/access.js';
-import { repoKey } from '../repos/service.js';
+import { acceptInput } from '../validation/index.js';
+import type { RefDetail } from '../git/index.js';
+import type { RepoAccess } from '../repos/index.js';
+import { repoKey } from '../repos/index.js';
 import './tag-releases.js';
-import { assertValidBranchName } from '../repos/names.js';
-import { noReplyAddress } from '../users/convert.js';
+import { assertValidBranchName } from '../repos/index.js';
+import { noReplyAddress } from '../users/index.js';
 import type { ApiView } from '../wire.js';
 import { toApiTag } from './convert.js';
 import { CreateTagOptionSchema, type ApiTag, type CreateTagOption } from './schemas.js';
 import { assertCanWriteRefs, moveRefs, zeroId } from './writes.js';
-import { ProtectionService } from '../protection/service.js';
+import { ProtectionService } from '../protection/index.js';
 
 const TAGS = 'refs/tags/';
 

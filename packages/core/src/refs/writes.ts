@@ -1,11 +1,11 @@
-import { ReposPort } from '../repos/port.js';
+import { ReposPort } from '../repos/index.js';
 import { ConflictError, ForbiddenError, LockedError } from '../errors.js';
 import type { CoreContext } from '../context.js';
-import type { Actor } from '../access/actor.js';
-import { AccessMode, unitMode } from '../access/permissions.js';
-import { RefConflictError, type RefUpdate } from '../git/backend.js';
-import type { RepoAccess } from '../repos/access.js';
-import { repoKey, ReposService } from '../repos/service.js';
+import type { Actor } from '../users/index.js';
+import { AccessMode, unitMode } from '../access/index.js';
+import { RefConflictError, type RefUpdate } from '../git/index.js';
+import type { RepoAccess } from '../repos/index.js';
+import { repoKey, ReposService } from '../repos/index.js';
 
 /** Forgejo's `reqRepoWriter` then `mustNotBeArchived`: what every branch and tag write checks first. */
 export function assertCanWriteRefs(access: RepoAccess): void {

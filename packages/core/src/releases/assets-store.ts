@@ -1,5 +1,5 @@
-import type { AttachmentTable, Attachment } from '../attachments/tables.js';
-import { Store } from '../storage/store.js';
+import type { AttachmentTable, Attachment } from '../attachments/index.js';
+import { Store } from '../storage/index.js';
 
 /** The `attachment` rows that are release assets (`release_id` set); inserts and renames go through AttachmentsPort. */
 interface ReleaseAssetTables {

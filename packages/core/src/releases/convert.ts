@@ -1,10 +1,10 @@
-import { toApiAttachment } from '../attachments/convert.js';
-import type { Attachment } from '../attachments/tables.js';
-import { repoWebPath } from '../repos/convert.js';
-import type { Repository } from '../repos/tables.js';
+import { toApiAttachment } from '../attachments/index.js';
+import type { Attachment } from '../attachments/index.js';
+import { repoWebPath } from '../repos/index.js';
+import type { Repository } from '../repos/index.js';
 import { apiUrl, pathEscapeSegments, webUrl } from '../urls.js';
-import { toApiUser } from '../users/convert.js';
-import type { User } from '../users/tables.js';
+import { toApiUser } from '../users/index.js';
+import type { User } from '../users/index.js';
 import { isoTime, type ApiView } from '../wire.js';
 import type { ApiRelease } from './schemas.js';
 import type { Release } from './tables.js';

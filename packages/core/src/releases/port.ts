@@ -1,4 +1,4 @@
-import type { StoreScope } from '../storage/store.js';
+import type { StoreScope } from '../storage/index.js';
 import { ReleasesStore } from './store.js';
 import type { NewRelease, Release } from './tables.js';
 

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { AttachmentSchema } from '../attachments/schemas.js';
-import { UserSchema } from '../users/schemas.js';
-import { TagArchiveDownloadCountSchema } from '../gitdata/schemas.js';
+import { AttachmentSchema } from '../attachments/index.js';
+import { UserSchema } from '../users/index.js';
+import { TagArchiveDownloadCountSchema } from '../gitdata/index.js';
 
 /** The API `Release` record. */
 export const ReleaseSchema = Type.Object(

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { containsText, isStorableText } from '../storage/database.js';
-import { Store } from '../storage/store.js';
+import { containsText, isStorableText } from '../storage/index.js';
+import { Store } from '../storage/index.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
 import type { NewRelease, Release, ReleaseChanges, ReleasesTables } from './tables.js';
 

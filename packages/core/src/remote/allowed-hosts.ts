@@ -6,7 +6,7 @@
  * that carries an IPv4 one (NAT64, 6to4, IPv4-mapped, …) is judged as that IPv4 address.
  */
 import { BlockList, isIP } from 'node:net';
-import { classifyAddress, embeddedIPv4 } from '../net/address-class.js';
+import { classifyAddress, embeddedIPv4 } from '../net/index.js';
 import { compileGlob, type Glob } from '../glob.js';
 
 export interface HostMatcher {

@@ -3,9 +3,9 @@
  * now (they may have changed since it was stored, and a name may resolve elsewhere), redirects followed with the
  * same checks, and git's options; and git's failures worded as Forgejo answers them, credentials removed.
  */
-import type { Actor } from '../users/actor.js';
-import type { RemoteGitAccess } from '../git/remote-types.js';
-import { RemoteGitError } from '../git/remote-types.js';
+import type { Actor } from '../users/index.js';
+import type { RemoteGitAccess } from '../git/index.js';
+import { RemoteGitError } from '../git/index.js';
 import {
   checkRemoteAddress,
   followRemoteRedirects,

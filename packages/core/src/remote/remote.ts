@@ -12,11 +12,11 @@ import https from 'node:https';
 import { isIP } from 'node:net';
 import type { Readable } from 'node:stream';
 import path from 'node:path';
-import { isSiteAdmin, type Actor } from '../users/actor.js';
-import type { Settings } from '../config/settings.js';
+import { isSiteAdmin, type Actor } from '../users/index.js';
+import type { Settings } from '../config/index.js';
 import { ValidationError } from '../errors.js';
-import { classifyAddress } from '../net/address-class.js';
-import { decryptSecret, encryptSecret, rekeySecret, type RekeyOutcome, type SecretRekey } from '../security/secrets.js';
+import { classifyAddress } from '../net/index.js';
+import { decryptSecret, encryptSecret, rekeySecret, type RekeyOutcome, type SecretRekey } from '../security/index.js';
 import { hostMatcher } from './allowed-hosts.js';
 import { trimEnd } from '../text.js';
 

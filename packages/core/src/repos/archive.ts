@@ -6,9 +6,9 @@ import { availableParallelism } from 'node:os';
 import type { Readable } from 'node:stream';
 import { BadRequestError, NotFoundError } from '../errors.js';
 import type { CoreContext } from '../context.js';
-import type { Actor } from '../access/actor.js';
-import { ConcurrencyLimit } from '../git/limit.js';
-import type { ArchiveFormat } from '../git/backend.js';
+import type { Actor } from '../users/index.js';
+import { ConcurrencyLimit } from '../git/index.js';
+import type { ArchiveFormat } from '../git/index.js';
 import { repoKey, type RepoAccess } from './service.js';
 
 /** The formats by the suffix that asks for them, longest first so that `.tar.gz` is not read as `.gz`. */

@@ -1,5 +1,5 @@
 import type { ApiView } from '../wire.js';
-import { toApiUser } from '../users/convert.js';
+import { toApiUser } from '../users/index.js';
 import type { CollaboratorPermission } from './collaborators.js';
 import type { ApiRepoCollaboratorPermission } from './collaborator-schemas.js';
 

@@ -1,7 +1,7 @@
-import type { Actor } from '../users/actor.js';
-import type { AccessModeValue } from '../access/permissions.js';
+import type { Actor } from '../users/index.js';
+import type { AccessModeValue } from '../access/index.js';
 import type { Repository } from './tables.js';
-import type { User } from '../users/tables.js';
+import type { User } from '../users/index.js';
 
 declare module '../events/bus.js' {
   interface DomainEventMap {

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { StringEnum } from '../validation/validate.js';
-import { UserSchema } from '../users/schemas.js';
+import { StringEnum } from '../validation/index.js';
+import { UserSchema } from '../users/index.js';
 
 /** The modes a collaboration can have, as the API names them (`owner` is not one: owners need no collaboration). */
 export const COLLABORATOR_MODE_NAMES = ['read', 'write', 'admin'] as const;

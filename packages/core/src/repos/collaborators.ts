@@ -7,15 +7,15 @@ import './collaborator-events.js';
 import type { CoreContext } from '../context.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
-import { nowUnix } from '../storage/database.js';
-import { UsersPort } from '../users/port.js';
-import { isOrganization, type User } from '../users/tables.js';
+import { nowUnix } from '../storage/index.js';
+import { UsersPort } from '../users/index.js';
+import { isOrganization, type User } from '../users/index.js';
 import type { RepoAccess } from './access.js';
-import { acceptInput } from '../validation/validate.js';
-import { isSelf, isSiteAdmin, userActor, type Actor } from '../users/actor.js';
-import { AccessMode, accessModeName, accessModeOf, type AccessModeName, type AccessModeValue } from '../access/permissions.js';
-import { AccessService } from '../access/service.js';
-import { AccessPort } from '../access/port.js';
+import { acceptInput } from '../validation/index.js';
+import { isSelf, isSiteAdmin, userActor, type Actor } from '../users/index.js';
+import { AccessMode, accessModeName, accessModeOf, type AccessModeName, type AccessModeValue } from '../access/index.js';
+import { AccessService } from '../access/index.js';
+import { AccessPort } from '../access/index.js';
 import { AddCollaboratorOptionSchema, type AddCollaboratorOption } from './collaborator-schemas.js';
 
 /** What Forgejo answers when a block stands between the repository's owner and the account. */

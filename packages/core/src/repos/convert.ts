@@ -1,11 +1,11 @@
-import type { Settings } from '../config/settings.js';
-import { AccessMode, unitMode } from '../access/permissions.js';
-import { ANONYMOUS } from '../access/actor.js';
+import type { Settings } from '../config/index.js';
+import { AccessMode, unitMode } from '../access/index.js';
+import { ANONYMOUS } from '../users/index.js';
 import { isoTime, type ApiView } from '../wire.js';
 import { apiUrl, sshCloneUrl, webUrl } from '../urls.js';
-import { toApiUser } from '../users/convert.js';
-import type { User } from '../users/tables.js';
-import { DEFAULT_OBJECT_FORMAT, isObjectFormat } from '../git/backend.js';
+import { toApiUser } from '../users/index.js';
+import type { User } from '../users/index.js';
+import { DEFAULT_OBJECT_FORMAT, isObjectFormat } from '../git/index.js';
 import type { Repository } from './tables.js';
 import type { ApiRepository } from './schemas.js';
 import type { RepoAccess } from './access.js';

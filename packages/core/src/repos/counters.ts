@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { Store } from '../storage/store.js';
+import { Store } from '../storage/index.js';
 import type { ReposTables } from './tables.js';
 
 /** The repository counters other domains keep, by the API names of what they count. */

@@ -1,6 +1,6 @@
-import type { Actor } from '../access/actor.js';
-import type { RefUpdate } from '../git/backend.js';
-import type { User } from '../users/tables.js';
+import type { Actor } from '../users/index.js';
+import type { RefUpdate } from '../git/index.js';
+import type { User } from '../users/index.js';
 import type { Repository } from './tables.js';
 
 declare module '../events/bus.js' {

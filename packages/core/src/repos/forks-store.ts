@@ -1,5 +1,5 @@
 import { sql, type Expression } from 'kysely';
-import { Store } from '../storage/store.js';
+import { Store } from '../storage/index.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
 import type { Repository, ReposTables } from './tables.js';
 

@@ -1,6 +1,6 @@
-import { Store } from '../storage/store.js';
-import { nowUnix } from '../storage/database.js';
-import type { RepoKey } from '../git/backend.js';
+import { Store } from '../storage/index.js';
+import { nowUnix } from '../storage/index.js';
+import type { RepoKey } from '../git/index.js';
 import type { RepoGitIntent, ReposTables } from './tables.js';
 
 /**

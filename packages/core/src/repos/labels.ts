@@ -5,7 +5,7 @@
  * transaction, at the point repos makes them, so the rows exist (or are gone) for the statements after them.
  */
 import type { CoreTransaction } from '../context.js';
-import type { ApiLabelTemplate } from '../templates/schemas.js';
+import type { ApiLabelTemplate } from '../templates/index.js';
 
 export interface RepoLabels {
   /** Creates a repository's labels from templates, in one statement (a new repository's label set). */

@@ -1,5 +1,5 @@
 import type { Generated, Selectable } from 'kysely';
-import { Store } from '../storage/store.js';
+import { Store } from '../storage/index.js';
 
 /** Bytes of one language on a repository's default branch, measured at `commit_id` (Forgejo's `language_stat`). */
 export interface LanguageStatTable {

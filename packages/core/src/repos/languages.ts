@@ -5,10 +5,10 @@
  * with one git process per commit and kept per commit in `language_stat`.
  */
 import type { CoreContext } from '../context.js';
-import type { Actor } from '../access/actor.js';
-import { nowUnix } from '../storage/database.js';
-import type { RepoKey, TreeFile } from '../git/backend.js';
-import type { User } from '../users/tables.js';
+import type { Actor } from '../users/index.js';
+import { nowUnix } from '../storage/index.js';
+import type { RepoKey, TreeFile } from '../git/index.js';
+import type { User } from '../users/index.js';
 import { repoKey, type RepoAccess } from './service.js';
 import { ReposStore } from './store.js';
 import { LanguageStatsStore } from './languages-store.js';

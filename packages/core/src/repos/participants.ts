@@ -1,10 +1,10 @@
 import type { CoreContext } from '../context.js';
-import type { Actor } from '../access/actor.js';
-import { UsersPort } from '../users/port.js';
-import { Visibility, isOrganization, type User } from '../users/tables.js';
+import type { Actor } from '../users/index.js';
+import { UsersPort } from '../users/index.js';
+import { Visibility, isOrganization, type User } from '../users/index.js';
 import { ReposStore } from './store.js';
-import { AccessPort } from '../access/port.js';
-import { AccessMode } from '../access/permissions.js';
+import { AccessPort } from '../access/index.js';
+import { AccessMode } from '../access/index.js';
 import type { RepoAccess } from './access.js';
 
 /** Forgejo's watch modes that mean "watching": normal (1) and auto (3); 2 is "don't watch". */

@@ -3,8 +3,8 @@
  * rules name branches, teams and commit verification), so repos declares what the git transfer asks here and the
  * protection domain provides it (`repos.pushPolicy`). The call is made where the transfer made it, before git runs.
  */
-import type { Actor } from '../access/actor.js';
-import type { RepoKey } from '../git/backend.js';
+import type { Actor } from '../users/index.js';
+import type { RepoKey } from '../git/index.js';
 import type { RepoAccess } from './access.js';
 
 /** A push's registration with the endpoint: what the hook is given, and the call that forgets it. */

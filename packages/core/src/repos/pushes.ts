@@ -1,5 +1,5 @@
-import { Store } from '../storage/store.js';
-import type { RefUpdate } from '../git/backend.js';
+import { Store } from '../storage/index.js';
+import type { RefUpdate } from '../git/index.js';
 import type { RepoPush, ReposTables } from './tables.js';
 
 /** The `repo_push` table: the refs each push moved, written in the transaction that records the push. */

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { Store } from '../storage/store.js';
+import { Store } from '../storage/index.js';
 import type { ReposTables } from './tables.js';
 
 /** `num_releases` of a repository, which the releases domain counts (published releases) and sets here. */

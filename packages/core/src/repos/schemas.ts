@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { StringEnum } from '../validation/validate.js';
-import { UserSchema } from '../users/schemas.js';
-import { OBJECT_FORMATS } from '../git/backend.js';
+import { StringEnum } from '../validation/index.js';
+import { UserSchema } from '../users/index.js';
+import { OBJECT_FORMATS } from '../git/index.js';
 import { REPO_NAME_MAX_LENGTH } from './names.js';
 import { MERGE_STYLES, UPDATE_STYLES } from './units.js';
 

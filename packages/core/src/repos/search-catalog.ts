@@ -5,7 +5,7 @@
  * compares byte-wise), so either path gives the same page and total; the tests hold them to it.
  */
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
-import { Visibility, type User } from '../users/tables.js';
+import { Visibility, type User } from '../users/index.js';
 import { DEFAULT_ORDERING, TOPIC_TEXT, type AccountGrants, type SearchFilter, type SearchOrderColumn, type SearchVisibility } from './search-store.js';
 import type { Repository } from './tables.js';
 

@@ -4,11 +4,11 @@
  * same filter. Owners' full rows are loaded afterwards in one query through UsersPort.
  */
 import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
-import { Store } from '../storage/store.js';
-import { containsText as like } from '../storage/database.js';
+import { Store } from '../storage/index.js';
+import { containsText as like } from '../storage/index.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
-import { Visibility, type User, type UsersTables } from '../users/tables.js';
-import { AccessPort } from '../access/port.js';
+import { Visibility, type User, type UsersTables } from '../users/index.js';
+import { AccessPort } from '../access/index.js';
 import type { Repository, ReposTables } from './tables.js';
 import type { SearchVisibility } from './types.js';
 

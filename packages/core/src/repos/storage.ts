@@ -1,11 +1,11 @@
 import { ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
 import type { CoreContext, CoreTransaction } from '../context.js';
 import { clampPage, offsetOf, type Page, type Paging } from '../paging.js';
-import { isSiteAdmin, type Actor } from '../access/actor.js';
-import { nowUnix } from '../storage/database.js';
-import { OwnerStorageExistsError, type RepoKey } from '../git/backend.js';
-import { UsersPort } from '../users/port.js';
-import { isOrganization } from '../users/tables.js';
+import { isSiteAdmin, type Actor } from '../users/index.js';
+import { nowUnix } from '../storage/index.js';
+import { OwnerStorageExistsError, type RepoKey } from '../git/index.js';
+import { UsersPort } from '../users/index.js';
+import { isOrganization } from '../users/index.js';
 import { GitIntentStore } from './intents.js';
 import { ReposService } from './service.js';
 import type { DomainRepair } from '../domain.js';

@@ -1,9 +1,9 @@
 import type { Insertable, Updateable } from 'kysely';
-import { Store } from '../storage/store.js';
-import { isStorableText } from '../storage/database.js';
+import { Store } from '../storage/index.js';
+import { isStorableText } from '../storage/index.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
-import type { OwnedRepoFilter } from '../access/permissions.js';
-import { AccessPort } from '../access/port.js';
+import type { OwnedRepoFilter } from '../access/index.js';
+import { AccessPort } from '../access/index.js';
 import type { RepoOrderBy } from './schemas.js';
 import { RepoStatus, type RepoTransfer, type RepoTransferTable, type Repository, type RepositoryTable, type ReposTables } from './tables.js';
 

@@ -3,7 +3,7 @@
  * sit above repos, so repos declares the call and the topics domain provides it (`repos.topics`). It runs where
  * repos makes it, after the generated repository is committed, in its own transaction.
  */
-import type { Actor } from '../access/actor.js';
+import type { Actor } from '../users/index.js';
 import type { RepoAccess } from './access.js';
 
 export interface RepoTopics {

@@ -2,15 +2,15 @@ import { availableParallelism } from 'node:os';
 import type { Readable } from 'node:stream';
 import { BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError } from '../errors.js';
 import type { CoreContext } from '../context.js';
-import type { Actor } from '../access/actor.js';
-import { AccessMode, unitMode } from '../access/permissions.js';
-import { DEFAULT_OBJECT_FORMAT, isObjectFormat, type GitService, type ObjectFormat, type ServiceSession } from '../git/backend.js';
+import type { Actor } from '../users/index.js';
+import { AccessMode, unitMode } from '../access/index.js';
+import { DEFAULT_OBJECT_FORMAT, isObjectFormat, type GitService, type ObjectFormat, type ServiceSession } from '../git/index.js';
 import { RepoStatus, type Repository } from './tables.js';
-import { ConcurrencyLimit } from '../git/limit.js';
+import { ConcurrencyLimit } from '../git/index.js';
 import { ReposService, repoKey } from './service.js';
 import { GitIntentStore } from './intents.js';
 import type { RepoAccess } from './access.js';
-import { QuotaService } from '../quota/service.js';
+import { QuotaService } from '../quota/index.js';
 import './push-policy.js';
 
 export interface TransferRequest {

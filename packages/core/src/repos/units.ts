@@ -2,7 +2,7 @@
  * A repository's units (code, issues, pull requests, wiki…): which are on, and their settings. Stored as one JSON
  * column on the repository row, so reading a repository with everything the API shows stays one query.
  */
-import type { Settings } from '../config/settings.js';
+import type { Settings } from '../config/index.js';
 
 export interface IssuesUnit {
   enable_time_tracker: boolean;

@@ -1,8 +1,8 @@
-import { Store } from '../storage/store.js';
-import { nowUnix } from '../storage/database.js';
+import { Store } from '../storage/index.js';
+import { nowUnix } from '../storage/index.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
-import type { User, UsersTables } from '../users/tables.js';
-import { userVisibleSql, type UserVisibilityFilter } from '../users/visibility.js';
+import type { User, UsersTables } from '../users/index.js';
+import { userVisibleSql, type UserVisibilityFilter } from '../users/index.js';
 import { repoListCondition, type RepoListFilter } from './list-filter.js';
 import type { Repository, ReposTables, Watch } from './tables.js';
 

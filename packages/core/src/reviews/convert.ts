@@ -1,9 +1,9 @@
 import { isoTime, type ApiView } from '../wire.js';
-import { toApiUser } from '../users/convert.js';
-import type { User } from '../users/tables.js';
-import { toApiTeam } from '../orgs/team-convert.js';
-import type { Team } from '../orgs/tables.js';
-import type { Comment } from '../timeline/tables.js';
+import { toApiUser } from '../users/index.js';
+import type { User } from '../users/index.js';
+import { toApiTeam } from '../orgs/index.js';
+import type { Team } from '../orgs/index.js';
+import type { Comment } from '../timeline/index.js';
 import type { ApiPullReview, ApiPullReviewComment, ReviewState } from './schemas.js';
 import { REVIEW_TYPES, type Review } from './tables.js';
 

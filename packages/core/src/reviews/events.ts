@@ -1,7 +1,7 @@
-import type { PullEventBase } from '../pulls/events.js';
-import type { Comment } from '../timeline/tables.js';
-import type { Team } from '../orgs/tables.js';
-import type { User } from '../users/tables.js';
+import type { PullEventBase } from '../pulls/index.js';
+import type { Comment } from '../timeline/index.js';
+import type { Team } from '../orgs/index.js';
+import type { User } from '../users/index.js';
 import type { Review } from './tables.js';
 
 declare module '../events/bus.js' {

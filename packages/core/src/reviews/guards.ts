@@ -1,8 +1,8 @@
 /** Checks shared by review, line comment and review request calls: ids, the signed-in writer, who sees a review. */
-import { actorUser, isSiteAdmin, type Actor } from '../access/actor.js';
+import { actorUser, isSiteAdmin, type Actor } from '../users/index.js';
 import { LockedError, UnauthorizedError, ValidationError } from '../errors.js';
-import type { RepoAccess } from '../repos/access.js';
-import type { User } from '../users/tables.js';
+import type { RepoAccess } from '../repos/index.js';
+import type { User } from '../users/index.js';
 import { REVIEW_TYPES, type Review } from './tables.js';
 
 const ID_PATTERN = /^\d{1,16}$/;

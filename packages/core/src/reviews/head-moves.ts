@@ -4,11 +4,11 @@
  * approvals are dismissed.
  */
 import type { CoreTransaction } from '../context.js';
-import { actorUser, type Actor } from '../access/actor.js';
-import { CommentsPort } from '../timeline/port.js';
-import { COMMENT_TYPES } from '../timeline/types.js';
-import type { PullRequest } from '../pulls/tables.js';
-import { FULL_HEX_ID, type GitBackend, type RepoKey } from '../git/backend.js';
+import { actorUser, type Actor } from '../users/index.js';
+import { CommentsPort } from '../timeline/index.js';
+import { COMMENT_TYPES } from '../timeline/index.js';
+import type { PullRequest } from '../pulls/index.js';
+import { FULL_HEX_ID, type GitBackend, type RepoKey } from '../git/index.js';
 import { reviewRuleOf } from './officials.js';
 import { ReviewsStore } from './store.js';
 import { REVIEW_TYPES } from './tables.js';

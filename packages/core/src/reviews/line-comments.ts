@@ -4,21 +4,21 @@
  * deleting, resolving its conversation).
  */
 import type { CoreContext, CoreTransaction } from '../context.js';
-import type { Actor } from '../access/actor.js';
-import { AccessMode, unitMode } from '../access/permissions.js';
-import { CommentsPort } from '../timeline/port.js';
-import type { Comment } from '../timeline/tables.js';
-import { COMMENT_TYPES } from '../timeline/types.js';
+import type { Actor } from '../users/index.js';
+import { AccessMode, unitMode } from '../access/index.js';
+import { CommentsPort } from '../timeline/index.js';
+import type { Comment } from '../timeline/index.js';
+import { COMMENT_TYPES } from '../timeline/index.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
-import { IssuesPort } from '../issues/port.js';
-import { ReactionsPort } from '../reactions/port.js';
-import { PullsPort } from '../pulls/port.js';
-import type { Pull } from '../pulls/tables.js';
-import type { RepoAccess } from '../repos/access.js';
-import { repoKey } from '../repos/service.js';
-import type { GitBackend } from '../git/backend.js';
-import type { User } from '../users/tables.js';
-import { acceptInput } from '../validation/validate.js';
+import { IssuesPort } from '../issues/index.js';
+import { ReactionsPort } from '../reactions/index.js';
+import { PullsPort } from '../pulls/index.js';
+import type { Pull } from '../pulls/index.js';
+import type { RepoAccess } from '../repos/index.js';
+import { repoKey } from '../repos/index.js';
+import type { GitBackend } from '../git/index.js';
+import type { User } from '../users/index.js';
+import { acceptInput } from '../validation/index.js';
 import { maySee, parseId, signedIn, unprocessable } from './guards.js';
 import { isOfficialReviewer } from './officials.js';
 import { cutDiffAroundLine } from './patch.js';

@@ -3,18 +3,18 @@
  * official reviewers and teams. Reads only, through the scope given (the host or a transaction).
  */
 import type { CoreTransaction } from '../context.js';
-import { userActor } from '../access/actor.js';
-import { AccessMode, repoPermission, unitMode, type RepoPermission } from '../access/permissions.js';
-import { AccessPort } from '../access/port.js';
-import { OrgsPort } from '../orgs/port.js';
-import { teamUnits } from '../orgs/team-convert.js';
-import type { Team } from '../orgs/tables.js';
-import { firstMatchingRule } from '../protection/service.js';
-import { ProtectionPort } from '../protection/port.js';
-import type { BranchRule } from '../protection/tables.js';
-import type { PullRequest } from '../pulls/tables.js';
-import type { RepoAccess } from '../repos/access.js';
-import type { User } from '../users/tables.js';
+import { userActor } from '../users/index.js';
+import { AccessMode, repoPermission, unitMode, type RepoPermission } from '../access/index.js';
+import { AccessPort } from '../access/index.js';
+import { OrgsPort } from '../orgs/index.js';
+import { teamUnits } from '../orgs/index.js';
+import type { Team } from '../orgs/index.js';
+import { firstMatchingRule } from '../protection/index.js';
+import { ProtectionPort } from '../protection/index.js';
+import type { BranchRule } from '../protection/index.js';
+import type { PullRequest } from '../pulls/index.js';
+import type { RepoAccess } from '../repos/index.js';
+import type { User } from '../users/index.js';
 
 /** What the base branch's protection rule says about reviews; without a rule, writers' approvals are official. */
 export type ReviewRule = Pick<BranchRule, 'enableApprovalsWhitelist' | 'approvalsWhitelistUserIds' | 'approvalsWhitelistTeamIds' | 'dismissStaleApprovals' | 'ignoreStaleApprovals'>;

@@ -1,4 +1,4 @@
-import type { StoreScope } from '../storage/store.js';
+import type { StoreScope } from '../storage/index.js';
 import { ReviewsStore } from './store.js';
 import { REVIEW_TYPES, type ApprovalFilter, type NewReview, type Review } from './tables.js';
 

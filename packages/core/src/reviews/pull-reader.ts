@@ -1,5 +1,5 @@
 import type { CoreContext } from '../context.js';
-import type { PullReviewReader } from '../pulls/review-reader.js';
+import type { PullReviewReader } from '../pulls/index.js';
 import { ReviewsPort } from './port.js';
 import { REVIEW_TYPES } from './tables.js';
 import { ReviewViewsService } from './views.js';

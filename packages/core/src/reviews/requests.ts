@@ -3,19 +3,19 @@
  * request a review row of type `request` with a `review_request` timeline entry.
  */
 import type { CoreContext } from '../context.js';
-import type { Actor } from '../access/actor.js';
-import { AccessMode, unitMode } from '../access/permissions.js';
-import { AccessPort } from '../access/port.js';
-import { CommentsPort } from '../timeline/port.js';
-import { COMMENT_TYPES } from '../timeline/types.js';
+import type { Actor } from '../users/index.js';
+import { AccessMode, unitMode } from '../access/index.js';
+import { AccessPort } from '../access/index.js';
+import { CommentsPort } from '../timeline/index.js';
+import { COMMENT_TYPES } from '../timeline/index.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
-import { OrgsPort } from '../orgs/port.js';
-import type { Team } from '../orgs/tables.js';
-import type { Pull } from '../pulls/tables.js';
-import type { RepoAccess } from '../repos/access.js';
-import { UsersPort } from '../users/port.js';
-import { isOrganization, type User } from '../users/tables.js';
-import { acceptInput } from '../validation/validate.js';
+import { OrgsPort } from '../orgs/index.js';
+import type { Team } from '../orgs/index.js';
+import type { Pull } from '../pulls/index.js';
+import type { RepoAccess } from '../repos/index.js';
+import { UsersPort } from '../users/index.js';
+import { isOrganization, type User } from '../users/index.js';
+import { acceptInput } from '../validation/index.js';
 import { signedIn, unprocessable } from './guards.js';
 import { isOfficialReviewer, isOfficialTeam, permissionsOf, reviewRuleOf } from './officials.js';
 import { PullReviewRequestOptionsSchema, type PullReviewRequestOptions } from './schemas.js';

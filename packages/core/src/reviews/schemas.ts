@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { StringEnum } from '../validation/validate.js';
-import { UserSchema } from '../users/schemas.js';
-import { TeamSchema } from '../orgs/team-schemas.js';
+import { StringEnum } from '../validation/index.js';
+import { UserSchema } from '../users/index.js';
+import { TeamSchema } from '../orgs/index.js';
 
 /** Forgejo's ReviewStateType values, as reviews show their state. */
 export const REVIEW_STATES = ['APPROVED', 'PENDING', 'COMMENT', 'REQUEST_CHANGES', 'REQUEST_REVIEW', ''] as const;

@@ -1,6 +1,6 @@
 import type { Updateable } from 'kysely';
-import { nowUnix } from '../storage/database.js';
-import { Store } from '../storage/store.js';
+import { nowUnix } from '../storage/index.js';
+import { Store } from '../storage/index.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
 import { REVIEW_TYPES, type ApprovalFilter, type NewReview, type Review, type ReviewsTables, type ReviewTable } from './tables.js';
 

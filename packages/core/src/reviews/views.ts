@@ -3,17 +3,17 @@
  * (each batch in a fixed number of queries; convert.ts shapes one), and the review summaries of PullRequest views.
  */
 import type { CoreContext, CoreTransaction } from '../context.js';
-import type { Actor } from '../access/actor.js';
-import { issueWebUrl } from '../comments/convert.js';
-import { CommentsPort } from '../timeline/port.js';
-import type { Comment } from '../timeline/tables.js';
-import { OrgsPort } from '../orgs/port.js';
-import type { ReviewSummary } from '../pulls/review-reader.js';
-import type { Pull } from '../pulls/tables.js';
-import type { RepoAccess } from '../repos/access.js';
-import { repoWebPath } from '../repos/convert.js';
-import { UsersPort } from '../users/port.js';
-import { GHOST_USER } from '../users/system.js';
+import type { Actor } from '../users/index.js';
+import { issueWebUrl } from '../comments/index.js';
+import { CommentsPort } from '../timeline/index.js';
+import type { Comment } from '../timeline/index.js';
+import { OrgsPort } from '../orgs/index.js';
+import type { ReviewSummary } from '../pulls/index.js';
+import type { Pull } from '../pulls/index.js';
+import type { RepoAccess } from '../repos/index.js';
+import { repoWebPath } from '../repos/index.js';
+import { UsersPort } from '../users/index.js';
+import { GHOST_USER } from '../users/index.js';
 import type { ApiView } from '../wire.js';
 import { toApiPullReview, toApiPullReviewComment } from './convert.js';
 import type { ApiPullReview, ApiPullReviewComment } from './schemas.js';

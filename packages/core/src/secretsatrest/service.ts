@@ -6,7 +6,7 @@
 import type { CoreContext } from '../context.js';
 import type { StoredSecretKind } from '../domain.js';
 import { ValidationError } from '../errors.js';
-import type { RekeyCounts, SecretRekey } from '../security/secrets.js';
+import type { RekeyCounts, SecretRekey } from '../security/index.js';
 
 /** What one kind of secret came to: `moved` to the current key, already `current`, `failed` under both keys. */
 export interface SecretKindReport extends RekeyCounts {

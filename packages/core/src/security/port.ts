@@ -1,4 +1,4 @@
-import type { StoreScope } from '../storage/store.js';
+import type { StoreScope } from '../storage/index.js';
 import { SecurityStore } from './store.js';
 
 /** What other domains (housekeeping) may write of sign-in security rows. The security store stays private to this folder. */

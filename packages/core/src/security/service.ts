@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 import { TooManyRequestsError } from '../errors.js';
 import type { CoreContext } from '../context.js';
-import { isStorableText, nowUnix } from '../storage/database.js';
+import { isStorableText, nowUnix } from '../storage/index.js';
 import { SecurityStore, type AttemptSlot } from './store.js';
 
 /**

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { Store } from '../storage/store.js';
+import { Store } from '../storage/index.js';
 import type { SecurityTables, SignInFailure } from './tables.js';
 
 /** A counter to take a slot from, and how many slots its window has. */

@@ -1,4 +1,4 @@
-import type { Settings } from '../config/settings.js';
+import type { Settings } from '../config/index.js';
 import type { CoreContext } from '../context.js';
 import type {
   GeneralAPISettings,

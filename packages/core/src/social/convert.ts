@@ -1,8 +1,8 @@
 import { apiUrl } from '../urls.js';
 import { isoTime, type ApiView } from '../wire.js';
-import { repoWebPath } from '../repos/convert.js';
-import type { RepoAccess } from '../repos/access.js';
-import type { UserBlocking } from '../users/tables.js';
+import { repoWebPath } from '../repos/index.js';
+import type { RepoAccess } from '../repos/index.js';
+import type { UserBlocking } from '../users/index.js';
 import type { ApiBlockedUser, ApiWatchInfo } from './schemas.js';
 
 /**

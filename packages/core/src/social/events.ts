@@ -1,6 +1,6 @@
-import type { Actor } from '../access/actor.js';
-import type { Repository } from '../repos/tables.js';
-import type { User } from '../users/tables.js';
+import type { Actor } from '../users/index.js';
+import type { Repository } from '../repos/index.js';
+import type { User } from '../users/index.js';
 
 declare module '../events/bus.js' {
   interface DomainEventMap {

@@ -2,12 +2,12 @@
  * The social relations' rows. Lists join, read-only, the `user` rows (and for stars the `repository` row and its
  * owner's) they filter on, so that a page and its count come from one visibility filter, in SQL.
  */
-import { Store } from '../storage/store.js';
+import { Store } from '../storage/index.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
-import { UserType, type User, type UsersTables } from '../users/tables.js';
-import { userVisibleSql, type UserVisibilityFilter } from '../users/visibility.js';
-import type { Repository, ReposTables } from '../repos/tables.js';
-import { repoListCondition, type RepoListFilter } from '../repos/list-filter.js';
+import { UserType, type User, type UsersTables } from '../users/index.js';
+import { userVisibleSql, type UserVisibilityFilter } from '../users/index.js';
+import type { Repository, ReposTables } from '../repos/index.js';
+import { repoListCondition, type RepoListFilter } from '../repos/index.js';
 import type { SocialTables } from './tables.js';
 
 type RepoListTables = Pick<ReposTables, 'repository'> & { owner: UsersTables['user'] };

@@ -1,7 +1,7 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type DatabaseIntrospector, type DatabaseMetadata, type Dialect, type Expression, type SchemaMetadata, type SqlBool, type TableMetadata } from 'kysely';
-import type { Settings } from '../config/settings.js';
+import type { Settings } from '../config/index.js';
 import { BoundedMap } from '../bounded-map.js';
 
 export type DialectName = 'sqlite' | 'postgres';

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { Store } from '../storage/store.js';
-import type { Schema } from '../storage/schema.js';
+import { Store } from '../storage/index.js';
+import type { Schema } from '../storage/index.js';
 import type { CommentsTables, NewComment } from './tables.js';
 import { COMMENT_TYPES } from './types.js';
 

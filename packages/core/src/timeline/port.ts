@@ -1,6 +1,6 @@
 import type { Expression } from 'kysely';
 import type { Page, PageRequest } from '../paging.js';
-import type { StoreScope } from '../storage/store.js';
+import type { StoreScope } from '../storage/index.js';
 import { CommentImportStore } from './import-store.js';
 import { ReviewCommentsStore } from './review-comments-store.js';
 import { CommentsStore, type CommentDraft, type CommentFilter } from './store.js';

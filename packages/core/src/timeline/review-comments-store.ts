@@ -1,4 +1,4 @@
-import { Store } from '../storage/store.js';
+import { Store } from '../storage/index.js';
 import type { Comment, CommentsTables } from './tables.js';
 import { COMMENT_TYPES } from './types.js';
 

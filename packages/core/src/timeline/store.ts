@@ -1,8 +1,8 @@
 import type { Expression } from 'kysely';
-import { nowUnix } from '../storage/database.js';
-import { Store } from '../storage/store.js';
+import { nowUnix } from '../storage/index.js';
+import { Store } from '../storage/index.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
-import type { Schema } from '../storage/schema.js';
+import type { Schema } from '../storage/index.js';
 import type { Comment, CommentsTables, NewComment } from './tables.js';
 import { COMMENT_TYPES, RefAction } from './types.js';
 

@@ -1,6 +1,6 @@
 import { isoTime } from '../wire.js';
-import type { ApiIssue } from '../issues/schemas.js';
-import type { Issue } from '../issues/tables.js';
+import type { ApiIssue } from '../issues/index.js';
+import type { Issue } from '../issues/index.js';
 import type { ApiStopWatch, ApiTrackedTime } from './schemas.js';
 import type { Stopwatch, TrackedTime } from './tables.js';
 

@@ -1,4 +1,4 @@
-import type { StoreScope } from '../storage/store.js';
+import type { StoreScope } from '../storage/index.js';
 import { TrackedTimesStore } from './store.js';
 import type { TrackedTime } from './tables.js';
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { IssueSchema } from '../issues/schemas.js';
+import { IssueSchema } from '../issues/index.js';
 
 /** The API `TrackedTime` record: seconds a user spent on an issue. */
 export const TrackedTimeSchema = Type.Object(

@@ -1,7 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
-import { Store } from '../storage/store.js';
+import { Store } from '../storage/index.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
-import type { IssuesTables } from '../issues/tables.js';
+import type { IssuesTables } from '../issues/index.js';
 import type { NewTrackedTime, Stopwatch, TimesTables, TrackedTime, TrackedTimeFilter } from './tables.js';
 
 export type { TrackedTimeFilter };

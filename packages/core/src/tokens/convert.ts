@@ -1,6 +1,6 @@
 import { isoTime } from '../wire.js';
 import type { ApiAccessToken } from './schemas.js';
-import type { ApiRepositoryMeta } from '../repos/schemas.js';
+import type { ApiRepositoryMeta } from '../repos/index.js';
 import type { AccessToken } from './tables.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { StoreScope } from '../storage/store.js';
+import type { StoreScope } from '../storage/index.js';
 import { TokensStore } from './store.js';
 
 /** What other domains may write of access tokens. The tokens store stays private to this folder. */

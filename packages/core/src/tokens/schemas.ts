@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { RepositoryMetaSchema } from '../repos/schemas.js';
+import { RepositoryMetaSchema } from '../repos/index.js';
 
 export const CreateAccessTokenOptionSchema = Type.Object(
   {

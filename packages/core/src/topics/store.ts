@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { Store } from '../storage/store.js';
-import { likeContaining } from '../storage/database.js';
+import { Store } from '../storage/index.js';
+import { likeContaining } from '../storage/index.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
 import type { Topic, TopicsTables } from './tables.js';
 

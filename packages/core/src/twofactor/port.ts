@@ -1,4 +1,4 @@
-import type { StoreScope } from '../storage/store.js';
+import type { StoreScope } from '../storage/index.js';
 import { TwoFactorStore } from './store.js';
 
 /** What other domains may write of two-factor enrolments. The twofactor store stays private to this folder. */

@@ -1,10 +1,10 @@
 import { pbkdf2Sync, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { CoreContext, CoreTransaction } from '../context.js';
-import { isSelf, isSiteAdmin, type Actor } from '../access/actor.js';
+import { isSelf, isSiteAdmin, type Actor } from '../users/index.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
-import { nowUnix } from '../storage/database.js';
-import { countRekey, decryptSecret, emptyRekeyCounts, encryptSecret, forEachRowInBatches, rekeySecret, type RekeyCounts, type SecretRekey } from '../security/secrets.js';
-import type { User } from '../users/tables.js';
+import { nowUnix } from '../storage/index.js';
+import { countRekey, decryptSecret, emptyRekeyCounts, encryptSecret, forEachRowInBatches, rekeySecret, type RekeyCounts, type SecretRekey } from '../security/index.js';
+import type { User } from '../users/index.js';
 import { TwoFactorStore } from './store.js';
 import type { TwoFactor } from './tables.js';
 import { trimEnd } from '../text.js';

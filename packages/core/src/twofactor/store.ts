@@ -1,4 +1,4 @@
-import { Store } from '../storage/store.js';
+import { Store } from '../storage/index.js';
 import type { TwoFactor, TwoFactorTables } from './tables.js';
 
 /** The `two_factor` table. */

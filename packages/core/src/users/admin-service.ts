@@ -3,8 +3,8 @@ import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from 
 import type { CoreContext } from '../context.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
 import { isSiteAdmin, type Actor } from './actor.js';
-import { isUniqueViolation, nowUnix } from '../storage/database.js';
-import { acceptInput } from '../validation/validate.js';
+import { isUniqueViolation, nowUnix } from '../storage/index.js';
+import { acceptInput } from '../validation/index.js';
 import { hashPassword } from './password.js';
 import { isAcceptableEmail } from './emails.js';
 import { CreateUserOptionSchema, type CreateUserOption } from './schemas.js';

@@ -1,6 +1,6 @@
 import { sql, type Generated, type Updateable } from 'kysely';
-import { Store } from '../storage/store.js';
-import { isStorableText } from '../storage/database.js';
+import { Store } from '../storage/index.js';
+import { isStorableText } from '../storage/index.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
 import { UserType, type User, type UserTable } from './tables.js';
 import type { AdminUserSearch, AdminUserSort } from './admin-schemas.js';

@@ -1,5 +1,5 @@
 /** Blocks between accounts: what issues, collaborations, team memberships and transfers ask before they let one in. */
-import { Store } from '../storage/store.js';
+import { Store } from '../storage/index.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
 import type { UserBlocking, UsersTables } from './tables.js';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Settings } from '../config/settings.js';
+import type { Settings } from '../config/index.js';
 import { isSelf, isSiteAdmin } from './actor.js';
 import { isoTime, type ApiView } from '../wire.js';
 import { webUrl } from '../urls.js';

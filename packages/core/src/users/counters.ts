@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { Store } from '../storage/store.js';
+import { Store } from '../storage/index.js';
 import type { UsersTables } from './tables.js';
 
 /** The account counters other domains keep (follows, stars), by the API names of what they count. */

@@ -1,5 +1,5 @@
 import type { Insertable, Updateable } from 'kysely';
-import type { StoreScope } from '../storage/store.js';
+import type { StoreScope } from '../storage/index.js';
 import { UsersStore } from './store.js';
 import { UserAdminStore, type UserAdminPatch } from './admin-store.js';
 import { UserCountersStore, type UserCounterDeltas } from './counters.js';

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { StringEnum } from '../validation/validate.js';
+import { StringEnum } from '../validation/index.js';
 import { EMAIL_MAX_LENGTH, USERNAME_MAX_LENGTH } from './names.js';
 import { VISIBILITY_NAMES } from './tables.js';
 

@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
-import { Store } from '../storage/store.js';
-import type { Schema } from '../storage/schema.js';
-import { isStorableText, likeContaining } from '../storage/database.js';
+import { Store } from '../storage/index.js';
+import type { Schema } from '../storage/index.js';
+import { isStorableText, likeContaining } from '../storage/index.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
 import { UserType, type EmailAddress, type EmailAddressTable, type User, type UserTable, type UsersTables } from './tables.js';
 import { userVisibleSql, type UserVisibilityFilter } from './visibility.js';

@@ -1,4 +1,4 @@
-import type { Settings } from '../config/settings.js';
+import type { Settings } from '../config/index.js';
 import { isoTime } from '../wire.js';
 import { eventNames, parseEventSettings } from './hook-events.js';
 import { HookContentType, type HookDelivery, type Webhook } from './tables.js';

@@ -2,17 +2,17 @@
  * Forgejo's issue webhook payloads (`IssuePayload`, `IssueCommentPayload` in modules/structs/hook.go), built
  * inside the event's transaction from the issue's API view as an anonymous viewer would see it.
  */
-import type { Settings } from '../config/settings.js';
-import { ANONYMOUS, SYSTEM, actorUser, type Actor } from '../access/actor.js';
-import { toApiComment } from '../comments/convert.js';
-import type { Comment } from '../timeline/tables.js';
-import { toApiIssue } from '../issues/convert.js';
-import type { IssueDetails } from '../issues/service.js';
-import { toApiLabel } from '../labels/convert.js';
-import type { Label } from '../labels/tables.js';
-import { repoWebPath } from '../repos/convert.js';
-import { toApiUser } from '../users/convert.js';
-import type { User } from '../users/tables.js';
+import type { Settings } from '../config/index.js';
+import { ANONYMOUS, SYSTEM, actorUser, type Actor } from '../users/index.js';
+import { toApiComment } from '../comments/index.js';
+import type { Comment } from '../timeline/index.js';
+import { toApiIssue } from '../issues/index.js';
+import type { IssueDetails } from '../issues/index.js';
+import { toApiLabel } from '../labels/index.js';
+import type { Label } from '../labels/index.js';
+import { repoWebPath } from '../repos/index.js';
+import { toApiUser } from '../users/index.js';
+import type { User } from '../users/index.js';
 import type { HookPayload } from './formats/types.js';
 import { apiRepo } from './payloads.js';
 

@@ -2,14 +2,14 @@
  * Forgejo's webhook payloads (`modules/structs/hook.go`): built when the event happens, inside its transaction,
  * so a delivery (and every retry) sends what was true then.
  */
-import type { Settings } from '../config/settings.js';
-import { ANONYMOUS, SYSTEM, actorUser, type Actor } from '../access/actor.js';
-import { AccessMode } from '../access/permissions.js';
-import type { GitCommit, GitHistory, RefUpdate } from '../git/backend.js';
-import { toApiRepository } from '../repos/convert.js';
-import type { Repository } from '../repos/tables.js';
-import { toApiUser } from '../users/convert.js';
-import { isOrganization, type User } from '../users/tables.js';
+import type { Settings } from '../config/index.js';
+import { ANONYMOUS, SYSTEM, actorUser, type Actor } from '../users/index.js';
+import { AccessMode } from '../access/index.js';
+import type { GitCommit, GitHistory, RefUpdate } from '../git/index.js';
+import { toApiRepository } from '../repos/index.js';
+import type { Repository } from '../repos/index.js';
+import { toApiUser } from '../users/index.js';
+import { isOrganization, type User } from '../users/index.js';
 import { webUrl } from '../urls.js';
 import type { HookPayload } from './formats/types.js';
 

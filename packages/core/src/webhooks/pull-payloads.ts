@@ -2,13 +2,13 @@
  * Forgejo's pull request webhook payload (`PullRequestPayload` in modules/structs/hook.go), built inside the
  * event's transaction. The pull request is shown as to no one in particular: repository permissions all off.
  */
-import type { Settings } from '../config/settings.js';
-import { ANONYMOUS, actorUser, type Actor } from '../access/actor.js';
-import { AccessMode } from '../access/permissions.js';
-import type { PullDetails } from '../pulls/service.js';
-import { toApiPullRequest } from '../pulls/convert.js';
-import { toApiUser } from '../users/convert.js';
-import type { User } from '../users/tables.js';
+import type { Settings } from '../config/index.js';
+import { ANONYMOUS, actorUser, type Actor } from '../users/index.js';
+import { AccessMode } from '../access/index.js';
+import type { PullDetails } from '../pulls/index.js';
+import { toApiPullRequest } from '../pulls/index.js';
+import { toApiUser } from '../users/index.js';
+import type { User } from '../users/index.js';
 import type { HookPayload } from './formats/types.js';
 import { apiRepo } from './payloads.js';
 import type { IssueChanges, IssueHookAction } from './issue-payloads.js';

@@ -2,10 +2,10 @@
  * Forgejo's release webhook payload (`ReleasePayload` in modules/structs/hook.go): the release as an anonymous
  * viewer sees it, its repository and who acted.
  */
-import type { Settings } from '../config/settings.js';
-import { ANONYMOUS, actorUser, type Actor } from '../access/actor.js';
-import { toApiRelease, type ReleaseDetails } from '../releases/convert.js';
-import { toApiUser } from '../users/convert.js';
+import type { Settings } from '../config/index.js';
+import { ANONYMOUS, actorUser, type Actor } from '../users/index.js';
+import { toApiRelease, type ReleaseDetails } from '../releases/index.js';
+import { toApiUser } from '../users/index.js';
 import type { HookPayload } from './formats/types.js';
 import { apiRepo } from './payloads.js';
 

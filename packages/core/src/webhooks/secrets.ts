@@ -1,5 +1,5 @@
 /** The hooks' `Authorization` headers at rest: see security/secrets.ts (the purpose string is fixed: stored data uses it). */
-import { decryptSecret, encryptSecret, rekeySecret, type RekeyOutcome, type SecretRekey } from '../security/secrets.js';
+import { decryptSecret, encryptSecret, rekeySecret, type RekeyOutcome, type SecretRekey } from '../security/index.js';
 
 const PURPOSE = 'webhook authorization header';
 

@@ -5,10 +5,10 @@
  * `checkRemoteAddress` accepts. Credentials (token or basic) go to the remote's own origin only; every error text
  * is redacted.
  */
-import type { Actor } from '../../access/actor.js';
-import type { Settings } from '../../config/settings.js';
+import type { Actor } from '../../users/index.js';
+import type { Settings } from '../../config/index.js';
 import type { Readable } from 'node:stream';
-import { BlobTooLargeError } from '../../blobs/storage.js';
+import { BlobTooLargeError } from '../../blobs/index.js';
 import {
   checkRemoteAddress,
   openRemoteRequest,
@@ -17,7 +17,7 @@ import {
   type CheckedRemote,
   type RemoteResponse,
   type RemoteStreamResponse,
-} from '../../remote/remote.js';
+} from '../../remote/index.js';
 
 /** A migration that cannot go on: the remote failed, answered what it should not, or the job was stopped. */
 export class MigrationError extends Error {

@@ -6,13 +6,13 @@
  *
  * Not migrated: issue and comment attachments, the wiki (RepoHost keeps no wiki repositories yet).
  */
-import { userActor, type Actor } from '../../access/actor.js';
+import { userActor, type Actor } from '../../users/index.js';
 import type { CoreContext } from '../../context.js';
-import { repoKey } from '../../repos/service.js';
-import type { Repository } from '../../repos/tables.js';
-import type { User } from '../../users/tables.js';
-import { prepareRemote } from '../../remote/git-access.js';
-import type { CheckedRemote } from '../../remote/remote.js';
+import { repoKey } from '../../repos/index.js';
+import type { Repository } from '../../repos/index.js';
+import type { User } from '../../users/index.js';
+import { prepareRemote } from '../../remote/index.js';
+import type { CheckedRemote } from '../../remote/index.js';
 import { GiteaApiClient, MigrationError } from './client.js';
 import { GiteaDownloader, type RemoteIssue, type RemotePage } from './downloader.js';
 import { GiteaUploader, type IssueWithComments } from './uploader.js';

@@ -1,0 +1,7 @@
+/**
+ * The blobs folder's public surface: what other folders may import from it. Everything else in the folder (its
+ * stores above all) is private; `test/domain-layers.test.ts` checks that imports from outside come through here.
+ */
+export { parseByteRange, type RangeAnswer } from './range.js';
+export { BlobsService } from './service.js';
+export { BlobTooLargeError, type BlobSource, type BlobStorage } from './storage.js';

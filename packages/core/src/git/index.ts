@@ -1,0 +1,14 @@
+/**
+ * The git folder's public surface: what other folders may import from it. Everything else in the folder (its
+ * stores above all) is private; `test/domain-layers.test.ts` checks that imports from outside come through here.
+ */
+export { type GitBackend } from './backend.js';
+export { type GitHistory, type GitObjects } from './capabilities.js';
+export { hasLineTerminator, identTail } from './ident.js';
+export { ConcurrencyLimit } from './limit.js';
+export { MemoryGitBackend } from './memory/backend.js';
+export { type MergeSignature } from './merge-types.js';
+export { NativeGitBackend } from './native.js';
+export { RemoteGitError, type RemoteGitAccess } from './remote-types.js';
+export { BranchMovedError, DEFAULT_OBJECT_FORMAT, FULL_HEX_ID, OBJECT_FORMATS, OwnerStorageExistsError, RefConflictError, RepositoryExistsError, isObjectFormat, type ArchiveFormat, type ChangedFileEntry, type CommitRangeOptions, type ContentsEntry, type DatedSignature, type FileChange, type FileToCommit, type GitCommit, type GitObjectInfo, type GitRefEntry, type GitService, type GitTreeEntry, type IncomingObjects, type LoggedCommit, type ObjectFormat, type RefCommitInfo, type RefDetail, type RefUpdate, type RepoKey, type ServiceSession, type Signature, type TreeFile } from './types.js';
+export { notSupported } from './unsupported.js';

@@ -1,0 +1,6 @@
+/**
+ * The jobs folder's public surface: what other folders may import from it. Everything else in the folder (its
+ * stores above all) is private; `test/domain-layers.test.ts` checks that imports from outside come through here.
+ */
+import './kinds.js';
+export { JobAbortedError, JobsService, type Job, type JobRun } from './service.js';

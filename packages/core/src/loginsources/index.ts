@@ -1,0 +1,7 @@
+/**
+ * The loginsources folder's public surface: what other folders may import from it. Everything else in the folder (its
+ * stores above all) is private; `test/domain-layers.test.ts` checks that imports from outside come through here.
+ */
+export { loginSourcesDomain } from './domain.js';
+export { LoginSourcesService } from './service.js';
+export { LoginSourceSyncService } from './sync.js';

@@ -1,0 +1,7 @@
+/**
+ * The mirrors folder's public surface: what other folders may import from it. Everything else in the folder (its
+ * stores above all) is private; `test/domain-layers.test.ts` checks that imports from outside come through here.
+ */
+export { mirrorsDomain } from './domain.js';
+export { parseMirrorInterval } from './interval.js';
+export { MirrorsService } from './service.js';

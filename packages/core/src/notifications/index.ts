@@ -1,0 +1,7 @@
+/**
+ * The notifications folder's public surface: what other folders may import from it. Everything else in the folder (its
+ * stores above all) is private; `test/domain-layers.test.ts` checks that imports from outside come through here.
+ */
+export { notificationsDomain } from './domain.js';
+export { NotificationsService } from './service.js';
+export { IssueSubscriptionsService } from './subscriptions.js';

@@ -1,0 +1,7 @@
+/**
+ * The quota folder's public surface: what other folders may import from it. Everything else in the folder (its
+ * stores above all) is private; `test/domain-layers.test.ts` checks that imports from outside come through here.
+ */
+export { quotaDomain } from './domain.js';
+export { type ApiQuotaUsedAttachment } from './schemas.js';
+export { QuotaService } from './service.js';

@@ -1,0 +1,7 @@
+/**
+ * The reactions folder's public surface: what other folders may import from it. Everything else in the folder (its
+ * stores above all) is private; `test/domain-layers.test.ts` checks that imports from outside come through here.
+ */
+export { ReactionsPort } from './port.js';
+export { ReactionsService } from './service.js';
+export { type NewReaction } from './tables.js';

@@ -1,0 +1,8 @@
+/**
+ * The social folder's public surface: what other folders may import from it. Everything else in the folder (its
+ * stores above all) is private; `test/domain-layers.test.ts` checks that imports from outside come through here.
+ */
+import './events.js';
+export { socialDomain } from './domain.js';
+export { type ApiWatchInfo } from './schemas.js';
+export { SocialService } from './service.js';

@@ -1,0 +1,8 @@
+/**
+ * The storage folder's public surface: what other folders may import from it. Everything else in the folder (its
+ * stores above all) is private; `test/domain-layers.test.ts` checks that imports from outside come through here.
+ */
+export { containsText, isStorableText, isUniqueViolation, likeContaining, nowUnix, openStorage, type DialectName, type Storage } from './database.js';
+export { hasMigrated, migrateToLatest } from './migrator.js';
+export { type Row, type Schema } from './schema.js';
+export { Store, type StoreScope } from './store.js';

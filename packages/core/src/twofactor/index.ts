@@ -1,0 +1,7 @@
+/**
+ * The twofactor folder's public surface: what other folders may import from it. Everything else in the folder (its
+ * stores above all) is private; `test/domain-layers.test.ts` checks that imports from outside come through here.
+ */
+export { twoFactorDomain } from './domain.js';
+export { TwoFactorPort } from './port.js';
+export { TwoFactorService } from './service.js';
