@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import { Store } from '../storage/index.js';
+import type { Schema } from '../storage/index.js';
+import { COMMENT_TYPES } from '../timeline/index.js';
 import type { Issue, IssuesTables, NewIssue } from './tables.js';
 
 /** Rows per statement: well under SQLite's limit of bound parameters. */
@@ -9,7 +11,7 @@ const CHUNK = 200;
  * Issues and pull requests written by a migration: a page of rows at once with the numbers the remote gave them,
  * their labels and assignees, and the repository's index sequence moved past the highest number afterwards.
  */
-export class IssueImportStore extends Store<IssuesTables> {
+export class IssueImportStore extends Store<IssuesTables & Pick<Schema, 'comment'>> {
   async insertMany(rows: readonly NewIssue[]): Promise<Issue[]> {
     const out: Issue[] = [];
     for (let i = 0; i < rows.length; i += CHUNK) {
@@ -47,6 +49,17 @@ export class IssueImportStore extends Store<IssuesTables> {
       .insertInto('issue_index')
       .values({ group_id: repoId, max_index: highest })
       .onConflict((oc) => oc.column('group_id').doUpdateSet({ max_index: sql`case when issue_index.max_index > ${highest} then issue_index.max_index else ${highest} end` }))
+      .execute();
+  }
+
+  /** Sets `num_comments` of every issue of the repository to its count of plain comments (read from the timeline's table). */
+  async recountComments(repoId: number): Promise<void> {
+    await this.db
+      .updateTable('issue')
+      .set({
+        num_comments: sql<number>`(select count(*) from comment where comment.issue_id = issue.id and comment.type = ${COMMENT_TYPES.comment})`,
+      })
+      .where('repo_id', '=', repoId)
       .execute();
   }
 }

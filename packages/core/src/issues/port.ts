@@ -196,6 +196,11 @@ export class IssuesPort {
   }
 
   /** Moves the repository's index sequence past its highest issue number, so new issues continue after it. */
+  /** Sets `num_comments` of every issue of the repository to its count of plain comments (after an import). */
+  recountComments(repoId: number): Promise<void> {
+    return this.imports.recountComments(repoId);
+  }
+
   continueIndexAfterHighest(repoId: number): Promise<void> {
     return this.imports.continueIndexAfterHighest(repoId);
   }

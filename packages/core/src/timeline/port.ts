@@ -141,9 +141,4 @@ export class CommentsPort {
   insertImported(rows: readonly NewComment[]): Promise<number[]> {
     return this.scope.store(CommentImportStore).insertMany(rows);
   }
-
-  /** Sets `num_comments` of every issue of the repository to its count of plain comments (after an import). */
-  recountOfRepo(repoId: number): Promise<void> {
-    return this.scope.store(CommentImportStore).recountOfRepo(repoId);
-  }
 }

@@ -273,7 +273,7 @@ export class GiteaUploader {
   /** The counters imported rows feed: comment counts, the index sequence, repository, milestone and label counts. */
   async finish(): Promise<void> {
     await this.ctx.transaction(async (tx) => {
-      await tx.port(CommentsPort).recountOfRepo(this.repo.id);
+      await tx.port(IssuesPort).recountComments(this.repo.id);
       await tx.port(IssuesPort).continueIndexAfterHighest(this.repo.id);
       await tx.port(IssuesPort).recountAfterStateChange(this.repo.id, [...this.milestoneIds.values()], { repos: tx.port(ReposPort), milestones: tx.port(MilestonesPort) });
       const labelIds = [...this.labelIds.values()];
