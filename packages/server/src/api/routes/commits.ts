@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { FastResponse } from 'srvx';
-import { CommitSchema, CompareSchema, repoWebPath, toApiCommit } from '@repohost/core';
+import { CommitSchema, CompareSchema, repoWebPath, toApiCommit, type Page, type PageRequest } from '@repohost/core';
 import { mapPage, type ApiRouter } from '../router.js';
 import type { Groups } from '../groups.js';
 
@@ -16,13 +16,20 @@ export function textResponse(body: Buffer, headers: Record<string, string>): Res
   return new FastResponse(new Uint8Array(body.buffer, body.byteOffset, body.length), { status: 200, headers: out });
 }
 
-/** Forgejo's extra paging headers of commit-like lists (`X-Page`, `X-PerPage`, `X-PageCount`, `X-HasMore`). */
-export function setPageHeaders(headers: Record<string, string>, page: { page: number; limit: number }, total: number): void {
+/**
+ * A page of a commit-like list (commits, a pull request's changed files) as a list route returns it, its items
+ * converted (`convert`), after setting Forgejo's extra paging headers of those lists (`X-Page`, `X-PerPage`,
+ * `X-PageCount`, `X-HasMore`) besides the router's (`X-Total-Count`, `Link`). `result.page` is the page the
+ * service read.
+ */
+export function commitLikePage<T, U>(result: Page<T> & { page: PageRequest }, headers: Record<string, string>, convert: (item: T) => U): Page<U> {
+  const { page, total } = result;
   const pageCount = Math.ceil(total / page.limit);
   headers['x-page'] = String(page.page);
   headers['x-perpage'] = String(page.limit);
   headers['x-pagecount'] = String(pageCount);
   headers['x-hasmore'] = String(page.page < pageCount);
+  return mapPage(result, convert);
 }
 
 /** `/repos/{owner}/{repo}/commits`, `/git/commits/{sha}[.diff|.patch]`, `/compare/{basehead}`: reading history. */
@@ -45,8 +52,7 @@ export function registerCommitRoutes(_router: ApiRouter, { repo }: Groups): void
     handler: async ({ host, actor, repo, query, page, view, responseHeaders }) => {
       const result = await host.commits.list(actor, repo, query, page);
       const path = repoWebPath(repo.owner, repo.repo);
-      setPageHeaders(responseHeaders, result.page, result.total);
-      return mapPage(result, (commit) => toApiCommit(commit, path, view));
+      return commitLikePage(result, responseHeaders, (commit) => toApiCommit(commit, path, view));
     },
   });
 

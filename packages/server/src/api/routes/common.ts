@@ -34,6 +34,8 @@ export interface Change {
   method: 'PUT' | 'POST' | 'DELETE';
   operationId: string;
   summary: string;
+  /** The 204's words, where Forgejo gives this one its own (by default `EMPTY`'s). */
+  description?: string;
   errors: readonly RepoHostErrorKind[];
 }
 
@@ -47,8 +49,9 @@ export function addChanges<P extends string, Loaded, const Path extends string>(
   changes: readonly Change[],
   change: (ctx: RequestBase<PathParams<`${P}${Path}`>> & Loaded, put: boolean) => Promise<void>,
 ): void {
-  for (const { method, operationId, summary, errors } of changes) {
-    group.add({ method, path, operationId, summary, reply: EMPTY, errors, handler: async (ctx) => change(ctx, method !== 'DELETE') });
+  for (const { method, operationId, summary, description, errors } of changes) {
+    const reply = description === undefined ? EMPTY : { status: 204, description } as const;
+    group.add({ method, path, operationId, summary, reply, errors, handler: async (ctx) => change(ctx, method !== 'DELETE') });
   }
 }
 

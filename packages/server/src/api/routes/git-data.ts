@@ -70,46 +70,50 @@ function rawResponse(file: RawFile, headers: Record<string, string>, request: Re
   return new FastResponse(body, { status: 200, headers });
 }
 
+/**
+ * What the reads of one git object by its id share (`/git/blobs/{sha}`, `/git/trees/{sha}`, `/git/tags/{sha}`): the
+ * path, and Forgejo's answers to an id that is not one (400) or names no such object (404).
+ */
+function gitObjectRead<const Kind extends 'blobs' | 'trees' | 'tags'>(kind: Kind) {
+  return { method: 'GET', path: `/git/${kind}/{sha}`, errors: ['bad_request', 'not_found'] } as const;
+}
+
 export function registerGitDataRoutes(_router: ApiRouter, { repo }: Groups): void {
   repo.add({
-    method: 'GET',
-    path: '/git/blobs/{sha}',
+    ...gitObjectRead('blobs'),
     operationId: 'GetBlob',
     summary: 'Gets the blob of a repository.',
     reply: { status: 200, description: 'GitBlob', schema: GitBlobResponseSchema },
-    errors: ['bad_request', 'not_found'],
     handler: async ({ host, actor, repo, params }) => host.gitData.blob(actor, repo, params.sha),
   });
 
   repo.add({
-    method: 'GET',
-    path: '/git/trees/{sha}',
+    ...gitObjectRead('trees'),
     operationId: 'GetTree',
     summary: 'Gets the tree of a repository.',
     query: GitTreeQuerySchema,
     reply: { status: 200, description: 'GitTreeResponse', schema: GitTreeResponseSchema },
-    errors: ['bad_request', 'not_found'],
     handler: async ({ host, actor, repo, params, query }) => host.gitData.tree(actor, repo, params.sha, query),
   });
 
-  const ReferenceListSchema = Type.Array(ReferenceSchema, { description: 'ReferenceList' });
-  repo.add({
+  // Forgejo documents the refs, all of them or filtered by `{ref}`, as one operation on two paths: these words are both's.
+  const refList = {
     method: 'GET',
+    summary: "Get specified ref or filtered repository's refs",
+    reply: { status: 200, description: 'ReferenceList', schema: Type.Array(ReferenceSchema, { description: 'ReferenceList' }) },
+    errors: ['not_found'],
+  } as const;
+  repo.add({
+    ...refList,
     path: '/git/refs',
     operationId: 'repoListAllGitRefs',
-    summary: "Get specified ref or filtered repository's refs",
-    reply: { status: 200, description: 'ReferenceList', schema: ReferenceListSchema },
-    errors: ['not_found'],
     handler: async ({ host, actor, repo }) => (await host.gitData.refs(actor, repo)).refs,
   });
 
   repo.add({
-    method: 'GET',
+    ...refList,
     path: '/git/refs/{ref}',
     operationId: 'repoListGitRefs',
-    summary: "Get specified ref or filtered repository's refs",
-    reply: { status: 200, description: 'ReferenceList', schema: ReferenceListSchema },
-    errors: ['not_found'],
     handler: async ({ host, actor, repo, params, responseHeaders }) => {
       const { refs, exact } = await host.gitData.refs(actor, repo, params.ref);
       if (!exact) return refs;
@@ -121,12 +125,10 @@ export function registerGitDataRoutes(_router: ApiRouter, { repo }: Groups): voi
   });
 
   repo.add({
-    method: 'GET',
-    path: '/git/tags/{sha}',
+    ...gitObjectRead('tags'),
     operationId: 'GetAnnotatedTag',
     summary: 'Gets the tag object of an annotated tag (not lightweight tags)',
     reply: { status: 200, description: 'AnnotatedTag', schema: AnnotatedTagSchema },
-    errors: ['bad_request', 'not_found'],
     handler: async ({ host, actor, repo, params }) => host.gitData.annotatedTag(actor, repo, params.sha),
   });
 
@@ -144,32 +146,25 @@ export function registerGitDataRoutes(_router: ApiRouter, { repo }: Groups): voi
     },
   });
 
-  repo.add({
-    method: 'GET',
-    path: '/raw/{filepath}',
-    operationId: 'repoGetRawFile',
-    summary: 'Get a file from a repository',
-    query: RefQuerySchema,
-    reply: { status: 200, description: 'Returns raw file content.', produces: ['application/octet-stream'] },
-    errors: ['not_found'],
-    handler: async ({ host, actor, repo, params, query, event, responseHeaders }) =>
-      rawResponse(await host.gitData.raw(actor, repo, params.filepath, query.ref), responseHeaders, event.req),
-  });
-
-  repo.add({
-    method: 'GET',
-    path: '/media/{filepath}',
-    operationId: 'repoGetRawFileOrLFS',
-    summary: "Get a file or it's LFS object from a repository",
-    query: RefQuerySchema,
-    reply: { status: 200, description: 'Returns raw file content.', produces: ['application/octet-stream'] },
-    errors: ['not_found'],
-    // Forgejo serves an LFS pointer's object only when its LFS server is on and holds the object for this
-    // repository; RepoHost has no LFS object storage yet, so the pointer blob itself is served, as Forgejo does
-    // with LFS off or the object missing.
-    handler: async ({ host, actor, repo, params, query, event, responseHeaders }) =>
-      rawResponse(await host.gitData.raw(actor, repo, params.filepath, query.ref), responseHeaders, event.req),
-  });
+  // `/media` is `/raw` but for an LFS pointer, whose object Forgejo serves only when its LFS server is on and holds
+  // the object for this repository; RepoHost has no LFS object storage yet, so both serve the pointer blob itself,
+  // as Forgejo does with LFS off or the object missing.
+  for (const [path, operationId, summary] of [
+    ['/raw/{filepath}', 'repoGetRawFile', 'Get a file from a repository'],
+    ['/media/{filepath}', 'repoGetRawFileOrLFS', "Get a file or it's LFS object from a repository"],
+  ] as const) {
+    repo.add({
+      method: 'GET',
+      path,
+      operationId,
+      summary,
+      query: RefQuerySchema,
+      reply: { status: 200, description: 'Returns raw file content.', produces: ['application/octet-stream'] },
+      errors: ['not_found'],
+      handler: async ({ host, actor, repo, params, query, event, responseHeaders }) =>
+        rawResponse(await host.gitData.raw(actor, repo, params.filepath, query.ref), responseHeaders, event.req),
+    });
+  }
 
   repo.add({
     method: 'GET',

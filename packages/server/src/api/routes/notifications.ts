@@ -8,8 +8,10 @@ import {
   toApiNotificationThread,
   type ApiView,
   type LoadedNotification,
+  type RepoAccess,
+  type RepoHostErrorKind,
 } from '@repohost/core';
-import type { ApiRouter } from '../router.js';
+import { mapPage, type ApiRouter, type RouteGroup } from '../router.js';
 import type { Groups } from '../groups.js';
 
 const THREAD_LIST = Type.Array(NotificationThreadSchema);
@@ -24,34 +26,51 @@ function threadId(text: string): number {
 }
 
 /**
+ * What the thread lists of the signed-in user (`/notifications`) and of one repository
+ * (`/repos/{owner}/{repo}/notifications`) differ in: operation id, summary and errors of the list and of marking
+ * its threads, and the repository they are limited to (none: all of the user's).
+ */
+interface ThreadLists<Loaded> {
+  list: readonly [string, string, readonly RepoHostErrorKind[]];
+  mark: readonly [string, string, readonly RepoHostErrorKind[]];
+  repo: (loaded: Loaded) => RepoAccess | undefined;
+}
+
+/** `GET` (a page of threads) and `PUT` (mark threads, answering the ones it changed) on the group's own path. */
+function addThreadLists<P extends string, Loaded>(group: RouteGroup<P, Loaded, true>, { list, mark, repo }: ThreadLists<Loaded>): void {
+  group.add({
+    method: 'GET',
+    path: '',
+    operationId: list[0],
+    summary: list[1],
+    query: NotificationListQuerySchema,
+    reply: { status: 200, description: 'NotificationThreadList', list: NotificationThreadSchema },
+    errors: list[2],
+    handler: async (ctx) => mapPage(await ctx.host.notifications.list(ctx.actor, ctx.query, ctx.page, repo(ctx)), (n) => toApiNotificationThread(n, ctx.view)),
+  });
+
+  group.add({
+    method: 'PUT',
+    path: '',
+    operationId: mark[0],
+    summary: mark[1],
+    query: NotificationMarkQuerySchema,
+    reply: { status: 205, description: 'NotificationThreadList', schema: THREAD_LIST },
+    errors: mark[2],
+    handler: async (ctx) => threads(await ctx.host.notifications.mark(ctx.actor, ctx.query, repo(ctx)), ctx.view),
+  });
+}
+
+/**
  * The signed-in user's notification threads: `/notifications`, `/notifications/new`, `/notifications/threads/{id}`,
  * and one repository's threads under `/repos/{owner}/{repo}/notifications`. All need a token, and the
  * `notification` scope (read for GET, write otherwise), as in Forgejo.
  */
 export function registerNotificationRoutes(_router: ApiRouter, { notifications, repoNotifications }: Groups): void {
-  notifications.add({
-    method: 'GET',
-    path: '',
-    operationId: 'notifyGetList',
-    summary: "List users's notification threads",
-    query: NotificationListQuerySchema,
-    reply: { status: 200, description: 'NotificationThreadList', list: NotificationThreadSchema },
-    errors: ['unauthorized', 'forbidden', 'validation'],
-    handler: async ({ host, actor, query, page, view }) => {
-      const result = await host.notifications.list(actor, query, page);
-      return { items: threads(result.items, view), total: result.total };
-    },
-  });
-
-  notifications.add({
-    method: 'PUT',
-    path: '',
-    operationId: 'notifyReadList',
-    summary: 'Mark notification threads as read, pinned or unread',
-    query: NotificationMarkQuerySchema,
-    reply: { status: 205, description: 'NotificationThreadList', schema: THREAD_LIST },
-    errors: ['unauthorized', 'forbidden', 'bad_request'],
-    handler: async ({ host, actor, query, view }) => threads(await host.notifications.mark(actor, query), view),
+  addThreadLists(notifications, {
+    list: ['notifyGetList', "List users's notification threads", ['unauthorized', 'forbidden', 'validation']],
+    mark: ['notifyReadList', 'Mark notification threads as read, pinned or unread', ['unauthorized', 'forbidden', 'bad_request']],
+    repo: () => undefined,
   });
 
   notifications.add({
@@ -86,28 +105,13 @@ export function registerNotificationRoutes(_router: ApiRouter, { notifications, 
       toApiNotificationThread(await host.notifications.markThread(actor, threadId(params.id), query['to-status']), view),
   });
 
-  repoNotifications.add({
-    method: 'GET',
-    path: '',
-    operationId: 'notifyGetRepoList',
-    summary: "List users's notification threads on a specific repo",
-    query: NotificationListQuerySchema,
-    reply: { status: 200, description: 'NotificationThreadList', list: NotificationThreadSchema },
-    errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
-    handler: async ({ host, actor, repo, query, page, view }) => {
-      const result = await host.notifications.list(actor, query, page, repo);
-      return { items: threads(result.items, view), total: result.total };
-    },
-  });
-
-  repoNotifications.add({
-    method: 'PUT',
-    path: '',
-    operationId: 'notifyReadRepoList',
-    summary: 'Mark notification threads as read, pinned or unread on a specific repo',
-    query: NotificationMarkQuerySchema,
-    reply: { status: 205, description: 'NotificationThreadList', schema: THREAD_LIST },
-    errors: ['unauthorized', 'forbidden', 'not_found', 'bad_request'],
-    handler: async ({ host, actor, repo, query, view }) => threads(await host.notifications.mark(actor, query, repo), view),
+  addThreadLists(repoNotifications, {
+    list: ['notifyGetRepoList', "List users's notification threads on a specific repo", ['unauthorized', 'forbidden', 'not_found', 'validation']],
+    mark: [
+      'notifyReadRepoList',
+      'Mark notification threads as read, pinned or unread on a specific repo',
+      ['unauthorized', 'forbidden', 'not_found', 'bad_request'],
+    ],
+    repo: ({ repo }) => repo,
   });
 }

@@ -21,7 +21,13 @@ import {
 import type { ApiRouter, RouteGroup } from '../router.js';
 import type { Groups } from '../groups.js';
 import { addAvatarRoutes } from './user-settings.js';
-import { EMPTY, apiOrganizations, apiUsers, type AccountRoute } from './common.js';
+import { EMPTY, addChanges, apiOrganizations, apiUsers, type AccountRoute } from './common.js';
+
+/**
+ * What the owners' writes to an organization answer besides success: no token (401), a caller who is no owner (403,
+ * Forgejo's reqOrgOwnership), no organization the caller may see (404), refused input (422).
+ */
+const OWNER_WRITE_ERRORS = ['unauthorized', 'forbidden', 'not_found', 'validation'] as const;
 
 /** `GET …/orgs`: the organizations of the account (`account`, from what the group loaded) the caller may see. */
 function addOrgList<P extends string, Loaded>(group: RouteGroup<P, Loaded, true>, { account, ...route }: AccountRoute<Loaded>): void {
@@ -93,7 +99,7 @@ export function registerOrgRoutes(router: ApiRouter, { me, user, org, orgOwner, 
     summary: 'Edit an organization',
     body: EditOrgOptionSchema,
     reply: { status: 200, description: 'Organization', schema: OrganizationSchema },
-    errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
+    errors: OWNER_WRITE_ERRORS,
     handler: async ({ host, actor, org, body, view }) => toApiOrganization(await host.orgs.edit(actor, org, body), view),
   });
 
@@ -103,7 +109,7 @@ export function registerOrgRoutes(router: ApiRouter, { me, user, org, orgOwner, 
     operationId: 'orgDelete',
     summary: 'Delete an organization',
     reply: EMPTY,
-    errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
+    errors: OWNER_WRITE_ERRORS,
     handler: async ({ host, actor, org }) => host.orgLifecycle.delete(actor, org),
   });
 
@@ -114,7 +120,7 @@ export function registerOrgRoutes(router: ApiRouter, { me, user, org, orgOwner, 
     summary: 'Rename an organization',
     body: RenameOrgOptionSchema,
     reply: EMPTY,
-    errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
+    errors: OWNER_WRITE_ERRORS,
     handler: async ({ host, actor, org, body }) => {
       await host.orgLifecycle.rename(actor, org, body);
     },
@@ -141,35 +147,22 @@ export function registerOrgRoutes(router: ApiRouter, { me, user, org, orgOwner, 
     },
   });
 
-  // The same operation as `POST /user/repos` (quota included), owned by the organization.
-  const createOrgRepo = async ({ host, actor, org, body, view }: { host: RepoHost; actor: Actor; org: User; body: CreateRepoOption; view: ApiView }) =>
-    toApiRepository(await host.repos.create(actor, body, { owner: org }), view);
-
-  org.add({
+  // The same operation as `POST /user/repos` (quota included), owned by the organization; `/org/{org}/repos` is its
+  // deprecated path, declared alike but for the operation id and the scopes.
+  const createOrgRepo = {
     method: 'POST',
     path: '/repos',
-    operationId: 'createOrgRepo',
     summary: 'Create a repository in an organization',
     auth: 'token',
     body: CreateRepoOptionSchema,
     reply: { status: 201, description: 'Repository', schema: RepositorySchema },
     errors: ['bad_request', 'unauthorized', 'forbidden', 'not_found', 'conflict', 'quota_exceeded', 'validation'],
-    handler: createOrgRepo,
-  });
-
-  deprecatedOrg.add({
-    method: 'POST',
-    path: '/repos',
-    operationId: 'createOrgRepoDeprecated',
-    summary: 'Create a repository in an organization',
-    auth: 'token',
-    // Forgejo asks both scopes here (the route sits outside the `/orgs/{org}` group that asks for organization).
-    scopes: ['organization', 'repository'],
-    body: CreateRepoOptionSchema,
-    reply: { status: 201, description: 'Repository', schema: RepositorySchema },
-    errors: ['bad_request', 'unauthorized', 'forbidden', 'not_found', 'conflict', 'quota_exceeded', 'validation'],
-    handler: createOrgRepo,
-  });
+    handler: async ({ host, actor, org, body, view }: { host: RepoHost; actor: Actor; org: User; body: CreateRepoOption; view: ApiView }) =>
+      toApiRepository(await host.repos.create(actor, body, { owner: org }), view),
+  } as const;
+  org.add({ ...createOrgRepo, operationId: 'createOrgRepo' });
+  // Forgejo asks both scopes here (the route sits outside the `/orgs/{org}` group that asks for organization).
+  deprecatedOrg.add({ ...createOrgRepo, operationId: 'createOrgRepoDeprecated', scopes: ['organization', 'repository'] });
 
   // ---- members ----
 
@@ -210,7 +203,7 @@ export function registerOrgRoutes(router: ApiRouter, { me, user, org, orgOwner, 
     operationId: 'orgDeleteMember',
     summary: 'Remove a member from an organization',
     reply: { status: 204, description: 'member removed' },
-    errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
+    errors: OWNER_WRITE_ERRORS,
     handler: async ({ host, actor, org, params }) => host.orgs.removeMember(actor, org, await host.users.resolve(actor, params.username)),
   });
 
@@ -236,25 +229,11 @@ export function registerOrgRoutes(router: ApiRouter, { me, user, org, orgOwner, 
     },
   });
 
-  orgMember.add({
-    method: 'PUT',
-    path: '/public_members/{username}',
-    operationId: 'orgPublicizeMember',
-    summary: "Publicize a user's membership",
-    reply: { status: 204, description: 'membership publicized' },
-    errors: ['unauthorized', 'forbidden', 'not_found'],
-    handler: async ({ host, actor, org, params }) => host.orgs.setMembershipPublic(actor, org, await host.users.resolve(actor, params.username), true),
-  });
-
-  orgMember.add({
-    method: 'DELETE',
-    path: '/public_members/{username}',
-    operationId: 'orgConcealMember',
-    summary: "Conceal a user's membership",
-    reply: EMPTY,
-    errors: ['unauthorized', 'forbidden', 'not_found'],
-    handler: async ({ host, actor, org, params }) => host.orgs.setMembershipPublic(actor, org, await host.users.resolve(actor, params.username), false),
-  });
+  const PUBLIC_MEMBER_ERRORS = ['unauthorized', 'forbidden', 'not_found'] as const;
+  addChanges(orgMember, '/public_members/{username}', [
+    { method: 'PUT', operationId: 'orgPublicizeMember', summary: "Publicize a user's membership", description: 'membership publicized', errors: PUBLIC_MEMBER_ERRORS },
+    { method: 'DELETE', operationId: 'orgConcealMember', summary: "Conceal a user's membership", errors: PUBLIC_MEMBER_ERRORS },
+  ], async ({ host, actor, org, params }, publicize) => host.orgs.setMembershipPublic(actor, org, await host.users.resolve(actor, params.username), publicize));
 
   // ---- an account's organizations ----
 

@@ -8,10 +8,36 @@ import {
   PullReviewRequestOptionsSchema,
   PullReviewSchema,
   SubmitPullReviewOptionsSchema,
+  type ApiPullReviewComment,
+  type Comment,
+  type Pull,
+  type RepoAccess,
+  type Review,
 } from '@repohost/core';
+import type { RequestBase } from '../contract.js';
 import type { ApiRouter } from '../router.js';
 import type { Groups } from '../groups.js';
 import { EMPTY } from './common.js';
+
+/** What a route of a pull request's review sees: the pull request its group loaded, and the path's review `{id}`. */
+type ReviewRequest = RequestBase<{ readonly id: string }> & { readonly repo: RepoAccess; readonly pull: Pull };
+
+/**
+ * The handler of a route under `/reviews/{id}`, given the review the path names, which it looks up first (a 404
+ * when the pull request has none the caller may see).
+ */
+function withReview<Ctx extends ReviewRequest, T>(handle: (ctx: Ctx, review: Review) => Promise<T>): (ctx: Ctx) => Promise<T> {
+  return async (ctx) => handle(ctx, await ctx.host.reviews.resolve(ctx.actor, ctx.repo, ctx.pull, ctx.params.id));
+}
+
+/** One comment of a review as the wire shows it. */
+async function apiReviewComment(
+  { host, repo, pull, view }: Pick<ReviewRequest, 'host' | 'repo' | 'pull' | 'view'>,
+  review: Review,
+  comment: Comment,
+): Promise<ApiPullReviewComment> {
+  return (await host.reviews.commentsToApi(repo, pull, review, [comment], view))[0]!;
+}
 
 /**
  * Pull request reviews: `/pulls/{index}/reviews…` (list, create, get, submit, delete, line comments, dismissals),
@@ -50,7 +76,7 @@ export function registerPullReviewRoutes(_router: ApiRouter, { repo, pull }: Gro
     summary: 'Get a specific review for a pull request',
     reply: { status: 200, description: 'PullReview', schema: PullReviewSchema },
     errors: ['not_found'],
-    handler: async ({ host, actor, repo, pull, params, view }) => host.reviews.toApiOne(repo, pull, await host.reviews.resolve(actor, repo, pull, params.id), view),
+    handler: withReview(({ host, repo, pull, view }, review) => host.reviews.toApiOne(repo, pull, review, view)),
   });
 
   pull.add({
@@ -62,10 +88,9 @@ export function registerPullReviewRoutes(_router: ApiRouter, { repo, pull }: Gro
     body: SubmitPullReviewOptionsSchema,
     reply: { status: 200, description: 'PullReview', schema: PullReviewSchema },
     errors: ['unauthorized', 'not_found', 'validation', 'locked'],
-    handler: async ({ host, actor, repo, pull, params, body, view }) => {
-      const review = await host.reviews.resolve(actor, repo, pull, params.id);
-      return host.reviews.toApiOne(repo, pull, await host.reviews.submit(actor, repo, pull, review, body), view);
-    },
+    handler: withReview(async ({ host, actor, repo, pull, body, view }, review) =>
+      host.reviews.toApiOne(repo, pull, await host.reviews.submit(actor, repo, pull, review, body), view),
+    ),
   });
 
   pull.add({
@@ -76,9 +101,7 @@ export function registerPullReviewRoutes(_router: ApiRouter, { repo, pull }: Gro
     auth: 'token',
     reply: EMPTY,
     errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
-    handler: async ({ host, actor, repo, pull, params }) => {
-      await host.reviews.delete(actor, repo, pull, await host.reviews.resolve(actor, repo, pull, params.id));
-    },
+    handler: withReview(({ host, actor, repo, pull }, review) => host.reviews.delete(actor, repo, pull, review)),
   });
 
   pull.add({
@@ -88,10 +111,7 @@ export function registerPullReviewRoutes(_router: ApiRouter, { repo, pull }: Gro
     summary: 'Get a specific review for a pull request',
     reply: { status: 200, description: 'PullReviewCommentList', schema: Type.Array(PullReviewCommentSchema) },
     errors: ['not_found'],
-    handler: async ({ host, actor, repo, pull, params, view }) => {
-      const review = await host.reviews.resolve(actor, repo, pull, params.id);
-      return host.reviews.comments(actor, repo, pull, review, view);
-    },
+    handler: withReview(({ host, actor, repo, pull, view }, review) => host.reviews.comments(actor, repo, pull, review, view)),
   });
 
   pull.add({
@@ -103,11 +123,10 @@ export function registerPullReviewRoutes(_router: ApiRouter, { repo, pull }: Gro
     body: CreatePullReviewCommentSchema,
     reply: { status: 200, description: 'PullReviewComment', schema: PullReviewCommentSchema },
     errors: ['unauthorized', 'forbidden', 'not_found', 'validation', 'locked'],
-    handler: async ({ host, actor, repo, pull, params, body, view }) => {
-      const review = await host.reviews.resolve(actor, repo, pull, params.id);
-      const comment = await host.reviews.addComment(actor, repo, pull, review, body);
-      return (await host.reviews.commentsToApi(repo, pull, review, [comment], view))[0]!;
-    },
+    handler: withReview(async (ctx, review) => {
+      const { host, actor, repo, pull, body } = ctx;
+      return apiReviewComment(ctx, review, await host.reviews.addComment(actor, repo, pull, review, body));
+    }),
   });
 
   pull.add({
@@ -117,11 +136,10 @@ export function registerPullReviewRoutes(_router: ApiRouter, { repo, pull }: Gro
     summary: 'Get a pull review comment',
     reply: { status: 200, description: 'PullReviewComment', schema: PullReviewCommentSchema },
     errors: ['not_found'],
-    handler: async ({ host, actor, repo, pull, params, view }) => {
-      const review = await host.reviews.resolve(actor, repo, pull, params.id);
-      const comment = await host.reviews.comment(actor, repo, pull, review, params.comment);
-      return (await host.reviews.commentsToApi(repo, pull, review, [comment], view))[0]!;
-    },
+    handler: withReview(async (ctx, review) => {
+      const { host, actor, repo, pull, params } = ctx;
+      return apiReviewComment(ctx, review, await host.reviews.comment(actor, repo, pull, review, params.comment));
+    }),
   });
 
   pull.add({
@@ -132,41 +150,31 @@ export function registerPullReviewRoutes(_router: ApiRouter, { repo, pull }: Gro
     auth: 'token',
     reply: EMPTY,
     errors: ['unauthorized', 'forbidden', 'not_found', 'locked'],
-    handler: async ({ host, actor, repo, pull, params }) => {
-      const review = await host.reviews.resolve(actor, repo, pull, params.id);
+    handler: withReview(async ({ host, actor, repo, pull, params }, review) => {
       const comment = await host.reviews.comment(actor, repo, pull, review, params.comment);
       await host.reviews.deleteComment(actor, repo, pull, review, comment);
-    },
+    }),
   });
 
-  pull.add({
-    method: 'POST',
-    path: '/reviews/{id}/dismissals',
-    operationId: 'repoDismissPullReview',
-    summary: 'Dismiss a review for a pull request',
-    auth: 'token',
-    body: DismissPullReviewOptionsSchema,
-    reply: { status: 200, description: 'PullReview', schema: PullReviewSchema },
-    errors: ['unauthorized', 'forbidden', 'not_found', 'validation', 'locked'],
-    handler: async ({ host, actor, repo, pull, params, body, view }) => {
-      const review = await host.reviews.resolve(actor, repo, pull, params.id);
-      return host.reviews.toApiOne(repo, pull, await host.reviews.dismiss(actor, repo, pull, review, body, true), view);
-    },
-  });
-
-  pull.add({
-    method: 'POST',
-    path: '/reviews/{id}/undismissals',
-    operationId: 'repoUnDismissPullReview',
-    summary: 'Cancel to dismiss a review for a pull request',
-    auth: 'token',
-    reply: { status: 200, description: 'PullReview', schema: PullReviewSchema },
-    errors: ['unauthorized', 'forbidden', 'not_found', 'validation', 'locked'],
-    handler: async ({ host, actor, repo, pull, params, view }) => {
-      const review = await host.reviews.resolve(actor, repo, pull, params.id);
-      return host.reviews.toApiOne(repo, pull, await host.reviews.dismiss(actor, repo, pull, review, {}, false), view);
-    },
-  });
+  // Dismissing a review (with a message, the body) and taking the dismissal back (no body) answer the review as it now is.
+  for (const [path, operationId, summary, dismissed] of [
+    ['/reviews/{id}/dismissals', 'repoDismissPullReview', 'Dismiss a review for a pull request', true],
+    ['/reviews/{id}/undismissals', 'repoUnDismissPullReview', 'Cancel to dismiss a review for a pull request', false],
+  ] as const) {
+    pull.add({
+      method: 'POST',
+      path,
+      operationId,
+      summary,
+      auth: 'token',
+      body: dismissed ? DismissPullReviewOptionsSchema : undefined,
+      reply: { status: 200, description: 'PullReview', schema: PullReviewSchema },
+      errors: ['unauthorized', 'forbidden', 'not_found', 'validation', 'locked'],
+      handler: withReview(async ({ host, actor, repo, pull, body, view }, review) =>
+        host.reviews.toApiOne(repo, pull, await host.reviews.dismiss(actor, repo, pull, review, body ?? {}, dismissed), view),
+      ),
+    });
+  }
 
   pull.add({
     method: 'POST',
@@ -206,7 +214,7 @@ export function registerPullReviewRoutes(_router: ApiRouter, { repo, pull }: Gro
     errors: ['unauthorized', 'forbidden', 'not_found', 'validation', 'locked'],
     handler: async ({ host, actor, repo, pull, params, body, view }) => {
       const { comment, review } = await host.reviews.reply(actor, repo, pull, params.id, body);
-      return (await host.reviews.commentsToApi(repo, pull, review, [comment], view))[0]!;
+      return apiReviewComment({ host, repo, pull, view }, review, comment);
     },
   });
 

@@ -15,9 +15,9 @@ import {
   toApiPullRequests,
   NotFoundError,
 } from '@repohost/core';
-import { mapPage, type ApiRouter } from '../router.js';
+import type { ApiRouter } from '../router.js';
 import type { Groups } from '../groups.js';
-import { setPageHeaders, textResponse } from './commits.js';
+import { commitLikePage, textResponse } from './commits.js';
 
 /**
  * Pull requests: `/repos/{owner}/{repo}/pulls` (list, create), `/pulls/{index}` (get, edit), its diff or patch,
@@ -131,10 +131,8 @@ export function registerPullRoutes(_router: ApiRouter, { repo, pull }: Groups): 
     reply: { status: 200, description: 'CommitList', list: CommitSchema },
     errors: ['not_found'],
     handler: async ({ host, actor, repo, pull, query, page, view, responseHeaders }) => {
-      const result = await host.pulls.commits(actor, repo, pull, query, page);
-      setPageHeaders(responseHeaders, result.page, result.total);
       const path = repoWebPath(repo.owner, repo.repo);
-      return mapPage(result, (commit) => toApiCommit(commit, path, view));
+      return commitLikePage(await host.pulls.commits(actor, repo, pull, query, page), responseHeaders, (commit) => toApiCommit(commit, path, view));
     },
   });
 
@@ -148,8 +146,7 @@ export function registerPullRoutes(_router: ApiRouter, { repo, pull }: Groups): 
     errors: ['not_found'],
     handler: async ({ host, actor, repo, pull, query, page, view, responseHeaders }) => {
       const result = await host.pulls.files(actor, repo, pull, query, page);
-      setPageHeaders(responseHeaders, result.page, result.total);
-      return mapPage(result, (file) => toApiChangedFile(file, repo.owner, repo.repo, result.head, view));
+      return commitLikePage(result, responseHeaders, (file) => toApiChangedFile(file, repo.owner, repo.repo, result.head, view));
     },
   });
 }

@@ -11,7 +11,10 @@ import {
   toApiAttachment,
   toApiRelease,
   type OpenReleaseAsset,
+  type ReleaseDetails,
+  type RepoAccess,
 } from '@repohost/core';
+import type { PathParams, RequestBase } from '../contract.js';
 import type { Groups } from '../groups.js';
 import { EMPTY } from './common.js';
 import { readOptionalMultipartFile } from '../multipart.js';
@@ -61,6 +64,30 @@ async function* uncancelled(body: AsyncIterable<Uint8Array>): AsyncIterable<Uint
   }
 }
 
+/** What a release's reader sees of the request: the repository, and the path's parameters naming the release. */
+type ReleaseRequest<Path extends string> = RequestBase<PathParams<`/repos/{owner}/{repo}${Path}`>> & { repo: RepoAccess };
+
+/**
+ * `GET` of one release (the latest, by tag, by id), with its assets: alike but for the path, the words (operation
+ * id, summary) and how the release is found (`find`, a 404 when there is none the caller may see).
+ */
+function addReleaseRead<const Path extends string>(
+  repo: Groups['repo'],
+  path: Path,
+  [operationId, summary]: readonly [string, string],
+  find: (request: ReleaseRequest<Path>) => Promise<ReleaseDetails>,
+): void {
+  repo.add({
+    method: 'GET',
+    path,
+    operationId,
+    summary,
+    reply: { status: 200, description: 'Release', schema: ReleaseSchema },
+    errors: ['not_found'],
+    handler: async (ctx) => toApiRelease(await find(ctx), ctx.view),
+  });
+}
+
 /** `/repos/{owner}/{repo}/releases…`: releases and their assets, as Forgejo has them. */
 export function registerReleaseRoutes(_router: ApiRouter, { repo }: Groups): void {
   repo.add({
@@ -86,26 +113,16 @@ export function registerReleaseRoutes(_router: ApiRouter, { repo }: Groups): voi
     handler: async ({ host, actor, repo, body, view }) => toApiRelease(await host.releases.create(actor, repo, body), view),
   });
 
-  repo.add({
-    method: 'GET',
-    path: '/releases/latest',
-    operationId: 'repoGetLatestRelease',
-    summary: 'Gets the most recent non-prerelease, non-draft release of a repository, sorted by created_at',
-    reply: { status: 200, description: 'Release', schema: ReleaseSchema },
-    errors: ['not_found'],
-    handler: async ({ host, actor, repo, view }) => toApiRelease(await host.releases.latest(actor, repo), view),
-  });
+  addReleaseRead(
+    repo,
+    '/releases/latest',
+    ['repoGetLatestRelease', 'Gets the most recent non-prerelease, non-draft release of a repository, sorted by created_at'],
+    ({ host, actor, repo }) => host.releases.latest(actor, repo),
+  );
 
-  repo.add({
-    method: 'GET',
-    path: '/releases/tags/{tag}',
-    operationId: 'repoGetReleaseByTag',
-    summary: 'Get a release by tag name',
-    reply: { status: 200, description: 'Release', schema: ReleaseSchema },
-    errors: ['not_found'],
-    handler: async ({ host, actor, repo, params, view }) =>
-      toApiRelease(await host.releases.detailsOf(repo, await host.releases.resolveByTag(actor, repo, params.tag)), view),
-  });
+  addReleaseRead(repo, '/releases/tags/{tag}', ['repoGetReleaseByTag', 'Get a release by tag name'], async ({ host, actor, repo, params }) =>
+    host.releases.detailsOf(repo, await host.releases.resolveByTag(actor, repo, params.tag)),
+  );
 
   repo.add({
     method: 'DELETE',
@@ -118,16 +135,9 @@ export function registerReleaseRoutes(_router: ApiRouter, { repo }: Groups): voi
     handler: async ({ host, actor, repo, params }) => host.releases.deleteByTag(actor, repo, params.tag),
   });
 
-  repo.add({
-    method: 'GET',
-    path: '/releases/{id}',
-    operationId: 'repoGetRelease',
-    summary: 'Get a release',
-    reply: { status: 200, description: 'Release', schema: ReleaseSchema },
-    errors: ['not_found'],
-    handler: async ({ host, actor, repo, params, view }) =>
-      toApiRelease(await host.releases.detailsOf(repo, await host.releases.resolve(actor, repo, params.id)), view),
-  });
+  addReleaseRead(repo, '/releases/{id}', ['repoGetRelease', 'Get a release'], async ({ host, actor, repo, params }) =>
+    host.releases.detailsOf(repo, await host.releases.resolve(actor, repo, params.id)),
+  );
 
   repo.add({
     method: 'PATCH',

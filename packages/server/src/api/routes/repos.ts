@@ -87,27 +87,22 @@ export function registerRepoRoutes(router: ApiRouter, { me, repo, repoAdmin, rep
     },
   });
 
-  repo.add({
-    method: 'GET',
-    path: '/assignees',
-    operationId: 'repoGetAssignees',
-    summary: 'Return all users that have write access and can be assigned to issues',
-    auth: 'token',
-    reply: { status: 200, description: 'UserList', schema: Type.Array(UserSchema) },
-    errors: ['unauthorized', 'not_found'],
-    handler: async ({ host, actor, repo, view }) => (await host.repoParticipants.assignees(actor, repo)).map((u) => toApiUser(u, view)),
-  });
-
-  repo.add({
-    method: 'GET',
-    path: '/reviewers',
-    operationId: 'repoGetReviewers',
-    summary: 'Return all users that can be requested to review in this repo',
-    auth: 'token',
-    reply: { status: 200, description: 'UserList', schema: Type.Array(UserSchema) },
-    errors: ['unauthorized', 'not_found'],
-    handler: async ({ host, actor, repo, view }) => (await host.repoParticipants.reviewers(actor, repo)).map((u) => toApiUser(u, view)),
-  });
+  // The users a repository's issues may be assigned to, and its pull requests' reviews requested from: all at once.
+  for (const [path, operationId, summary, participants] of [
+    ['/assignees', 'repoGetAssignees', 'Return all users that have write access and can be assigned to issues', 'assignees'],
+    ['/reviewers', 'repoGetReviewers', 'Return all users that can be requested to review in this repo', 'reviewers'],
+  ] as const) {
+    repo.add({
+      method: 'GET',
+      path,
+      operationId,
+      summary,
+      auth: 'token',
+      reply: { status: 200, description: 'UserList', schema: Type.Array(UserSchema) },
+      errors: ['unauthorized', 'not_found'],
+      handler: async ({ host, actor, repo, view }) => (await host.repoParticipants[participants](actor, repo)).map((u) => toApiUser(u, view)),
+    });
+  }
 
   repoOwner.add({
     method: 'POST',
@@ -127,25 +122,22 @@ export function registerRepoRoutes(router: ApiRouter, { me, repo, repoAdmin, rep
     },
   });
 
-  repoTransfer.add({
-    method: 'POST',
-    path: '/accept',
-    operationId: 'acceptRepoTransfer',
-    summary: 'Accept a repo transfer',
-    reply: { status: 202, description: 'Repository', schema: RepositorySchema },
-    errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
-    handler: async ({ host, actor, offered, view }) => toApiRepository(await host.repoTransfers.accept(actor, offered), view),
-  });
-
-  repoTransfer.add({
-    method: 'POST',
-    path: '/reject',
-    operationId: 'rejectRepoTransfer',
-    summary: 'Reject a repo transfer',
-    reply: { status: 200, description: 'Repository', schema: RepositorySchema },
-    errors: ['unauthorized', 'forbidden', 'not_found'],
-    handler: async ({ host, actor, offered, view }) => toApiRepository(await host.repoTransfers.reject(actor, offered), view),
-  });
+  // The recipient's answers to a transfer: accepting moves the repository (202), rejecting leaves it where it was
+  // (200); either way the repository comes back as it now is.
+  for (const [answer, operationId, summary, status, errors] of [
+    ['accept', 'acceptRepoTransfer', 'Accept a repo transfer', 202, ['unauthorized', 'forbidden', 'not_found', 'validation']],
+    ['reject', 'rejectRepoTransfer', 'Reject a repo transfer', 200, ['unauthorized', 'forbidden', 'not_found']],
+  ] as const) {
+    repoTransfer.add({
+      method: 'POST',
+      path: `/${answer}`,
+      operationId,
+      summary,
+      reply: { status, description: 'Repository', schema: RepositorySchema },
+      errors,
+      handler: async ({ host, actor, offered, view }) => toApiRepository(await host.repoTransfers[answer](actor, offered), view),
+    });
+  }
 
   router.add({
     method: 'GET',

@@ -18,10 +18,17 @@ import {
 } from '@repohost/core';
 import { mapPage, setPaginationHeaders, type ApiRouter } from '../router.js';
 import type { Groups } from '../groups.js';
-import { EMPTY, apiUsers, apiRepositories, addChanges } from './common.js';
+import { apiUsers, apiRepositories, addChanges } from './common.js';
 
 /** `GET /repos/{owner}/{repo}/teams` answers every team at once (Forgejo's TeamListWithoutPagination). */
 const TeamListSchema = Type.Array(TeamSchema);
+
+/**
+ * What the routes on an organization's teams answer besides success: no token (401), a caller the organization's
+ * membership or ownership refuses (403), no organization or team the caller may see (404); the owners' writes add
+ * refused input (422).
+ */
+const TEAM_ERRORS = ['unauthorized', 'forbidden', 'not_found'] as const;
 
 /** Forgejo's 405 for the repository-teams routes of a repository owned by an individual. */
 function assertOrgRepo({ owner }: RepoAccess): void {
@@ -43,7 +50,7 @@ export function registerTeamRoutes(_router: ApiRouter, { me, orgTeams, team, tea
     operationId: 'orgListTeams',
     summary: "List an organization's teams",
     reply: { status: 200, description: 'TeamList', list: TeamSchema },
-    errors: ['unauthorized', 'forbidden', 'not_found'],
+    errors: TEAM_ERRORS,
     handler: async ({ host, actor, org, page, view }) => mapPage(await host.teams.listOfOrg(actor, org, page), (t) => toApiTeam(t, view)),
   });
 
@@ -54,7 +61,7 @@ export function registerTeamRoutes(_router: ApiRouter, { me, orgTeams, team, tea
     summary: 'Create a team',
     body: CreateTeamOptionSchema,
     reply: { status: 201, description: 'Team', schema: TeamSchema },
-    errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
+    errors: [...TEAM_ERRORS, 'validation'],
     handler: async ({ host, actor, org, body, view }) => toApiTeam(await host.teams.create(actor, org, body), view, org),
   });
 
@@ -65,7 +72,7 @@ export function registerTeamRoutes(_router: ApiRouter, { me, orgTeams, team, tea
     summary: 'Search for teams within an organization',
     query: TeamSearchQuerySchema,
     reply: { status: 200, description: 'SearchResults of a successful search', schema: TeamSearchResultsSchema },
-    errors: ['unauthorized', 'forbidden', 'not_found'],
+    errors: TEAM_ERRORS,
     handler: async ({ host, actor, org, query, view, event, responseHeaders }) => {
       const found = await host.teams.search(actor, org, query);
       setPaginationHeaders(responseHeaders, host.settings.server.ROOT_URL, event.url, clampPage(host.settings, query), found.total);
@@ -82,7 +89,7 @@ export function registerTeamRoutes(_router: ApiRouter, { me, orgTeams, team, tea
     summary: 'Get a team',
     auth: 'token',
     reply: { status: 200, description: 'Team', schema: TeamSchema },
-    errors: ['unauthorized', 'forbidden', 'not_found'],
+    errors: TEAM_ERRORS,
     handler: async ({ teamAccess, view }) => toApiTeam(teamAccess.team, view, teamAccess.org),
   });
 
@@ -93,7 +100,7 @@ export function registerTeamRoutes(_router: ApiRouter, { me, orgTeams, team, tea
     summary: 'Edit a team',
     body: EditTeamOptionSchema,
     reply: { status: 200, description: 'Team', schema: TeamSchema },
-    errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
+    errors: [...TEAM_ERRORS, 'validation'],
     // As Forgejo, the edited team comes back without its organization.
     handler: async ({ host, actor, teamAccess, body, view }) => toApiTeam(await host.teams.edit(actor, teamAccess, body), view),
   });
@@ -104,7 +111,7 @@ export function registerTeamRoutes(_router: ApiRouter, { me, orgTeams, team, tea
     operationId: 'orgDeleteTeam',
     summary: 'Delete a team',
     reply: { status: 204, description: 'team deleted' },
-    errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
+    errors: [...TEAM_ERRORS, 'validation'],
     handler: async ({ host, actor, teamAccess }) => host.teams.delete(actor, teamAccess),
   });
 
@@ -116,7 +123,7 @@ export function registerTeamRoutes(_router: ApiRouter, { me, orgTeams, team, tea
     operationId: 'orgListTeamMembers',
     summary: "List a team's members",
     reply: { status: 200, description: 'UserList', list: UserSchema },
-    errors: ['unauthorized', 'forbidden', 'not_found'],
+    errors: TEAM_ERRORS,
     handler: async ({ host, teamAccess, page, view }) => apiUsers(await host.teams.listMembers(teamAccess, page), view),
   });
 
@@ -126,7 +133,7 @@ export function registerTeamRoutes(_router: ApiRouter, { me, orgTeams, team, tea
     operationId: 'orgListTeamMember',
     summary: 'List a particular member of team',
     reply: { status: 200, description: 'User', schema: UserSchema },
-    errors: ['unauthorized', 'forbidden', 'not_found'],
+    errors: TEAM_ERRORS,
     handler: async ({ host, actor, teamAccess, params, view }) => {
       const user = await host.users.resolve(actor, params.username);
       if (!(await host.teams.isMember(teamAccess, user))) throw new NotFoundError();
@@ -134,24 +141,12 @@ export function registerTeamRoutes(_router: ApiRouter, { me, orgTeams, team, tea
     },
   });
 
-  teamOwner.add({
-    method: 'PUT',
-    path: '/members/{username}',
-    operationId: 'orgAddTeamMember',
-    summary: 'Add a team member',
-    reply: EMPTY,
-    errors: ['unauthorized', 'forbidden', 'not_found', 'conflict', 'validation'],
-    handler: async ({ host, actor, teamAccess, params }) => host.teams.addMember(actor, teamAccess, await host.users.resolve(actor, params.username)),
-  });
-
-  teamOwner.add({
-    method: 'DELETE',
-    path: '/members/{username}',
-    operationId: 'orgRemoveTeamMember',
-    summary: 'Remove a team member',
-    reply: EMPTY,
-    errors: ['unauthorized', 'forbidden', 'not_found', 'validation'],
-    handler: async ({ host, actor, teamAccess, params }) => host.teams.removeMember(actor, teamAccess, await host.users.resolve(actor, params.username)),
+  addChanges(teamOwner, '/members/{username}', [
+    { method: 'PUT', operationId: 'orgAddTeamMember', summary: 'Add a team member', errors: [...TEAM_ERRORS, 'conflict', 'validation'] },
+    { method: 'DELETE', operationId: 'orgRemoveTeamMember', summary: 'Remove a team member', errors: [...TEAM_ERRORS, 'validation'] },
+  ], async ({ host, actor, teamAccess, params }, add) => {
+    const member = await host.users.resolve(actor, params.username);
+    await (add ? host.teams.addMember(actor, teamAccess, member) : host.teams.removeMember(actor, teamAccess, member));
   });
 
   // ---- repositories ----
@@ -162,7 +157,7 @@ export function registerTeamRoutes(_router: ApiRouter, { me, orgTeams, team, tea
     operationId: 'orgListTeamRepos',
     summary: "List a team's repos",
     reply: { status: 200, description: 'RepositoryList', list: RepositorySchema },
-    errors: ['unauthorized', 'forbidden', 'not_found'],
+    errors: TEAM_ERRORS,
     handler: async ({ host, actor, teamAccess, page, view }) => apiRepositories(await host.teams.listRepos(actor, teamAccess, page), view),
   });
 
@@ -172,14 +167,13 @@ export function registerTeamRoutes(_router: ApiRouter, { me, orgTeams, team, tea
     operationId: 'orgListTeamRepo',
     summary: 'List a particular repo of team',
     reply: { status: 200, description: 'Repository', schema: RepositorySchema },
-    errors: ['unauthorized', 'forbidden', 'not_found'],
+    errors: TEAM_ERRORS,
     handler: async ({ host, actor, teamAccess, params, view }) => toApiRepository(await host.teams.repo(actor, teamAccess, params.repo), view),
   });
 
-  const TEAM_REPO_ERRORS = ['unauthorized', 'forbidden', 'not_found'] as const;
   addChanges(teamRepos, '/{org}/{repo}', [
-    { method: 'PUT', operationId: 'orgAddTeamRepository', summary: 'Add a repository to a team', errors: TEAM_REPO_ERRORS },
-    { method: 'DELETE', operationId: 'orgRemoveTeamRepository', summary: 'Remove a repository from a team', errors: TEAM_REPO_ERRORS },
+    { method: 'PUT', operationId: 'orgAddTeamRepository', summary: 'Add a repository to a team', errors: TEAM_ERRORS },
+    { method: 'DELETE', operationId: 'orgRemoveTeamRepository', summary: 'Remove a repository from a team', errors: TEAM_ERRORS },
   ], async ({ host, actor, teamAccess, params }, add) => (add ? host.teams.addRepo(actor, teamAccess, params.repo) : host.teams.removeRepo(actor, teamAccess, params.repo)));
 
   // ---- the signed-in user's teams ----

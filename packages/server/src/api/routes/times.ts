@@ -69,33 +69,27 @@ export function registerTimeRoutes(_router: ApiRouter, { me, issueTimes, issueSt
     handler: async ({ host, actor, repo, issue, params }) => host.times.delete(actor, repo, issue, pathId(params.id)),
   });
 
-  for (const [path, operationId, summary, change] of [
-    ['/start', 'issueStartStopWatch', 'Start stopwatch on an issue.', 'startStopwatch'],
-    ['/stop', 'issueStopStopWatch', "Stop an issue's existing stopwatch.", 'stopStopwatch'],
+  // The caller's stopwatch on the issue, started, stopped (its time tracked) or deleted: all alike but for the answer,
+  // empty either way: 201 for a start or a stop (Forgejo's `ctx.Status(http.StatusCreated)`), 204 for a deletion.
+  for (const [method, path, operationId, summary, change] of [
+    ['POST', '/start', 'issueStartStopWatch', 'Start stopwatch on an issue.', 'startStopwatch'],
+    ['POST', '/stop', 'issueStopStopWatch', "Stop an issue's existing stopwatch.", 'stopStopwatch'],
+    ['DELETE', '/delete', 'issueDeleteStopWatch', "Delete an issue's existing stopwatch.", 'cancelStopwatch'],
   ] as const) {
+    const created = method === 'POST';
     issueStopwatch.add({
-      method: 'POST',
+      method,
       path,
       operationId,
       summary,
-      reply: { status: 201, description: 'APIEmpty is an empty response', schema: Type.Unknown() },
+      reply: created ? { status: 201, description: EMPTY.description, schema: Type.Unknown() } : EMPTY,
       errors: ['unauthorized', 'forbidden', 'not_found', 'conflict'],
       handler: async ({ host, actor, repo, issue, responseHeaders }) => {
         await host.times[change](actor, repo, issue);
-        return emptyCreated(responseHeaders);
+        return created ? emptyCreated(responseHeaders) : undefined;
       },
     });
   }
-
-  issueStopwatch.add({
-    method: 'DELETE',
-    path: '/delete',
-    operationId: 'issueDeleteStopWatch',
-    summary: "Delete an issue's existing stopwatch.",
-    reply: EMPTY,
-    errors: ['unauthorized', 'forbidden', 'not_found', 'conflict'],
-    handler: async ({ host, actor, repo, issue }) => host.times.cancelStopwatch(actor, repo, issue),
-  });
 
   repoTimes.add({
     method: 'GET',
