@@ -293,6 +293,13 @@ describe('JSON bodies are limited while they stream in', () => {
     expectProtectiveHeaders(empty, 'empty');
     const invalid = await s.fetch('/api/v1/user/repos', jsonInit('POST', '{"name":', tokenHeader(token)));
     expect(await expectApiError(invalid, 422, s.url)).toMatch(/invalid JSON body/);
+    // The message says where, never what: a malformed body may carry a secret.
+    for (const [body, where] of [['{"data":"s3cret-value" x}', ' at character 23'], ['s3cret-value', '']]) {
+      const answer = await s.fetch('/api/v1/user/repos', jsonInit('POST', body, tokenHeader(token)));
+      const message = await expectApiError(answer, 422, s.url);
+      expect(message).toBe(`invalid JSON body${where}`);
+      expect(message).not.toContain('s3cret');
+    }
   });
 });
 

@@ -14,25 +14,31 @@ type ParamsOf<P extends string> = P extends `${string}{${infer Name}}${infer Res
 /** `'/repos/{owner}/{repo}'` → `{ owner: string; repo: string }`. */
 export type PathParams<P extends string> = { readonly [K in keyof ParamsOf<P>]: ParamsOf<P>[K] };
 
+/** The statuses of a success without a body. */
+export type NoBodyStatus = 201 | 204;
+
 /** What a route answers with on success. */
 export type Reply =
   /** One JSON document of `schema`. */
   | { readonly status: 200 | 201 | 202 | 205; readonly description: string; readonly schema: TSchema }
-  /** No body. */
-  | { readonly status: 204; readonly description: string }
+  /**
+   * No body: a 204, or a 201 for a creation that answers nothing. `or` is the other status the handler may answer by
+   * returning it (Forgejo's create-or-update operations: 201 when created, 204 when updated).
+   */
+  | { readonly status: NoBodyStatus; readonly description: string; readonly or?: { readonly status: NoBodyStatus; readonly description: string } }
   /** A page of a list of `list` items: the router reads `page`/`limit`, sends `X-Total-Count` and `Link`. */
   | { readonly status: 200; readonly description: string; readonly list: TSchema }
   /** Bytes the handler streams itself (archives): it returns a `Response` of one of the `produces` types. */
   | { readonly status: 200; readonly description: string; readonly produces: readonly string[] };
 
-/** What a handler returns for a reply: the schema's type, a page of items, or nothing. */
+/** What a handler returns for a reply: the schema's type, a page of items, or nothing (or the status it answers). */
 export type ReplyValue<R extends Reply> = R extends { produces: readonly string[] }
   ? Response
   : R extends { list: infer S extends TSchema }
   ? Page<Static<S>>
   : R extends { schema: infer S extends TSchema }
     ? Static<S>
-    : void;
+    : void | NoBodyStatus;
 
 /** What every stage of a request sees: who asks, the path parameters, and how responses are shaped for them. */
 export interface RequestBase<Params> {

@@ -66,6 +66,7 @@ export function buildOpenApiDocument(routes: readonly RegisteredRoute[], options
     } else if ('schema' in spec.reply) success.schema = convert(spec.reply.schema);
     const produces = 'produces' in spec.reply ? [...spec.reply.produces] : ['application/json'];
     const responses: Json = { [String(spec.reply.status)]: success };
+    if ('or' in spec.reply && spec.reply.or) responses[String(spec.reply.or.status)] = { description: spec.reply.or.description };
     for (const kind of spec.errors ?? []) responses[String(ERROR_KINDS[kind].status)] = { $ref: `#/responses/${ERROR_KINDS[kind].response}` };
     const operation: Json = {
       produces,

@@ -238,9 +238,9 @@ export class RouteTable {
       const result = await spec.handler(ctx as never);
       // A stream, or a body shaped unlike the reply's schema: the handler built the answer itself.
       if (result instanceof Response) return withFrameOptions(result);
-      if (spec.reply.status === 204) {
+      if (!('schema' in spec.reply)) {
         delete headers['content-type'];
-        return new FastResponse(null, { status: 204, headers });
+        return new FastResponse(null, { status: typeof result === 'number' ? result : spec.reply.status, headers });
       }
       return jsonResponse(spec.reply.status, JSON.stringify(result), headers);
     } catch (error) {
@@ -360,7 +360,9 @@ async function readJsonBody(event: H3Event, limit: number): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new ValidationError('', `invalid JSON body: ${(error as Error).message}`);
+    // V8's message may quote the body ("…" is not valid JSON), and a body can hold a secret: say only where.
+    const position = /at position (\d+)/.exec((error as Error).message)?.[1];
+    throw new ValidationError('', position === undefined ? 'invalid JSON body' : `invalid JSON body at character ${position}`);
   }
 }
 
