@@ -31,6 +31,7 @@ import { milestonesDomain } from './milestones/index.js';
 import { releasesDomain } from './releases/index.js';
 import { pushMirrorsDomain } from './pushmirrors/index.js';
 import { redirectsDomain } from './redirects/index.js';
+import { actionsDomain } from './actions/index.js';
 import { mirrorsDomain } from './mirrors/index.js';
 import { migrateDomain } from './migrate/index.js';
 import { maintenanceDomain } from './cron/index.js';
@@ -91,6 +92,7 @@ export const DOMAINS: readonly DomainRecord[] = [
   forksDomain,
   pushMirrorsDomain,
   redirectsDomain,
+  actionsDomain,
   // Records without event handlers.
   mirrorsDomain,
   migrateDomain,

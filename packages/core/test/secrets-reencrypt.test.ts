@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { JobsStore } from '../src/jobs/store.js';
-import { RepoHost, SYSTEM, userActor, type Settings, type User } from '@repohost/core';
+import { ActionsService, RepoHost, SYSTEM, userActor, type Settings, type User } from '@repohost/core';
 import { LoginSourcesStore } from '@repohost/core/internal';
 import { createUser, openTestHost, totp, type TestHost } from '@repohost/test-support';
 import { decryptHeader } from '../src/webhooks/secrets.js';
@@ -48,6 +48,7 @@ async function seed(host: RepoHost): Promise<Seeded> {
   const access = await host.repos.create(actor, { name: 'demo', auto_init: true });
   const hook = await host.webhooks.create(actor, { kind: 'repo', access }, { type: 'gitea', config: { url: 'http://127.0.0.1:9/hook', content_type: 'json' }, authorization_header: 'Bearer hook-secret', active: true });
   const pushMirror = await host.pushMirrors.add(actor, access, { remote_address: 'http://127.0.0.1:9/target.git', remote_username: 'push-user', remote_password: 'push-secret', interval: '0' });
+  await host.service(ActionsService).putSecret(actor, { kind: 'repo', access }, 'DEPLOY_TOKEN', { data: 'actions-secret' });
   // A mirror migration that has not run yet (nothing serves): its job keeps the credentials; the mirror row is what
   // the job writes when it has cloned, written here the same way.
   const started = await host.migrations.start(actor, { clone_addr: 'http://127.0.0.1:9/remote.git', repo_name: 'mirrored', mirror: true, auth_username: 'pull-user', auth_password: 'pull-secret' });
@@ -131,6 +132,7 @@ describe('re-encrypting stored secrets', () => {
     expect(report.kinds).toEqual([
       { kind: 'webhook authorization headers', moved: 1, current: 0, failed: [] },
       { kind: 'push mirror credentials', moved: 1, current: 0, failed: [] },
+      { kind: 'actions secrets', moved: 1, current: 0, failed: [] },
       { kind: 'pull mirror credentials', moved: 1, current: 0, failed: [] },
       { kind: 'migration credentials', moved: 1, current: 0, failed: [] },
       { kind: 'LDAP bind passwords', moved: 1, current: 0, failed: [] },
@@ -147,7 +149,7 @@ describe('re-encrypting stored secrets', () => {
     expect(await host.twoFactor.verifyTotp(seeded.alice, totp(seeded.totpSecret, step() + 1))).toBe(true);
 
     const again = await host.secretsAtRest.reencrypt({ oldKey: '' });
-    expect(again.kinds.map((k) => [k.moved, k.current, k.failed.length])).toEqual(Array(6).fill([0, 1, 0]));
+    expect(again.kinds.map((k) => [k.moved, k.current, k.failed.length])).toEqual(Array(7).fill([0, 1, 0]));
   });
 
   test('names the values under neither key and leaves them; refuses a move to the same key or to none', async () => {

@@ -42,6 +42,7 @@ import { m0036_mirrors_create } from './0036_mirrors_create.js';
 import { m0037_pushmirrors_create } from './0037_pushmirrors_create.js';
 import { m0038_security_known_sign_ins } from './0038_security_known_sign_ins.js';
 import { m0039_redirects_create } from './0039_redirects_create.js';
+import { m0040_actions_secrets_variables } from './0040_actions_secrets_variables.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001_users_create,
@@ -83,4 +84,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0037_pushmirrors_create,
   m0038_security_known_sign_ins,
   m0039_redirects_create,
+  m0040_actions_secrets_variables,
 ];

@@ -35,6 +35,7 @@ import { registerOrgRoutes } from './orgs.js';
 import { registerCollaboratorRoutes } from './collaborators.js';
 import { registerTeamRoutes } from './teams.js';
 import { registerWebhookRoutes } from './webhooks.js';
+import { registerActionsRoutes } from './actions.js';
 import { registerOAuth2AppRoutes } from './oauth2-apps.js';
 import { registerIssueRoutes } from './issues.js';
 import { registerPullRoutes } from './pulls.js';
@@ -97,6 +98,7 @@ const ROUTE_MODULES: readonly ((router: ApiRouter, groups: Groups) => void)[] = 
   registerCollaboratorRoutes,
   registerTeamRoutes,
   registerWebhookRoutes,
+  registerActionsRoutes,
   registerOAuth2AppRoutes,
   registerIssueRoutes,
   registerPullRoutes,
