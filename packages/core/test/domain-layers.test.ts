@@ -112,6 +112,40 @@ describe('core domain layers', () => {
     expect(exposed).toEqual([]);
   });
 
+  it('what core loads when first needed (`import()`) stays out of what it loads at start', () => {
+    // A folder's index re-exporting a file that reaches a lazily loaded one (openpgp, isomorphic-git) would load it
+    // with the package: start-up time and idle memory grow with no request asking for it.
+    const lazy = new Set<string>();
+    const staticImports = new Map<string, string[]>();
+    const pattern = /(?:^|[^\w.])import\(\s*['"](\.[^'"]+)['"]\s*\)|^(import|export)\s+(type\s)?([^'"]*?)from\s*['"](\.[^'"]+)['"]/gm;
+    for (const file of sourceFiles(root)) {
+      const targets: string[] = [];
+      const source = readFileSync(file, 'utf8');
+      for (const match of source.matchAll(pattern)) {
+        const spec = match[1] ?? match[5]!;
+        const base = resolve(dirname(file), spec).replace(/\.js$/, '');
+        const target = [`${base}.ts`, join(base, 'index.ts')].find((candidate) => existsSync(candidate));
+        if (!target) continue;
+        if (match[1] !== undefined) {
+          if (!/typeof\s+$/.test(source.slice(Math.max(0, match.index - 8), match.index + 1))) lazy.add(target);
+          continue;
+        }
+        const names = match[4]!.match(/\{([^}]*)\}/)?.[1];
+        const typeOnly = match[3] !== undefined || (names !== undefined && names.split(',').every((name) => name.trim() === '' || /^type\s/.test(name.trim())));
+        if (!typeOnly) targets.push(target);
+      }
+      staticImports.set(file, targets);
+    }
+    const reached = new Set<string>();
+    const walk = (file: string) => {
+      if (reached.has(file)) return;
+      reached.add(file);
+      for (const next of staticImports.get(file) ?? []) walk(next);
+    };
+    walk(join(root, 'index.ts'));
+    expect([...lazy].filter((file) => reached.has(file)).map((file) => relative(root, file))).toEqual([]);
+  });
+
   it('every domain record is listed in domains.ts', () => {
     const listed = new Set(readFileSync(join(root, 'domains.ts'), 'utf8').match(/\w+/g));
     const unlisted: string[] = [];

@@ -3,6 +3,6 @@
  * stores above all) is private; `test/domain-layers.test.ts` checks that imports from outside come through here.
  */
 export { gpgDomain } from './domain.js';
-export { verifiedSigner } from './openpgp.js';
 export { GpgPort } from './port.js';
 export { GpgKeysService } from './service.js';
+export { verifiedSigner } from './signer.js';

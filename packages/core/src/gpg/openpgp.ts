@@ -3,6 +3,7 @@
  * capabilities their flags give, their times and their user ids' addresses; and checking a detached signature of
  * a verification token against them.
  */
+import { verifiedSigner } from './signer.js';
 import { createMessage, readKeys, readSignature, verify, type Key, type SignaturePacket, type Subkey } from 'openpgp';
 
 /** A key that could not be read or is unusable, with the reason shown to the user. */
@@ -207,20 +208,4 @@ export async function readStoredKey(armored: string): Promise<Key | undefined> {
   } catch {
     return undefined;
   }
-}
-
-/**
- * The key id (16 upper-case hex digits) of the first signature of a verification result that checks out; undefined
- * when none does. Shared with commit verification (`commits/openpgp-verify.ts`).
- */
-export async function verifiedSigner(result: { signatures: readonly { keyID: { toHex(): string }; verified: Promise<unknown> }[] }): Promise<string | undefined> {
-  for (const one of result.signatures) {
-    try {
-      await one.verified;
-      return one.keyID.toHex().toUpperCase();
-    } catch {
-      // Not made by this key.
-    }
-  }
-  return undefined;
 }
