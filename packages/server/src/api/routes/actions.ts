@@ -8,14 +8,21 @@ import {
   toApiActionVariable,
   toApiSecret,
   type ActionsOwner,
+  type Page,
+  type PageRequest,
   type RepoAccess,
   type User,
 } from '@repohost/core';
+import type { Static, TSchema } from '@sinclair/typebox';
 import { mapPage, type ApiRouter, type RouteGroup } from '../router.js';
 import type { RequestBase } from '../contract.js';
 import type { Groups } from '../groups.js';
 
 type Loaded = Record<string, unknown>;
+/** What a list of one level needs of its request: the caller, the path's owner and the page. */
+type ListRequest = RequestBase<unknown> & { readonly page: PageRequest };
+/** An operation's id and summary (and what else its level's words hold). */
+type Words = readonly [operationId: string, summary: string, ...rest: string[]];
 
 /** The words of one level's operations (Forgejo's operation ids and summaries), and whose secrets its path names. */
 interface ActionsLevel {
@@ -42,15 +49,27 @@ function registerLevel<P extends string>(group: RouteGroup<P, Loaded, true>, lev
   const service = (ctx: RequestBase<unknown>) => ctx.host.service(ActionsService);
   const owner = (ctx: unknown) => level.owner(ctx as Loaded);
 
-  group.add({
-    method: 'GET',
-    path: '/actions/secrets',
-    operationId: level.listSecrets[0],
-    summary: level.listSecrets[1],
-    reply: { status: 200, description: 'SecretList', list: SecretSchema },
-    errors: ['unauthorized', 'forbidden', 'not_found'],
-    handler: async (ctx) => mapPage(await service(ctx).listSecrets(ctx.actor, owner(ctx), ctx.page), toApiSecret),
-  });
+  // A page of secrets or of variables, and the delete of one: alike but for their words and the service's method.
+  const addList = <S extends TSchema, T>(path: string, [operationId, summary]: Words, description: string, item: S, read: (ctx: ListRequest) => Promise<Page<T>>, convert: (row: T) => Static<S>) =>
+    group.add({
+      method: 'GET',
+      path,
+      operationId,
+      summary,
+      reply: { status: 200, description, list: item },
+      errors: ['unauthorized', 'forbidden', 'not_found'],
+      // The reply's item schema is generic here, so the compiler cannot see the page the router gives every list.
+      handler: async (ctx) => mapPage(await read(ctx as unknown as ListRequest), convert),
+    });
+  const addDelete = (path: string, [operationId, summary]: Words, description: string, remove: (ctx: RequestBase<unknown>) => Promise<void>) =>
+    group.add({ method: 'DELETE', path, operationId, summary, reply: { status: 204, description }, errors: ['unauthorized', 'forbidden', 'not_found'], handler: (ctx) => remove(ctx) });
+
+  addList('/actions/secrets', level.listSecrets, 'SecretList', SecretSchema, (ctx) => service(ctx).listSecrets(ctx.actor, owner(ctx), ctx.page), toApiSecret);
+  addDelete('/actions/secrets/{secretname}', level.deleteSecret, level.deleteSecret[2], (ctx) => service(ctx).deleteSecret(ctx.actor, owner(ctx), secretName(ctx.params)));
+  addList('/actions/variables', level.listVariables, 'VariableList', ActionVariableSchema, (ctx) => service(ctx).listVariables(ctx.actor, owner(ctx), ctx.page), toApiActionVariable);
+  addDelete('/actions/variables/{variablename}', level.deleteVariable, 'response when deleting a variable', (ctx) =>
+    service(ctx).deleteVariable(ctx.actor, owner(ctx), variableName(ctx.params)),
+  );
 
   group.add({
     method: 'PUT',
@@ -64,28 +83,6 @@ function registerLevel<P extends string>(group: RouteGroup<P, Loaded, true>, lev
       const result = await service(ctx).putSecret(ctx.actor, owner(ctx), secretName(ctx.params), ctx.body);
       return result.created ? 201 : 204;
     },
-  });
-
-  group.add({
-    method: 'DELETE',
-    path: '/actions/secrets/{secretname}',
-    operationId: level.deleteSecret[0],
-    summary: level.deleteSecret[1],
-    reply: { status: 204, description: level.deleteSecret[2] },
-    errors: ['unauthorized', 'forbidden', 'not_found'],
-    handler: async (ctx) => {
-      await service(ctx).deleteSecret(ctx.actor, owner(ctx), secretName(ctx.params));
-    },
-  });
-
-  group.add({
-    method: 'GET',
-    path: '/actions/variables',
-    operationId: level.listVariables[0],
-    summary: level.listVariables[1],
-    reply: { status: 200, description: 'VariableList', list: ActionVariableSchema },
-    errors: ['unauthorized', 'forbidden', 'not_found'],
-    handler: async (ctx) => mapPage(await service(ctx).listVariables(ctx.actor, owner(ctx), ctx.page), toApiActionVariable),
   });
 
   group.add({
@@ -125,17 +122,6 @@ function registerLevel<P extends string>(group: RouteGroup<P, Loaded, true>, lev
     },
   });
 
-  group.add({
-    method: 'DELETE',
-    path: '/actions/variables/{variablename}',
-    operationId: level.deleteVariable[0],
-    summary: level.deleteVariable[1],
-    reply: { status: 204, description: 'response when deleting a variable' },
-    errors: ['unauthorized', 'forbidden', 'not_found'],
-    handler: async (ctx) => {
-      await service(ctx).deleteVariable(ctx.actor, owner(ctx), variableName(ctx.params));
-    },
-  });
 }
 
 /** Actions secrets and variables of repositories (their owners), organizations (their owners) and the signed-in user. */
