@@ -171,15 +171,20 @@ export { RepoSearchService, searchPage, type RepoSearchOptions, RepoSearchQueryS
 export { CATALOG_MAX_REPOSITORIES, type SearchFilter, type SearchVisibility, type SearchOrdering, type CatalogRows } from './repos/search-store.js';
 export { SearchCatalog, type CatalogEntry } from './repos/search-catalog.js';
 export { RepoLanguagesService, fileLanguage, languageSizes, primaryLanguage } from './repos/languages.js';
+export { RepoFlagsService, ReplaceFlagsOptionSchema, type ReplaceFlagsOption } from './repos/flags.js';
+export { RepoAvatarsService, UpdateRepoAvatarOptionSchema, type UpdateRepoAvatarOption } from './repos/avatars.js';
+export { SigningKeyService } from './repos/signing.js';
+export { NodeInfoSchema, NodeInfoService, type NodeInfo } from './nodeinfo/index.js';
 export { type LanguageStat } from './repos/languages-store.js';
 export { RepoArchiveService, type RepoArchive } from './repos/archive.js';
-export { repoWebPath } from './repos/convert.js';
+export { REPO_AVATARS_PATH, repoWebPath } from './repos/convert.js';
 export { TopicsService, InvalidTopicsError } from './topics/service.js';
 export { toApiTopic } from './topics/convert.js';
 export { isValidTopic, normalizeTopic, repairTopic, sanitizeTopics, TOPIC_MAX_LENGTH, MAX_TOPICS_PER_REPO } from './topics/names.js';
 export { TopicNameSchema, TopicResponseSchema, TopicSearchResultsSchema, RepoTopicOptionsSchema, InvalidTopicsErrorSchema, type ApiTopicName, type ApiTopicResponse, type ApiTopicSearchResults, type RepoTopicOptions, type ApiInvalidTopicsError } from './topics/schemas.js';
 export type { Topic, TopicsTables } from './topics/tables.js';
 export { ContentsService, cleanTreePath } from './contents/service.js';
+export { ForkSyncService } from './contents/fork-sync.js';
 export { toApiContents, toApiFileCommit, UNSIGNED_VERIFICATION } from './contents/convert.js';
 export {
   ContentsResponseSchema,
@@ -195,6 +200,8 @@ export {
   CreateFileOptionsSchema,
   UpdateFileOptionsSchema,
   DeleteFileOptionsSchema,
+  SyncForkInfoSchema,
+  type ApiSyncForkInfo,
   type ApiContentsResponse,
   type ApiFileResponse,
   type ApiFilesResponse,
@@ -324,7 +331,7 @@ export type { LoggedCommit, CommitLogOptions } from './git/backend.js';
 export { MarkupService, type RenderOptions } from './markup/service.js';
 export { MarkdownOptionSchema, MarkupOptionSchema, MARKUP_MODES, type MarkdownOption, type MarkupOption, type MarkupMode } from './markup/schemas.js';
 export type { GitDataService, RawFile, RawObjectType } from './gitdata/service.js';
-export { NoteSchema, NoteQuerySchema, type ApiNote, type NoteQuery } from './gitdata/notes.js';
+export { GitBlobsQuerySchema, NoteOptionsSchema, NoteSchema, NoteQuerySchema, type ApiNote, type GitBlobsQuery, type NoteOptions, type NoteQuery } from './gitdata/notes.js';
 export {
   GitBlobResponseSchema,
   GitEntrySchema,

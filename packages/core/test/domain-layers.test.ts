@@ -26,7 +26,7 @@ const LAYERS = [
   'timeline', 'attachments', 'releases', 'labels', 'milestones', 'issues', 'reactions', 'times', 'comments', 'pulls', 'reviews',
   // What works over all of the above.
   'mirrors', 'pushmirrors', 'webhooks', 'migrate', 'accounts', 'actions',
-  'activity', 'notifications', 'contents', 'redirects', 'oauth2', 'markup', 'secretsatrest', 'cron',
+  'activity', 'notifications', 'contents', 'redirects', 'oauth2', 'markup', 'secretsatrest', 'cron', 'nodeinfo',
 ];
 
 interface Import {

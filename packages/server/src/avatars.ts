@@ -1,6 +1,6 @@
 import { getRouterParam, type H3, type H3Event } from 'h3';
 import { FastResponse } from 'srvx';
-import { AVATARS_PATH, DEFAULT_AVATAR_PATH, NotFoundError, type AvatarImage, type RepoHost } from '@repohost/core';
+import { AVATARS_PATH, DEFAULT_AVATAR_PATH, NotFoundError, REPO_AVATARS_PATH, RepoAvatarsService, type AvatarImage, type RepoHost } from '@repohost/core';
 import { errorResponse } from './api/router.js';
 
 /** Every avatar's name is its content's hash (or the hash it is drawn from), so a copy never goes stale. */
@@ -10,13 +10,20 @@ const DEFAULT_AVATAR_HASH = 'f0f0c0c0a5a5969669693c3c0f0f5a5a';
 
 /**
  * The images `avatar_url` names: `/avatars/<hash>` (an upload, or the identicon drawn from the hash; `?size=` is
- * ignored: every avatar has one size) and Forgejo's `/assets/img/avatar_default.png`. Anyone may fetch them, as in
+ * ignored: every avatar has one size), `/repo-avatars/<name>` and Forgejo's `/assets/img/avatar_default.png`. Anyone may fetch them, as in
  * Forgejo: the names are hashes, not account names.
  */
 export function registerAvatars(app: H3, host: RepoHost): void {
   app.get(`/${AVATARS_PATH}/:name`, async (event) => {
     const name = getRouterParam(event, 'name') ?? '';
     const image = await host.userAvatars.read(name);
+    if (!image) return errorResponse(host, new NotFoundError());
+    return imageResponse(event, name, image);
+  });
+  // Repository avatars (`avatar_url` of a Repository): uploads only, named by their hash as Forgejo names them.
+  app.get(`/${REPO_AVATARS_PATH}/:name`, async (event) => {
+    const name = getRouterParam(event, 'name') ?? '';
+    const image = await host.service(RepoAvatarsService).read(name);
     if (!image) return errorResponse(host, new NotFoundError());
     return imageResponse(event, name, image);
   });

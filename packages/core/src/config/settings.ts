@@ -91,6 +91,16 @@ const SPEC = {
     DISABLE_STARS: bool(false),
     DISABLE_FORKS: bool(false),
     DISABLE_MIGRATIONS: bool(false),
+    /** Site administrators' repository flags (`/repos/{owner}/{repo}/flags…`): the routes exist only when true. */
+    ENABLE_FLAGS: bool(false),
+  },
+  'repository.signing': {
+    /** `none`, `default` (git's own `user.signingkey`, which RepoHost's git does not set) or a key: a GPG key id, or with `FORMAT = ssh` the path of a public key file. */
+    SIGNING_KEY: str('default'),
+    SIGNING_NAME: str(''),
+    SIGNING_EMAIL: str(''),
+    /** `openpgp` or `ssh`. */
+    FORMAT: str('openpgp'),
   },
   'repository.issue': {
     /** Issues (and, apart, pull requests) a repository may pin at once. */
@@ -264,6 +274,16 @@ const SPEC = {
     AVATAR_MAX_HEIGHT: int(4096),
     /** Bytes. */
     AVATAR_MAX_FILE_SIZE: int(1048576),
+  },
+  federation: {
+    /** Forgejo mounts `/nodeinfo` (and its ActivityPub routes) only when true. */
+    ENABLED: bool(false),
+    /** `/nodeinfo` shows the counts of users, issues and comments. */
+    SHARE_USER_STATISTICS: bool(true),
+  },
+  'repo-avatar': {
+    /** Uploaded repository avatars; empty means `APP_DATA_PATH/repo-avatars`, relative paths are taken from the work path. */
+    PATH: str(''),
   },
   /** RepoHost's own settings (Forgejo has no equivalent). */
   repohost: {

@@ -3,3 +3,4 @@
  * stores above all) is private; `test/domain-layers.test.ts` checks that imports from outside come through here.
  */
 export { ContentsService } from './service.js';
+export { ForkSyncService } from './fork-sync.js';

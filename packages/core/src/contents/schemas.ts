@@ -147,3 +147,15 @@ export type DeleteFileOptions = Static<typeof DeleteFileOptionsSchema>;
 export const ContentsQuerySchema = Type.Object({
   ref: Type.Optional(Type.String({ description: 'The name of the commit/branch/tag. Default the repository’s default branch (usually master)' })),
 });
+
+/** `GET /sync_fork[/{branch}]`: whether a fork's branch may be fast-forwarded to its base repository's branch. */
+export const SyncForkInfoSchema = Type.Object(
+  {
+    allowed: Type.Boolean(),
+    fork_commit: Type.String(),
+    base_commit: Type.String(),
+    commits_behind: Type.Integer({ format: 'int64' }),
+  },
+  { $id: 'SyncForkInfo', description: 'SyncForkInfo information about syncing a fork' },
+);
+export type ApiSyncForkInfo = Static<typeof SyncForkInfoSchema>;

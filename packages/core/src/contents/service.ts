@@ -10,6 +10,7 @@ import { repoKey, ReposService } from '../repos/index.js';
 import { ProtectionService } from '../protection/index.js';
 import { assertValidBranchName } from '../repos/index.js';
 import { acceptInput } from '../validation/index.js';
+import { moveRefs, zeroId } from '../refs/index.js';
 import { trimEnd } from '../text.js';
 import { toApiContents, toApiFileCommit, UNSIGNED_VERIFICATION, type RefKind } from './convert.js';
 import {
@@ -23,6 +24,7 @@ import {
   type DeleteFileOptions,
   type Identity,
   type UpdateFileOptions,
+  UpdateFileOptionsSchema,
 } from './schemas.js';
 
 /** A ref name as `?ref=` may give it: no revision syntax (`~`, `^`, `:`, `@{`, `..`), nothing git reads as an option. */
@@ -138,12 +140,7 @@ export class ContentsService {
    */
   async change(actor: Actor, access: RepoAccess, input: ChangeFilesOptions, flavour: 'change' | 'delete' = 'change'): Promise<ApiFilesResponse> {
     const options = acceptInput(ChangeFilesOptionsSchema, input);
-    const doer = actorUser(actor);
-    if (!doer) throw new UnauthorizedError('token is required');
-    if (unitMode(access, 'repo.code') < AccessMode.Write) throw new ForbiddenError('user should have a permission to write to this branch');
-    // A mirror follows its source: Forgejo lets nobody commit to it.
-    if (access.repo.is_mirror) throw new ForbiddenError('user should have a permission to write to this branch');
-    if (access.repo.is_archived) throw new LockedError('repo is archived');
+    const doer = this.writer(actor, access);
     // A stale `sha` on delete is Forgejo's 400; on create/update its 422.
     const shaMismatch = (message: string) => (flavour === 'delete' ? new BadRequestError(message) : new ValidationError('sha', message));
 
@@ -229,6 +226,58 @@ export class ContentsService {
       message: body,
     });
     return { files, commit, verification: { ...UNSIGNED_VERIFICATION } };
+  }
+
+  /**
+   * `POST /diffpatch`: applies a unified diff (`content`, as text) to `branch` (default: the default branch) as
+   * one commit on it, or on `new_branch` made from it, as Forgejo's ApplyDiffPatch does. The `sha` Forgejo's
+   * binding requires is not used, as in Forgejo. 409 when the diff does not apply, 422 when it is no diff.
+   */
+  async applyDiffPatch(actor: Actor, access: RepoAccess, input: UpdateFileOptions): Promise<ApiFileResponse> {
+    const options = acceptInput(UpdateFileOptionsSchema, input);
+    const doer = this.writer(actor, access);
+    const { repo } = access;
+    const key = this.keyOf(access);
+    const oldBranch = options.branch || repo.default_branch;
+    const newBranch = options.new_branch || oldBranch;
+    const refs = await this.ctx.git.readRefs(key, [`refs/heads/${oldBranch}`, `refs/heads/${newBranch}`]);
+    const base = refs.get(`refs/heads/${oldBranch}`);
+    if (!base) throw new NotFoundError(`branch does not exist [name: ${oldBranch}]`);
+    if (newBranch !== oldBranch) {
+      assertValidBranchName(newBranch, 'new_branch');
+      if (refs.has(`refs/heads/${newBranch}`)) throw new ValidationError('new_branch', `branch already exists [name: ${newBranch}]`);
+    }
+
+    const applied = await this.ctx.git.applyPatch(key, base, options.content);
+    if ('refused' in applied) {
+      if (applied.refused === 'invalid') throw new ValidationError('content', applied.message);
+      throw new ConflictError(applied.message);
+    }
+    await this.ctx.service(ProtectionService).assertMayCommit(actor, access, newBranch, applied.paths);
+
+    const message = options.message?.trim() || 'apply-patch';
+    const { author, committer } = this.identities(doer, options.author, options.committer, options.dates);
+    const body = options.signoff ? `${message}\n\nSigned-off-by: ${committer.name} <${committer.email}>\n` : `${message}\n`;
+    const commit = await this.ctx.git.commitTree(key, { tree: applied.tree, parents: [base], message: body, author, committer });
+    const ref = `refs/heads/${newBranch}`;
+    const oldId = newBranch === oldBranch ? base : zeroId(repo.object_format_name);
+    await moveRefs(this.ctx, actor, access, [{ ref, oldId, newId: commit }], `branch ${newBranch} was changed by someone else meanwhile; read it again and retry`);
+    return {
+      content: null,
+      commit: toApiFileCommit(this.ctx.settings, access, { id: commit, tree: applied.tree, parents: [base], author, committer, message: body }),
+      verification: { ...UNSIGNED_VERIFICATION },
+    };
+  }
+
+  /** The doer of a write, when it may write the repository's code at all (a mirror and an archive refuse). */
+  private writer(actor: Actor, access: RepoAccess): User {
+    const doer = actorUser(actor);
+    if (!doer) throw new UnauthorizedError('token is required');
+    if (unitMode(access, 'repo.code') < AccessMode.Write) throw new ForbiddenError('user should have a permission to write to this branch');
+    // A mirror follows its source: Forgejo lets nobody commit to it.
+    if (access.repo.is_mirror) throw new ForbiddenError('user should have a permission to write to this branch');
+    if (access.repo.is_archived) throw new LockedError('repo is archived');
+    return doer;
   }
 
   /** Checks each operation's input and decodes its content; nothing here reads git. */

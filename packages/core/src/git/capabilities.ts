@@ -10,6 +10,7 @@ import type { FetchRemoteOptions, RemoteGitAccess, RemoteHead } from './remote-t
 import type { MirrorPushRequest } from './push-mirror-types.js';
 import type {
   AnnotatedTagOptions,
+  AppliedPatch,
   ArchiveOptions,
   ArchiveStream,
   ChangeFilesCommit,
@@ -215,6 +216,11 @@ export interface GitDiffs {
   diffRange(key: RepoKey, base: string, head: string, format: 'diff' | 'patch', binary: boolean): Promise<Buffer>;
   /** Each path's unified diff between two commits, from one process cut at `maxBytes` (review comments quote hunks). */
   fileDiffs(key: RepoKey, base: string, head: string, paths: readonly string[], maxBytes: number): Promise<Map<string, string>>;
+  /**
+   * Applies a unified diff to the tree of commit `base` as `git apply --cached -3` does (Forgejo's diffpatch),
+   * writing its blobs and tree; no commit is made and no ref moves.
+   */
+  applyPatch(key: RepoKey, base: string, patch: string): Promise<AppliedPatch>;
 }
 
 /** Archive: zip, tar.gz and bundle downloads of a commit. */

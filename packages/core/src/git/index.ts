@@ -10,5 +10,6 @@ export { MemoryGitBackend } from './memory/backend.js';
 export { type MergeSignature } from './merge-types.js';
 export { NativeGitBackend } from './native.js';
 export { RemoteGitError, type RemoteGitAccess } from './remote-types.js';
-export { BranchMovedError, DEFAULT_OBJECT_FORMAT, FULL_HEX_ID, OBJECT_FORMATS, OwnerStorageExistsError, RefConflictError, RepositoryExistsError, isObjectFormat, type ArchiveFormat, type ChangedFileEntry, type CommitRangeOptions, type ContentsEntry, type DatedSignature, type FileChange, type FileToCommit, type GitCommit, type GitObjectInfo, type GitRefEntry, type GitService, type GitTreeEntry, type IncomingObjects, type LoggedCommit, type ObjectFormat, type RefCommitInfo, type RefDetail, type RefUpdate, type RepoKey, type ServiceSession, type Signature, type TreeFile } from './types.js';
+export { BranchMovedError, DEFAULT_OBJECT_FORMAT, FULL_HEX_ID, OBJECT_FORMATS, OwnerStorageExistsError, RefConflictError, RepositoryExistsError, isObjectFormat, type ArchiveFormat, type ChangedFileEntry, type CommitRangeOptions, type ContentsEntry, type DatedSignature, type FileChange, type FileToCommit, type GitCommit, type GitObjectData, type GitObjectInfo, type GitRefEntry, type GitService, type GitTreeEntry, type IncomingObjects, type LoggedCommit, type ObjectFormat, type RefCommitInfo, type RefDetail, type RefUpdate, type RepoKey, type ServiceSession, type Signature, type TreeFile } from './types.js';
+export { cleanCommitMessage } from './text.js';
 export { notSupported } from './unsupported.js';

@@ -11,6 +11,7 @@ import path from 'node:path';
 import {
   FULL_HEX_ID,
   BranchMovedError,
+  type AppliedPatch,
   type ChangeFilesCommit,
   type ContentsEntry,
   type ContentsRead,
@@ -359,9 +360,50 @@ export async function changeFiles(git: NativeGitBackend, key: RepoKey, options: 
         ...signatureEnv('COMMITTER', options.committer),
       })
     ).trim();
-    const moved = await git.run(['--git-dir', dir, 'update-ref', '-m', 'contents API', `refs/heads/${options.branch}`, commit, options.expectedOldId ?? zero]);
+    const moved = await git.run(['--git-dir', dir, 'update-ref', '-m', 'contents API', options.ref ?? `refs/heads/${options.branch}`, commit, options.expectedOldId ?? zero]);
     if (moved.code !== 0) throw new BranchMovedError(options.branch, moved.stderr.trim());
     return { commit, tree, blobs };
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** What of git's refusal an answer repeats: its first lines, without the `error: ` git puts before each. */
+const REFUSAL_MAX_CHARS = 1000;
+
+/**
+ * Applies a unified diff to `base`'s tree in a scratch index, with the flags Forgejo's diffpatch passes
+ * (`--recount --ignore-whitespace --whitespace=fix --binary -3`): the blobs and the tree are written, nothing else.
+ * Exit 1 is a patch that does not apply there; 128 one git cannot read (or none at all).
+ */
+export async function applyPatch(git: NativeGitBackend, key: RepoKey, base: string, patch: string): Promise<AppliedPatch> {
+  const dir = git.pathOf(key);
+  const scratch = path.join(path.dirname(path.dirname(dir)), '.trash', `patch-${randomBytes(6).toString('hex')}`);
+  await mkdir(scratch, { recursive: true, mode: 0o700 });
+  try {
+    const env = { GIT_INDEX_FILE: path.join(scratch, 'index') };
+    const run = async (args: string[], input?: string) => {
+      const result = await git.run(['--git-dir', dir, ...args], { input, env });
+      return { code: result.code, stdout: result.stdout.toString('utf8'), stderr: result.stderr.toString() };
+    };
+    const read = await run(['read-tree', '--end-of-options', base]);
+    if (read.code !== 0) throw new Error(`git read-tree failed (${read.code}): ${read.stderr.trim()}`);
+    const applied = await run(['apply', '--cached', '--recount', '--ignore-whitespace', '--whitespace=fix', '--binary', '-3', '-'], patch);
+    if (applied.code !== 0) {
+      const message = applied.stderr
+        .split('\n')
+        .filter((line) => line.startsWith('error: '))
+        .map((line) => line.slice('error: '.length))
+        .join('\n')
+        .slice(0, REFUSAL_MAX_CHARS);
+      return { refused: applied.code === 1 ? 'conflict' : 'invalid', message: message || 'patch does not apply' };
+    }
+    const written = await run(['write-tree']);
+    // A three-way application that conflicts leaves unmerged entries, which no tree can hold.
+    if (written.code !== 0) return { refused: 'conflict', message: 'patch does not apply' };
+    const changed = await run(['diff', '--cached', '--name-only', '--no-renames', '-z', base, '--']);
+    if (changed.code !== 0) throw new Error(`git diff failed (${changed.code}): ${changed.stderr.trim()}`);
+    return { tree: written.stdout.trim(), paths: changed.stdout.split('\0').filter((p) => p !== '') };
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }

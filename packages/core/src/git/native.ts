@@ -8,6 +8,7 @@ import {
   FULL_HEX_ID,
   OwnerStorageExistsError,
   RepositoryExistsError,
+  type AppliedPatch,
   type ArchiveOptions,
   type ArchiveStream,
   type CommitFilesOptions,
@@ -42,7 +43,7 @@ import { changedFiles, diffRange, mergeBase, mergeTree, storeCommitRef } from '.
 import { fileDiffs } from './native-reviews.js';
 import type { ChangedFileEntry, MergeTreeResult } from './backend.js';
 import type { AnnotatedTagOptions, RefDetail, RefKind } from './backend.js';
-import { changeFiles, lastCommitOf, readContents, statPaths } from './native-contents.js';
+import { applyPatch, changeFiles, lastCommitOf, readContents, statPaths } from './native-contents.js';
 import { forkRepository } from './native-forks.js';
 import { pushMirror } from './native-push-mirror.js';
 import { fetchFromRemote, readRemoteHead } from './native-remote.js';
@@ -676,6 +677,10 @@ export class NativeGitBackend implements GitBackend {
 
   fileDiffs(key: RepoKey, base: string, head: string, paths: readonly string[], maxBytes: number): Promise<Map<string, string>> {
     return fileDiffs(this, key, base, head, paths, maxBytes);
+  }
+
+  applyPatch(key: RepoKey, base: string, patch: string): Promise<AppliedPatch> {
+    return applyPatch(this, key, base, patch);
   }
 
   storeCommitRef(key: RepoKey, ref: string, commit: string): Promise<void> {

@@ -281,6 +281,8 @@ export interface FileChange {
 export interface ChangeFilesCommit {
   /** The branch moved to the new commit. */
   branch: string;
+  /** The full ref moved instead of `refs/heads/<branch>` (git notes: `refs/notes/commits`). */
+  ref?: string;
   objectFormat: ObjectFormat;
   /** The commit the change starts from; absent for a first commit. */
   parent?: string;
@@ -292,6 +294,12 @@ export interface ChangeFilesCommit {
   author: DatedSignature;
   committer: DatedSignature;
 }
+
+/** A unified diff applied to a commit's tree (`applyPatch`): the tree it gives, or why it gives none. */
+export type AppliedPatch =
+  | { tree: string; /** The paths whose entries differ from the base tree. */ paths: string[] }
+  /** `conflict`: the patch does not apply to that tree; `invalid`: it is not a patch git reads. */
+  | { refused: 'conflict' | 'invalid'; message: string };
 
 /** A signature whose time keeps the zone it was given in (`+0200`); UTC when absent. */
 export interface DatedSignature extends Signature {

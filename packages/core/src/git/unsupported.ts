@@ -15,10 +15,11 @@ export type MemoryUnsupportedMethod = keyof MemoryUnsupported;
 export const MEMORY_UNSUPPORTED = [
   // GitArchive: streams git writes itself (zip, tar.gz and bundles).
   'archive',
-  // GitDiffs: unified diffs and mail patches.
+  // GitDiffs: unified diffs and mail patches, and applying a diff.
   'commitDiff',
   'diffRange',
   'fileDiffs',
+  'applyPatch',
   // GitRebase: rebasing pull requests.
   'rebaseCommits',
   // GitRemote: remote git (push mirrors, migrations and pull mirrors).

@@ -6,11 +6,13 @@
 import type { Readable } from 'node:stream';
 import type { CoreContext } from '../context.js';
 import type { Actor } from '../users/index.js';
-import { BadRequestError, NotFoundError, ValidationError } from '../errors.js';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
+import { actorUser, noReplyAddress } from '../users/index.js';
+import { AccessMode, unitMode } from '../access/index.js';
 import { CommitsService } from '../commits/index.js';
 import type { CommitView } from '../commits/index.js';
-import type { NoteQuery } from './notes.js';
-import { FULL_HEX_ID, type GitObjectInfo, type GitTreeEntry, type RepoKey } from '../git/index.js';
+import type { GitBlobsQuery, NoteOptions, NoteQuery } from './notes.js';
+import { BranchMovedError, FULL_HEX_ID, cleanCommitMessage, isObjectFormat, type FileChange, type GitObjectData, type GitObjectInfo, type GitTreeEntry, type RepoKey } from '../git/index.js';
 import { repoKey, type RepoAccess } from '../repos/index.js';
 import { editorConfigFor, parseEditorConfig } from './editorconfig.js';
 import {
@@ -28,6 +30,14 @@ import { trimEnd } from '../text.js';
 
 /** Bytes of a note's message kept. */
 const NOTE_MAX_BYTES = 1024 * 1024;
+
+/** The ref git notes live on (git's default, the one Forgejo reads and writes). */
+const NOTES_REF = 'refs/notes/commits';
+
+/** Where a note on `id` may be in the notes tree: at its id, or under a fan-out of two or four hex digits. */
+function notePaths(id: string): string[] {
+  return [id, `${id.slice(0, 2)}/${id.slice(2)}`, `${id.slice(0, 2)}/${id.slice(2, 4)}/${id.slice(4)}`];
+}
 
 /** Raw files up to this size are read through the object reader; larger ones are streamed from their own process. */
 const INLINE_RAW_BYTES = 64 * 1024;
@@ -89,14 +99,41 @@ export class GitDataService {
    * `GET /git/blobs/{sha}`: content in base64, withheld (empty) over `[api] DEFAULT_MAX_BLOB_SIZE`. The sha is a
    * full object id; anything else, and an id that names no blob, is a 400 as Forgejo answers it.
    */
-  async blob(_actor: Actor, access: RepoAccess, sha: string): Promise<ApiGitBlobResponse> {
-    const id = fullObjectId(sha);
+  async blob(actor: Actor, access: RepoAccess, sha: string): Promise<ApiGitBlobResponse> {
+    return (await this.blobs(actor, access, { shas: sha }))[0]!;
+  }
+
+  /**
+   * `GET /git/blobs?shas=a,b,…`: each blob as `/git/blobs/{sha}` answers it, in the order asked, the first
+   * `[api] MAX_RESPONSE_ITEMS` only. All are read in one batch over the repository's long-lived object reader; the
+   * first id that is malformed or names no blob is the answer (Forgejo's 400), as Forgejo stops at it.
+   */
+  async blobs(_actor: Actor, access: RepoAccess, query: GitBlobsQuery): Promise<ApiGitBlobResponse[]> {
+    if (query.shas === undefined || query.shas === '') throw new BadRequestError('shas not provided');
+    const asked = query.shas.split(',').slice(0, this.ctx.settings.api.MAX_RESPONSE_ITEMS);
+    const ids = asked.map((sha): string | BadRequestError => {
+      try {
+        return fullObjectId(sha);
+      } catch (error) {
+        if (error instanceof BadRequestError) return error;
+        throw error;
+      }
+    });
     const key = repoKey(access.owner, access.repo);
     const limit = this.ctx.settings.api.DEFAULT_MAX_BLOB_SIZE;
-    const info = await this.ctx.git.resolveRevision(key, id);
-    if (!info || info.type !== 'blob' || info.id !== id) throw new BadRequestError(objectDoesNotExist(id));
-    const content = info.size <= limit ? (await this.ctx.git.readObject(key, info.id, { maxBytes: limit }))?.content.toString('base64') ?? '' : '';
-    return { sha: info.id, url: `${repoApiUrl(this.ctx.settings, access)}/git/blobs/${info.id}`, size: info.size, encoding: 'base64', content };
+    const wanted = ids.filter((id): id is string => typeof id === 'string');
+    const read = new Map<string, GitObjectData | undefined>();
+    const objects = wanted.length > 0 ? await this.ctx.git.readObjects(key, wanted, { maxBytes: limit }) : [];
+    wanted.forEach((id, i) => read.set(id, objects[i]));
+    const base = repoApiUrl(this.ctx.settings, access);
+    return ids.map((id) => {
+      if (typeof id !== 'string') throw id;
+      const object = read.get(id);
+      if (!object || object.type !== 'blob' || object.id !== id) throw new BadRequestError(objectDoesNotExist(id));
+      // Over the limit the content is withheld (empty), as Forgejo does.
+      const content = object.size <= limit ? object.content.toString('base64') : '';
+      return { sha: object.id, url: `${base}/git/blobs/${object.id}`, size: object.size, encoding: 'base64', content };
+    });
   }
 
   /** `GET /git/trees/{sha}`: a tree, or a commit's, by id or ref; paged by `page` and `per_page`. */
@@ -242,19 +279,84 @@ export class GitDataService {
     const target = await this.ctx.git.resolveRevision(key, sha);
     if (!target) throw new NotFoundError(`object does not exist [id: ${sha}, rel_path: ]`);
     const id = target.id;
-    const paths = [id, `${id.slice(0, 2)}/${id.slice(2)}`, `${id.slice(0, 2)}/${id.slice(2, 4)}/${id.slice(4)}`];
-    const found = await this.ctx.git.readObjects(key, paths.map((p) => `refs/notes/commits:${p}`), { maxBytes: NOTE_MAX_BYTES });
+    const paths = notePaths(id);
+    const found = await this.ctx.git.readObjects(key, paths.map((p) => `${NOTES_REF}:${p}`), { maxBytes: NOTE_MAX_BYTES });
     const at = found.findIndex((object) => object?.type === 'blob');
     if (at < 0) throw new NotFoundError(`note does not exist: ${sha}`);
     const listed = await this.ctx.service(CommitsService).list(
       actor,
       access,
-      { sha: 'refs/notes/commits', path: paths[at], stat: true, files: query.files ?? true, verification: query.verification ?? true },
+      { sha: NOTES_REF, path: paths[at], stat: true, files: query.files ?? true, verification: query.verification ?? true },
       { page: 1, limit: 1 },
     );
     const commit = listed.items[0];
     if (!commit) throw new NotFoundError(`note does not exist: ${sha}`);
     return { message: found[at]!.content.toString('utf8'), commit };
+  }
+
+  /**
+   * `POST /git/notes/{sha}`: sets the note on the commit a ref or id names, as `git notes add -f -m` does: the text
+   * cleaned up as git cleans a message (an empty one removes the note), written by the doer as a new commit of
+   * `refs/notes/commits`. Answers the note as `GET` reads it. Writers on code only (Forgejo's reqRepoWriter).
+   */
+  async setNote(actor: Actor, access: RepoAccess, sha: string, options: NoteOptions): Promise<{ message: string; commit: CommitView }> {
+    const { key, target } = await this.noteTarget(actor, access, sha, true);
+    const text = cleanCommitMessage(options.message ?? '');
+    await this.writeNote(actor, access, key, target, text === '' ? undefined : text, text === '' ? "Notes removed by 'git notes add'\n" : "Notes added by 'git notes add'\n");
+    return this.note(actor, access, sha, {});
+  }
+
+  /** `DELETE /git/notes/{sha}`: removes the note on the object a ref or id names (404 when it has none). */
+  async removeNote(actor: Actor, access: RepoAccess, sha: string): Promise<void> {
+    const { key, target } = await this.noteTarget(actor, access, sha, false);
+    if (!(await this.writeNote(actor, access, key, target, undefined, "Notes removed by 'git notes remove'\n"))) {
+      throw new NotFoundError(`note does not exist: ${sha}`);
+    }
+  }
+
+  /** The checks a note write makes, in Forgejo's order, and the object it is on (a commit, for `add`). */
+  private async noteTarget(actor: Actor, access: RepoAccess, sha: string, commit: boolean): Promise<{ key: RepoKey; target: string }> {
+    if (!actorUser(actor)) throw new UnauthorizedError('token is required');
+    if (unitMode(access, 'repo.code') < AccessMode.Write) throw new ForbiddenError('user should have a permission to write to a repository');
+    if (!clientRevision(sha)) throw new ValidationError('', `no valid ref or sha: ${sha}`);
+    const key = repoKey(access.owner, access.repo);
+    const target = await this.ctx.git.resolveRevision(key, commit ? `${sha}^{commit}` : sha);
+    if (!target) throw new NotFoundError(objectDoesNotExist(sha));
+    return { key, target: target.id };
+  }
+
+  /**
+   * Writes (`text`) or removes (undefined) the note on `target` as one commit of the notes ref, made by the doer,
+   * from where the ref was read (a note written meanwhile is a 409). False when there was nothing to remove.
+   */
+  private async writeNote(actor: Actor, access: RepoAccess, key: RepoKey, target: string, text: string | undefined, message: string): Promise<boolean> {
+    const doer = actorUser(actor)!;
+    const head = (await this.ctx.git.readRefs(key, [NOTES_REF])).get(NOTES_REF);
+    const paths = notePaths(target);
+    const existing = head ? await this.ctx.git.readObjects(key, paths.map((p) => `${head}:${p}`), { maxBytes: 1 }) : [];
+    const present = paths.filter((_, i) => existing[i] !== undefined);
+    if (text === undefined && present.length === 0) return false;
+    // A note replaced stays where it was in the fan-out; a new one goes at the top, as git writes a small notes tree.
+    const changes: FileChange[] = present.map((path) => ({ path }));
+    if (text !== undefined) changes.push({ path: present[0] ?? target, content: Buffer.from(text, 'utf8') });
+    const signature = { name: doer.name, email: doer.keep_email_private ? noReplyAddress(doer, this.ctx.settings) : doer.email, when: new Date() };
+    try {
+      await this.ctx.git.changeFiles(key, {
+        branch: NOTES_REF,
+        ref: NOTES_REF,
+        objectFormat: isObjectFormat(access.repo.object_format_name) ? access.repo.object_format_name : 'sha1',
+        parent: head,
+        expectedOldId: head,
+        changes,
+        message,
+        author: signature,
+        committer: signature,
+      });
+    } catch (error) {
+      if (error instanceof BranchMovedError) throw new ConflictError('the notes were changed by someone else meanwhile; retry');
+      throw error;
+    }
+    return true;
   }
 
   /** `GET /editorconfig/{filepath}`: what the repository's root `.editorconfig` says of the path. */

@@ -39,6 +39,11 @@ export interface IssueCounters {
 export class IssuesPort {
   constructor(private readonly scope: StoreScope) {}
 
+  /** Every issue and pull request of the instance (Forgejo's `CountIssues` without options). */
+  countAll(): Promise<number> {
+    return this.issues.countAll();
+  }
+
   private get issues(): IssuesStore {
     return this.scope.store(IssuesStore);
   }

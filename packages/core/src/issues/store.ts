@@ -56,6 +56,11 @@ const ORDERINGS: Record<IssueOrder, readonly (readonly [keyof IssueTable, 'asc' 
 
 /** The issue tables: issues, their index sequence, assignees, labels and dependencies. */
 export class IssuesStore extends Store<IssuesTables> {
+  /** Every issue and pull request of the instance. */
+  async countAll(): Promise<number> {
+    return Store.count(await this.db.selectFrom('issue').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst());
+  }
+
   private readonly byIndexQuery = this.precompiled<Issue, 'repoId' | 'index'>('byIndex', (db, param) =>
     db.selectFrom('issue').selectAll().where('repo_id', '=', param('repoId')).where('index', '=', param('index')),
   );

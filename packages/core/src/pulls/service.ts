@@ -114,6 +114,18 @@ export class PullsService {
     return { issue, pull };
   }
 
+  /**
+   * The pull request whose merge made commit `sha` (the full id, as Forgejo matches it), for callers who may read
+   * the code; NotFound with Forgejo's message otherwise.
+   */
+  async byMergedCommit(actor: Actor, access: RepoAccess, sha: string): Promise<Pull> {
+    const missing = () => new NotFoundError(`pull request does not exist [id: 0, issue_id: 0, head_repo_id: 0, base_repo_id: ${access.repo.id}, head_branch: , base_branch: ]`);
+    if (unitMode(access, 'repo.code') < AccessMode.Read) throw missing();
+    const pull = await this.store.byMergedCommit(access.repo.id, sha);
+    if (!pull) throw missing();
+    return this.resolve(actor, access, pull.index);
+  }
+
   /** The pull requests of these issues (issues that are not pull requests are left out). */
   async ofIssues(issues: readonly Issue[], scope: Pick<CoreTransaction, 'store'> = this.ctx): Promise<Pull[]> {
     const pulls = await scope.store(PullsStore).byIssueIds(issues.filter((i) => i.is_pull).map((i) => i.id));

@@ -34,6 +34,11 @@ export class PullsStore extends Store<PullsTables> {
     return this.db.selectFrom('pull_request').selectAll().where('issue_id', 'in', [...new Set(issueIds)]).execute();
   }
 
+  /** The pull request of the repository whose merge made commit `sha` (Forgejo's `GetPullRequestByMergedCommit`). */
+  byMergedCommit(baseRepoId: number, sha: string): Promise<PullRequest | undefined> {
+    return this.db.selectFrom('pull_request').selectAll().where('base_repo_id', '=', baseRepoId).where('merged_commit_id', '=', sha).orderBy('id').executeTakeFirst();
+  }
+
   byIndex(repoId: number, index: number): Promise<PullRequest | undefined> {
     return this.db.selectFrom('pull_request').selectAll().where('base_repo_id', '=', repoId).where('index', '=', index).executeTakeFirst();
   }

@@ -12,6 +12,9 @@ import type { RepoAccess } from './access.js';
 import { defaultPullsUnit, parseTopics, viewUnits } from './units.js';
 import { formatGoDuration } from '../go-duration.js';
 
+/** The web path uploaded repository avatars are served under (`/repo-avatars/<name>`), outside the API. */
+export const REPO_AVATARS_PATH = 'repo-avatars';
+
 export function repoWebPath(owner: User, repo: Repository): string {
   return `${encodeURIComponent(owner.name)}/${encodeURIComponent(repo.name)}`;
 }
@@ -116,7 +119,7 @@ export function toApiRepository(
     default_merge_style: pulls.default_merge_style,
     default_update_style: pulls.default_update_style,
     default_allow_maintainer_edit: pulls.default_allow_maintainer_edit,
-    avatar_url: '',
+    avatar_url: repo.avatar ? webUrl(settings, `${REPO_AVATARS_PATH}/${encodeURIComponent(repo.avatar)}`) : '',
     internal: false,
     mirror_interval: mirror ? formatGoDuration(mirror.interval_seconds) : '',
     object_format_name: isObjectFormat(repo.object_format_name) ? repo.object_format_name : DEFAULT_OBJECT_FORMAT,

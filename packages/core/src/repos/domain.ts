@@ -1,15 +1,17 @@
 import { defineDomain } from '../domain.js';
 import { RepoLanguagesService } from './languages.js';
 import { RepoForksService } from './forks.js';
+import { RepoAvatarsService } from './avatars.js';
 
 /**
- * The primary language follows pushes to the default branch. (Interrupted storage changes are `RepoStorageService`'s
+ * The primary language follows pushes to the default branch; a deleted repository's avatar file goes. (Interrupted storage changes are `RepoStorageService`'s
  * own; other domains' repairs run from their records.)
  */
 export const reposDomain = defineDomain({
   name: 'repos',
   subscribe(ctx) {
     ctx.service(RepoLanguagesService).subscribe();
+    ctx.service(RepoAvatarsService).subscribe();
   },
 });
 

@@ -271,6 +271,17 @@ export class RepoForksService {
     const parent = await this.ctx.store(ReposStore).findById(base.fork_id);
     return parent && parent.owner_id === headOwner.id ? parent : undefined;
   }
+
+  /**
+   * The repository `fork` was forked from, with its git storage's key, whoever asks (Forgejo's `GetBaseRepo`, for
+   * syncing a fork); undefined when `fork` is no fork or its parent is gone.
+   */
+  async baseOf(fork: Repository): Promise<{ repo: Repository; key: RepoKey } | undefined> {
+    if (fork.is_fork !== 1 || fork.fork_id <= 0) return undefined;
+    const parent = await this.ctx.store(ReposStore).findById(fork.fork_id);
+    const owner = parent && (await this.ctx.port(UsersPort).byId(parent.owner_id));
+    return parent && owner ? { repo: parent, key: repoKey(owner, parent) } : undefined;
+  }
 }
 
 function alreadyExists(owner: Pick<User, 'name'>, name: string): ConflictError {

@@ -5,10 +5,12 @@
 import './events.js';
 export { type RepoAccess } from './access.js';
 export { RepoArchiveService } from './archive.js';
+export { RepoAvatarsService, UpdateRepoAvatarOptionSchema, type UpdateRepoAvatarOption } from './avatars.js';
 export { CollaboratorsService } from './collaborators.js';
-export { repoWebPath, toApiRepository } from './convert.js';
+export { REPO_AVATARS_PATH, repoWebPath, toApiRepository } from './convert.js';
 export { forksDomain, reposDomain } from './domain.js';
 export { RepoSettingsService } from './edit.js';
+export { RepoFlagsService, ReplaceFlagsOptionSchema, type ReplaceFlagsOption } from './flags.js';
 export { RepoForksService } from './forks.js';
 export { type RepoLabels } from './labels.js';
 export { RepoLanguagesService } from './languages.js';
@@ -20,6 +22,7 @@ export { type PushCheck, type PushPolicy, type PusherKind } from './push-policy.
 export { RepositoryMetaSchema, RepositorySchema, type ApiRepositoryMeta } from './schemas.js';
 export { RepoSearchService, searchVisibility } from './search.js';
 export { ReposService, repoKey } from './service.js';
+export { SigningKeyService } from './signing.js';
 export { RepoStorageService, type ReconcileReport } from './storage.js';
 export { RepoStatus, type ReposTables, type Repository } from './tables.js';
 export { type RepoTopics } from './topics.js';

@@ -44,6 +44,8 @@ export interface RepositoryTable {
   status: Generated<number>;
   /** The wiki's branch ('' until the wiki is created: the default branch then). */
   wiki_branch: Generated<string>;
+  /** The uploaded avatar's file name under `[repo-avatar] PATH` ('' for none). */
+  avatar: Generated<string>;
 }
 
 /** An account watching a repository (Forgejo's watch modes: 1 normal, 2 don't watch, 3 auto). */

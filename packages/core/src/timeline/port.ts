@@ -4,6 +4,7 @@ import type { StoreScope } from '../storage/index.js';
 import { CommentImportStore } from './import-store.js';
 import { ReviewCommentsStore } from './review-comments-store.js';
 import { CommentsStore, type CommentDraft, type CommentFilter } from './store.js';
+import { COMMENT_TYPES } from './types.js';
 
 export type { CommentFilter };
 import type { Comment, NewComment } from './tables.js';
@@ -14,6 +15,11 @@ import type { Comment, NewComment } from './tables.js';
  */
 export class CommentsPort {
   constructor(private readonly scope: StoreScope) {}
+
+  /** The instance's plain comments (Forgejo's `CountComments` without options: type 0, no timeline events). */
+  countPlain(): Promise<number> {
+    return this.comments.countOfType(COMMENT_TYPES.comment);
+  }
 
   private get comments(): CommentsStore {
     return this.scope.store(CommentsStore);

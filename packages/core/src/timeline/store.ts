@@ -23,6 +23,11 @@ export type CommentDraft = Omit<NewComment, 'created_unix' | 'updated_unix'> & P
  * repository and kind, so the store reads that table too (never writes it).
  */
 export class CommentsStore extends Store<CommentsTables & Pick<Schema, 'issue'>> {
+  /** The instance's comments of one type. */
+  async countOfType(type: number): Promise<number> {
+    return Store.count(await this.db.selectFrom('comment').select((eb) => eb.fn.countAll<number>().as('n')).where('type', '=', type).executeTakeFirst());
+  }
+
   private readonly byIdQuery = this.precompiled<Comment, 'id'>('byId', (db, param) => db.selectFrom('comment').selectAll().where('id', '=', param('id')));
 
   /** Records a comment or a timeline event; `created_unix`/`updated_unix` default to now. */

@@ -3,6 +3,7 @@ import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { BadRequestError, ForbiddenError, ValidationError } from '../errors.js';
 import type { CoreContext } from '../context.js';
+import type { Settings } from '../config/index.js';
 import { isSelf, isSiteAdmin, type Actor } from './actor.js';
 import { nowUnix } from '../storage/index.js';
 import { acceptInput } from '../validation/index.js';
@@ -48,20 +49,10 @@ export class UserAvatarsService {
    */
   async upload(actor: Actor, user: User, input: UpdateUserAvatarOption): Promise<User> {
     this.assertMayChange(actor, user);
-    const encoded = (acceptInput(UpdateUserAvatarOptionSchema, input).image ?? '').replace(/[\r\n]/g, '');
-    if (encoded === '') throw new ValidationError('image', 'Required');
-    if (encoded.length % 4 !== 0 || !BASE64.test(encoded)) throw new BadRequestError('illegal base64 data in image');
-    const data = Buffer.from(encoded, 'base64');
-    const { AVATAR_MAX_FILE_SIZE, AVATAR_MAX_WIDTH, AVATAR_MAX_HEIGHT } = this.ctx.settings.picture;
-    if (data.length > AVATAR_MAX_FILE_SIZE) throw new ValidationError('image', `image is too large: ${data.length} > ${AVATAR_MAX_FILE_SIZE} bytes`);
-    const info = imageInfo(data);
-    if (!info) throw new ValidationError('image', 'unsupported avatar image type (PNG, JPEG, GIF or WebP)');
-    if (info.width > AVATAR_MAX_WIDTH) throw new ValidationError('image', `image width is too large: ${info.width} > ${AVATAR_MAX_WIDTH}`);
-    if (info.height > AVATAR_MAX_HEIGHT) throw new ValidationError('image', `image height is too large: ${info.height} > ${AVATAR_MAX_HEIGHT}`);
-
+    const data = decodeAvatarImage(this.ctx.settings.picture, acceptInput(UpdateUserAvatarOptionSchema, input).image);
     const hash = createHash('sha256').update(data).digest('hex');
     // The file first: a crash before the row changes leaves an unused file, never a row naming a missing one.
-    await this.store(hash, data);
+    await writeAvatarFile(this.folder, hash, data);
     const previous = user.use_custom_avatar === 1 ? user.avatar : '';
     const updated = await this.ctx.store(UsersStore).update(user.id, { avatar: hash, use_custom_avatar: 1, updated_unix: nowUnix() });
     if (previous && previous !== hash) await this.discardIfUnused(previous);
@@ -80,16 +71,7 @@ export class UserAvatarsService {
   /** The image behind `/avatars/<name>`, or undefined when there is none by that name. */
   async read(name: string): Promise<AvatarImage | undefined> {
     if (GENERATED_NAME.test(name)) return { data: this.identicon(name), contentType: IMAGE_CONTENT_TYPES.png };
-    if (!UPLOADED_NAME.test(name)) return undefined;
-    let data: Buffer;
-    try {
-      data = await readFile(path.join(this.folder, name));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
-    }
-    const format = imageFormat(data);
-    return format ? { data, contentType: IMAGE_CONTENT_TYPES[format] } : undefined;
+    return UPLOADED_NAME.test(name) ? readAvatarFile(this.folder, name) : undefined;
   }
 
   /** The identicon drawn from a hash (Forgejo's default avatar for the system users is drawn from its path). */
@@ -105,22 +87,59 @@ export class UserAvatarsService {
   /** Deletes an uploaded file no account shows any more (after the account went, or changed its avatar). */
   async discardIfUnused(hash: string): Promise<void> {
     if (!UPLOADED_NAME.test(hash) || (await this.ctx.store(UsersStore).countAvatarUsers(hash)) > 0) return;
-    await unlink(path.join(this.folder, hash)).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ENOENT') throw error;
-    });
+    await deleteAvatarFile(this.folder, hash);
   }
 
   private assertMayChange(actor: Actor, user: User): void {
     if (!isSiteAdmin(actor) && !isSelf(actor, user)) throw new ForbiddenError('you may not change this user\'s avatar');
   }
+}
 
-  private async store(hash: string, data: Buffer): Promise<void> {
-    const folder = this.folder;
-    // The server account's alone, whatever the umask (the folder may be outside the data folder's 0700).
-    await mkdir(folder, { recursive: true, mode: 0o700 });
-    // Written aside and renamed: a reader never sees half a file, and the same image written twice is harmless.
-    const temporary = path.join(folder, `.${hash}.${randomBytes(4).toString('hex')}.tmp`);
-    await writeFile(temporary, data, { mode: 0o600 });
-    await rename(temporary, path.join(folder, hash));
+/**
+ * An uploaded avatar (a user's or a repository's) as Forgejo accepts it: base64 of a PNG, JPEG, GIF or WebP image
+ * within `[picture] AVATAR_MAX_FILE_SIZE`, `AVATAR_MAX_WIDTH` and `AVATAR_MAX_HEIGHT`. Bad base64 is a
+ * BadRequestError (as Forgejo answers 400); the rest are ValidationErrors of `image`.
+ */
+export function decodeAvatarImage(limits: Settings['picture'], image: string | undefined): Buffer {
+  const encoded = (image ?? '').replace(/[\r\n]/g, '');
+  if (encoded === '') throw new ValidationError('image', 'Required');
+  if (encoded.length % 4 !== 0 || !BASE64.test(encoded)) throw new BadRequestError('illegal base64 data in image');
+  const data = Buffer.from(encoded, 'base64');
+  const { AVATAR_MAX_FILE_SIZE, AVATAR_MAX_WIDTH, AVATAR_MAX_HEIGHT } = limits;
+  if (data.length > AVATAR_MAX_FILE_SIZE) throw new ValidationError('image', `image is too large: ${data.length} > ${AVATAR_MAX_FILE_SIZE} bytes`);
+  const info = imageInfo(data);
+  if (!info) throw new ValidationError('image', 'unsupported avatar image type (PNG, JPEG, GIF or WebP)');
+  if (info.width > AVATAR_MAX_WIDTH) throw new ValidationError('image', `image width is too large: ${info.width} > ${AVATAR_MAX_WIDTH}`);
+  if (info.height > AVATAR_MAX_HEIGHT) throw new ValidationError('image', `image height is too large: ${info.height} > ${AVATAR_MAX_HEIGHT}`);
+  return data;
+}
+
+/** Writes an avatar image as `folder/name`, whole or not at all. */
+export async function writeAvatarFile(folder: string, name: string, data: Buffer): Promise<void> {
+  // The server account's alone, whatever the umask (the folder may be outside the data folder's 0700).
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+  // Written aside and renamed: a reader never sees half a file, and the same image written twice is harmless.
+  const temporary = path.join(folder, `.${name}.${randomBytes(4).toString('hex')}.tmp`);
+  await writeFile(temporary, data, { mode: 0o600 });
+  await rename(temporary, path.join(folder, name));
+}
+
+/** The avatar image `folder/name` with its type, or undefined when there is none (or it is no image). */
+export async function readAvatarFile(folder: string, name: string): Promise<AvatarImage | undefined> {
+  let data: Buffer;
+  try {
+    data = await readFile(path.join(folder, name));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
   }
+  const format = imageFormat(data);
+  return format ? { data, contentType: IMAGE_CONTENT_TYPES[format] } : undefined;
+}
+
+/** Deletes the avatar image `folder/name`; one already gone is fine. */
+export async function deleteAvatarFile(folder: string, name: string): Promise<void> {
+  await unlink(path.join(folder, name)).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+  });
 }

@@ -20,6 +20,11 @@ export class UsersPort {
 
   // ---- reads ----
 
+  /** How many individual accounts there are, and how many signed in since each time given (Forgejo's `CountUsers`). */
+  countIndividuals(signedInSince: readonly number[]): Promise<{ total: number; since: number[] }> {
+    return this.users.countIndividualsSignedIn(signedInSince);
+  }
+
   /** The account with this id (compiled once: read on every token-authenticated request). */
   byId(id: number): Promise<User | undefined> {
     return this.users.findById(id);

@@ -185,6 +185,17 @@ export class UsersStore extends Store<UsersTables & Pick<Schema, 'org_user'>> {
     return Store.count(await this.individuals().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst());
   }
 
+  /** Individual accounts: all of them, and those signed in since each time given, in one query. */
+  async countIndividualsSignedIn(signedInSince: readonly number[]): Promise<{ total: number; since: number[] }> {
+    const row = (await this.individuals()
+      .select((eb) => [
+        eb.fn.countAll<number | string>().as('total'),
+        ...signedInSince.map((unix, i) => sql<number | string | null>`sum(case when last_login_unix >= ${unix} then 1 else 0 end)`.as(`since${i}`)),
+      ])
+      .executeTakeFirstOrThrow()) as Record<string, number | string | null>;
+    return { total: Number(row.total), since: signedInSince.map((_, i) => Number(row[`since${i}`] ?? 0)) };
+  }
+
   /** Individual accounts, oldest first. */
   listIndividuals(page: PageRequest): Promise<Page<User>> {
     const base = this.individuals();

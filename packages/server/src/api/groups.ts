@@ -8,10 +8,12 @@
 import { UnauthorizedError, actorUser, isOrganization, type ScopeCategory } from '@repohost/core';
 import type { RequestBase } from './contract.js';
 import {
+  requireFlagsEnabled,
   requireOrgMember,
   requireOrgOwner,
   requireQuotaEnabled,
   requireRefWriter,
+  requireCodeWriter,
   requireRepoAdmin,
   requireRepoOwner,
   requireSelfOrSiteAdmin,
@@ -99,11 +101,26 @@ export function defineGroups(router: ApiRouter) {
   /** Repository administrators and site administrators (Forgejo's reqAdmin), before the body is read. */
   const repoAdmin = repo.nest('', { guard: requireRepoAdmin, auth: 'token' });
 
+  /**
+   * `/repos/{owner}/{repo}/avatar`: the repository's administrators and site administrators (Forgejo's reqAdmin,
+   * then reqToken: an anonymous caller is refused as a non-administrator, 403).
+   */
+  const repoAvatar = repo.nest('/avatar', { guard: requireRepoAdmin });
+
   /** The repository's owners and site administrators (Forgejo's reqOwner), before the body is read. */
   const repoOwner = repo.nest('', { guard: requireRepoOwner, auth: 'token' });
 
   /** Branch and tag writes (Forgejo's reqRepoWriter and mustNotBeArchived: 403, 423), before the body is read. */
   const refWriter = repo.nest('', { guard: requireRefWriter, auth: 'token' });
+
+  /**
+   * `POST /repos/{owner}/{repo}/sync_fork…`: writers on code of a repository not archived (Forgejo's
+   * reqRepoWriter(unit.TypeCode) and mustNotBeArchived: 403, 423), without reqToken.
+   */
+  const forkSyncWriter = repo.nest('/sync_fork', { guard: requireRefWriter });
+
+  /** Writers on code (Forgejo's reqToken and reqRepoWriter(unit.TypeCode)), archived or not: git notes. */
+  const codeWriter = repo.nest('', { guard: [requireSignedIn, requireCodeWriter], auth: 'token' });
 
   /** `/repos/{owner}/{repo}/keys…`: deploy keys, for administrators (Forgejo's reqToken and reqAdmin). */
   const repoKeys = repo.nest('/keys', { guard: [requireSignedIn, requireRepoAdmin] });
@@ -116,6 +133,12 @@ export function defineGroups(router: ApiRouter) {
 
   /** `/repos/{owner}/{repo}/hooks…`: webhooks, for administrators (reqToken, reqAdmin). */
   const repoHooks = repo.nest('/hooks', { guard: [requireSignedIn, requireRepoAdmin], auth: 'token' });
+
+  /**
+   * `/repos/{owner}/{repo}/flags…`: site administrators' repository flags, only with `[repository] ENABLE_FLAGS`
+   * (then reqToken, reqSiteAdmin; the token needs the repository and admin scopes).
+   */
+  const repoFlags = repo.nest('/flags', { guard: [requireFlagsEnabled, requireSignedIn, requireSiteAdmin], scopes: ['repository', 'admin'] });
 
   /** `/repos/{owner}/{repo}/transfer/…`: a pending transfer the caller may answer (its recipient). */
   const repoTransfer = router.group(
@@ -242,12 +265,16 @@ export function defineGroups(router: ApiRouter) {
     repoTeams,
     repoSubscription,
     repoAdmin,
+    repoAvatar,
     repoOwner,
     refWriter,
+    codeWriter,
+    forkSyncWriter,
     repoKeys,
     branchProtections,
     tagProtections,
     repoHooks,
+    repoFlags,
     repoTransfer,
     issue,
     comment,

@@ -11,6 +11,7 @@ import {
   assertCanWriteRefs,
   isSelf,
   isSiteAdmin,
+  unitMode,
   type Actor,
   type RepoAccess,
   type RepoHost,
@@ -43,6 +44,11 @@ export function requireRepoOwner({ actor, repo }: { actor: Actor; repo: RepoAcce
   if (repo.mode < AccessMode.Owner && !isSiteAdmin(actor)) throw new ForbiddenError('user should be the owner of the repo');
 }
 
+/** Forgejo's `reqRepoWriter(unit.TypeCode)`: write on the repository's code (git notes; archived or not). */
+export function requireCodeWriter({ repo }: { repo: RepoAccess }): void {
+  if (unitMode(repo, 'repo.code') < AccessMode.Write) throw new ForbiddenError('user should have a permission to write to a repository');
+}
+
 /** Forgejo's `reqRepoWriter(unit.TypeCode)` and `mustNotBeArchived`, for branch and tag writes (423 when archived). */
 export function requireRefWriter({ repo }: { repo: RepoAccess }): void {
   assertCanWriteRefs(repo);
@@ -66,4 +72,9 @@ export async function requireTeamOwner({ host, actor, teamAccess }: { host: Repo
 /** 404 while `[quota] ENABLED` is off: Forgejo does not mount the quota routes then. */
 export function requireQuotaEnabled({ host }: { host: RepoHost }): void {
   if (!host.quota.enabled) throw new NotFoundError();
+}
+
+/** `[repository] ENABLE_FLAGS`: Forgejo mounts the repository flag routes only then (404 before anything else). */
+export function requireFlagsEnabled({ host }: { host: RepoHost }): void {
+  if (!host.settings.repository.ENABLE_FLAGS) throw new NotFoundError();
 }

@@ -670,7 +670,7 @@ export class MemoryGitBackend implements GitStorage, GitObjects, GitRefs, GitHis
         message: options.message,
       }),
     );
-    if (!(await this.compareAndSet(key, repo, `refs/heads/${options.branch}`, commit, options.expectedOldId))) {
+    if (!(await this.compareAndSet(key, repo, options.ref ?? `refs/heads/${options.branch}`, commit, options.expectedOldId))) {
       throw new BranchMovedError(options.branch, `expected ${options.expectedOldId ?? ZERO_ID}`);
     }
     return { commit, tree, blobs };

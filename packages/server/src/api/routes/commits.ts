@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { FastResponse } from 'srvx';
-import { CommitSchema, CompareSchema, repoWebPath, toApiCommit, type Page, type PageRequest } from '@repohost/core';
+import { CommitSchema, CompareSchema, PullRequestSchema, repoWebPath, toApiCommit, toApiPullRequest, type Page, type PageRequest } from '@repohost/core';
 import { mapPage, type ApiRouter } from '../router.js';
 import type { Groups } from '../groups.js';
 
@@ -83,6 +83,19 @@ export function registerCommitRoutes(_router: ApiRouter, { repo }: Groups): void
       const body = JSON.stringify(toApiCommit(commit, repoWebPath(repo.owner, repo.repo), view));
       const headers = { ...responseHeaders, 'content-type': 'application/json;charset=utf-8', 'content-length': String(Buffer.byteLength(body)) };
       return new FastResponse(body, { status: 200, headers });
+    },
+  });
+
+  repo.add({
+    method: 'GET',
+    path: '/commits/{sha}/pull',
+    operationId: 'repoGetCommitPullRequest',
+    summary: 'Get the pull request of the commit',
+    reply: { status: 200, description: 'PullRequest', schema: PullRequestSchema },
+    errors: ['not_found'],
+    handler: async ({ host, actor, repo, params, view }) => {
+      const pull = await host.pulls.byMergedCommit(actor, repo, params.sha);
+      return toApiPullRequest((await host.pulls.details(actor, [pull]))[0]!, view);
     },
   });
 

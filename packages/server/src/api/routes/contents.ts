@@ -20,7 +20,7 @@ import type { Groups } from '../groups.js';
 const MAX_CONTENTS_BODY_BYTES = 64 * 1024 * 1024;
 
 /** `/repos/{owner}/{repo}/contents…`: reading a tree's entries and committing file changes. */
-export function registerContentsRoutes(_router: ApiRouter, { repo }: Groups): void {
+export function registerContentsRoutes(_router: ApiRouter, { repo, refWriter }: Groups): void {
   repo.add({
     method: 'GET',
     path: '/contents',
@@ -91,5 +91,18 @@ export function registerContentsRoutes(_router: ApiRouter, { repo }: Groups): vo
     reply: { status: 200, description: 'FileDeleteResponse', schema: FileDeleteResponseSchema },
     errors: ['bad_request', 'forbidden', 'not_found', 'conflict', 'validation', 'locked'],
     handler: async ({ host, actor, repo, params, body }) => host.contents.deleteFile(actor, repo, params.filepath, body),
+  });
+
+  // Forgejo binds ApplyDiffPatchFileOptions (its sha required, unused) and documents UpdateFileOptions; `content` is
+  // the diff itself, not base64. Forgejo answers 201, whatever its documentation says.
+  refWriter.add({
+    method: 'POST',
+    path: '/diffpatch',
+    operationId: 'repoApplyDiffPatch',
+    summary: 'Apply diff patch to repository',
+    body: UpdateFileOptionsSchema,
+    reply: { status: 201, description: 'FileResponse', schema: FileResponseSchema },
+    errors: ['forbidden', 'not_found', 'conflict', 'validation', 'locked'],
+    handler: async ({ host, actor, repo, body }) => host.contents.applyDiffPatch(actor, repo, body),
   });
 }

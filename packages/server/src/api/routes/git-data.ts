@@ -8,18 +8,24 @@ import {
   AnnotatedTagSchema,
   EditorConfigDefinitionSchema,
   GitBlobResponseSchema,
+  GitBlobsQuerySchema,
   GitTreeQuerySchema,
   GitTreeResponseSchema,
+  NoteOptionsSchema,
   NoteQuerySchema,
   NoteSchema,
   RefQuerySchema,
   ReferenceSchema,
   repoWebPath,
   toApiCommit,
+  type ApiView,
+  type CommitView,
   type RawFile,
+  type RepoAccess,
 } from '@repohost/core';
 import type { ApiRouter } from '../router.js';
 import type { Groups } from '../groups.js';
+import { EMPTY } from './common.js';
 
 /** srvx sends a Node stream given as the body by piping it into the socket; its types only know web bodies. */
 type ResponseBody = ConstructorParameters<typeof FastResponse>[0];
@@ -78,13 +84,24 @@ function gitObjectRead<const Kind extends 'blobs' | 'trees' | 'tags'>(kind: Kind
   return { method: 'GET', path: `/git/${kind}/{sha}`, errors: ['bad_request', 'not_found'] } as const;
 }
 
-export function registerGitDataRoutes(_router: ApiRouter, { repo }: Groups): void {
+export function registerGitDataRoutes(_router: ApiRouter, { repo, codeWriter }: Groups): void {
   repo.add({
     ...gitObjectRead('blobs'),
     operationId: 'GetBlob',
     summary: 'Gets the blob of a repository.',
     reply: { status: 200, description: 'GitBlob', schema: GitBlobResponseSchema },
     handler: async ({ host, actor, repo, params }) => host.gitData.blob(actor, repo, params.sha),
+  });
+
+  repo.add({
+    method: 'GET',
+    path: '/git/blobs',
+    operationId: 'GetBlobs',
+    summary: 'Gets multiple blobs of a repository.',
+    query: GitBlobsQuerySchema,
+    reply: { status: 200, description: 'GitBlobList', schema: Type.Array(GitBlobResponseSchema, { description: 'GitBlobList' }) },
+    errors: ['bad_request'],
+    handler: async ({ host, actor, repo, query }) => host.gitData.blobs(actor, repo, query),
   });
 
   repo.add({
@@ -132,18 +149,41 @@ export function registerGitDataRoutes(_router: ApiRouter, { repo }: Groups): voi
     handler: async ({ host, actor, repo, params }) => host.gitData.annotatedTag(actor, repo, params.sha),
   });
 
+  // What the note routes share: the path, Forgejo's answers to a bad ref (422) and a missing object (404), the Note.
+  const noteRoute = { path: '/git/notes/{sha}', errors: ['not_found', 'validation'] } as const;
+  const noteReply = { status: 200, description: 'Note', schema: NoteSchema } as const;
+  const toApiNote = (note: { message: string; commit: CommitView }, repo: RepoAccess, view: ApiView) => ({
+    message: note.message,
+    commit: toApiCommit(note.commit, repoWebPath(repo.owner, repo.repo), view),
+  });
+
   repo.add({
+    ...noteRoute,
     method: 'GET',
-    path: '/git/notes/{sha}',
     operationId: 'repoGetNote',
     summary: 'Get a note corresponding to a single commit from a repository',
     query: NoteQuerySchema,
-    reply: { status: 200, description: 'Note', schema: NoteSchema },
-    errors: ['not_found', 'validation'],
-    handler: async ({ host, actor, repo, params, query, view }) => {
-      const note = await host.gitData.note(actor, repo, params.sha, query);
-      return { message: note.message, commit: toApiCommit(note.commit, repoWebPath(repo.owner, repo.repo), view) };
-    },
+    reply: noteReply,
+    handler: async ({ host, actor, repo, params, query, view }) => toApiNote(await host.gitData.note(actor, repo, params.sha, query), repo, view),
+  });
+
+  codeWriter.add({
+    ...noteRoute,
+    method: 'POST',
+    operationId: 'repoSetNote',
+    summary: 'Set a note corresponding to a single commit from a repository',
+    body: NoteOptionsSchema,
+    reply: noteReply,
+    handler: async ({ host, actor, repo, params, body, view }) => toApiNote(await host.gitData.setNote(actor, repo, params.sha, body), repo, view),
+  });
+
+  codeWriter.add({
+    ...noteRoute,
+    method: 'DELETE',
+    operationId: 'repoRemoveNote',
+    summary: 'Removes a note corresponding to a single commit from a repository',
+    reply: EMPTY,
+    handler: async ({ host, actor, repo, params }) => host.gitData.removeNote(actor, repo, params.sha),
   });
 
   // `/media` is `/raw` but for an LFS pointer, whose object Forgejo serves only when its LFS server is on and holds

@@ -10,6 +10,7 @@ import { registerUserSettingsRoutes } from './user-settings.js';
 import { registerUserEmailRoutes } from './user-emails.js';
 import { registerTokenRoutes } from './tokens.js';
 import { registerRepoRoutes } from './repos.js';
+import { registerRepoFlagRoutes } from './repo-flags.js';
 import { registerAdminRoutes } from './admin.js';
 import { registerAdminUserRoutes } from './admin-users.js';
 import { registerAdminCronRoutes } from './admin-cron.js';
@@ -68,6 +69,7 @@ const ROUTE_MODULES: readonly ((router: ApiRouter, groups: Groups) => void)[] = 
   registerUserEmailRoutes,
   registerTokenRoutes,
   registerRepoRoutes,
+  registerRepoFlagRoutes,
   registerForkRoutes,
   registerAdminRoutes,
   registerAdminUserRoutes,

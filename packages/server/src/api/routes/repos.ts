@@ -4,8 +4,10 @@ import {
   GenerateRepoOptionSchema,
   EditRepoOptionSchema,
   RepoOrderBySchema,
+  RepoAvatarsService,
   RepositorySchema,
   TransferRepoOptionSchema,
+  UpdateRepoAvatarOptionSchema,
   UserSchema,
   isOrganization,
   toApiRepository,
@@ -14,9 +16,10 @@ import {
 import type { ApiRouter } from '../router.js';
 import type { Groups } from '../groups.js';
 import { EMPTY, pathId } from './common.js';
+import { gpgSigningKeyResponse } from './misc.js';
 
 /** `/user/repos`, `/repos/{owner}/{repo}` (read, edit, delete, transfer), `/repositories/{id}`. */
-export function registerRepoRoutes(router: ApiRouter, { me, repo, repoAdmin, repoOwner, repoTransfer }: Groups): void {
+export function registerRepoRoutes(router: ApiRouter, { me, repo, repoAdmin, repoAvatar, repoOwner, repoTransfer }: Groups): void {
   me.add({
     method: 'GET',
     path: '/repos',
@@ -154,6 +157,43 @@ export function registerRepoRoutes(router: ApiRouter, { me, repo, repoAdmin, rep
       const [found] = await host.mirrors.withMirrors(await host.forks.withParents(actor, await host.repoTransfers.withPendingTransfers([await host.repos.resolveById(actor, id)])));
       return toApiRepository(found!, view);
     },
+  });
+
+  // The repository's avatar, served at `/repo-avatars/<name>` (the Repository's `avatar_url`).
+  repoAvatar.add({
+    method: 'POST',
+    path: '',
+    operationId: 'repoUpdateAvatar',
+    summary: "Update a repository's avatar",
+    body: UpdateRepoAvatarOptionSchema,
+    reply: EMPTY,
+    errors: ['bad_request', 'forbidden', 'not_found', 'validation'],
+    handler: async ({ host, actor, repo, body }) => {
+      await host.service(RepoAvatarsService).upload(actor, repo, body);
+    },
+  });
+
+  repoAvatar.add({
+    method: 'DELETE',
+    path: '',
+    operationId: 'repoDeleteAvatar',
+    summary: "Delete a repository's avatar",
+    reply: EMPTY,
+    errors: ['forbidden', 'not_found'],
+    handler: async ({ host, actor, repo }) => {
+      await host.service(RepoAvatarsService).remove(actor, repo);
+    },
+  });
+
+  repo.add({
+    method: 'GET',
+    path: '/signing-key.gpg',
+    operationId: 'repoSigningKey',
+    summary: 'Get signing-key.gpg for given repository',
+    // The instance's key (the repository's own git configuration names none): empty when none is configured.
+    reply: { status: 200, description: 'GPG armored public key', produces: ['text/plain'] },
+    errors: ['not_found'],
+    handler: gpgSigningKeyResponse,
   });
 
   repo.add({
