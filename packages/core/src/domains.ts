@@ -32,6 +32,7 @@ import { releasesDomain } from './releases/index.js';
 import { pushMirrorsDomain } from './pushmirrors/index.js';
 import { redirectsDomain } from './redirects/index.js';
 import { actionsDomain } from './actions/index.js';
+import { packagesDomain } from './packages/index.js';
 import { mirrorsDomain } from './mirrors/index.js';
 import { migrateDomain } from './migrate/index.js';
 import { maintenanceDomain } from './cron/index.js';
@@ -93,6 +94,7 @@ export const DOMAINS: readonly DomainRecord[] = [
   pushMirrorsDomain,
   redirectsDomain,
   actionsDomain,
+  packagesDomain,
   // Records without event handlers.
   mirrorsDomain,
   migrateDomain,

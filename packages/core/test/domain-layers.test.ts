@@ -25,7 +25,7 @@ const LAYERS = [
   // The issue tracker and pull requests.
   'timeline', 'attachments', 'releases', 'labels', 'milestones', 'issues', 'reactions', 'times', 'comments', 'pulls', 'reviews',
   // What works over all of the above.
-  'mirrors', 'pushmirrors', 'webhooks', 'migrate', 'accounts', 'actions',
+  'mirrors', 'pushmirrors', 'webhooks', 'migrate', 'accounts', 'actions', 'packages',
   'activity', 'notifications', 'contents', 'redirects', 'oauth2', 'markup', 'secretsatrest', 'cron', 'nodeinfo',
 ];
 

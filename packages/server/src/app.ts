@@ -13,6 +13,7 @@ import { registerAvatars } from './avatars.js';
 import { registerOAuth2Provider } from './oauth2-provider.js';
 import { registerTwoFactorPages } from './two-factor-pages.js';
 import { registerAttachmentDownloads } from './api/routes/attachments.js';
+import { registerGenericPackages } from './packages/generic.js';
 import { startSshServer, type RunningSshServer } from './ssh/server.js';
 
 export interface RepoHostApp {
@@ -51,6 +52,7 @@ export function createApp(host: RepoHost): RepoHostApp {
   registerOAuth2Provider(app, host);
   registerTwoFactorPages(app, host);
   registerAttachmentDownloads(app, host);
+  registerGenericPackages(app, host);
   app.all('/**', () => errorResponse(host, new NotFoundError()));
   return { app, routes: router.routes, openapi: document };
 }

@@ -4,7 +4,7 @@ import { LocalBlobStorage } from './local.js';
 import type { BlobStorage } from './storage.js';
 
 /** The blob spaces the host keeps, each its own folder (or bucket, for object storage) as Forgejo has them. */
-export type BlobSpace = 'attachments';
+export type BlobSpace = 'attachments' | 'packages';
 
 /**
  * The host's blob storages, one per space, built on first use: a folder under `[server] APP_DATA_PATH` named as

@@ -245,6 +245,16 @@ const SPEC = {
     /** Only site administrators may create organizations. */
     DISABLE_REGULAR_ORG_CREATION: bool(false),
   },
+  packages: {
+    /** The package registries (`/api/packages/…`) and the package API; off: both answer 404. */
+    ENABLED: bool(true),
+    /** Versions an owner may have at most; -1: no limit. */
+    LIMIT_TOTAL_OWNER_COUNT: int(-1),
+    /** Bytes an owner's package files may take at most; -1: no limit. */
+    LIMIT_TOTAL_OWNER_SIZE: size(-1),
+    /** Bytes one generic package file may take at most; -1: no limit. */
+    LIMIT_SIZE_GENERIC: size(-1),
+  },
   quota: {
     /** Quota rules and groups are managed (`/admin/quota…`), shown (`/user/quota…`) and enforced only when set. */
     ENABLED: bool(false),

@@ -5,7 +5,7 @@
  * in common (`tag`, `auth`, `scopes`), which they leave out. Route modules only add routes to these groups; a new
  * resource kind, or a new check on a path, adds its group here.
  */
-import { UnauthorizedError, actorUser, isOrganization, type ScopeCategory } from '@repohost/core';
+import { NotFoundError, PackagesService, UnauthorizedError, actorUser, isOrganization, type ScopeCategory } from '@repohost/core';
 import type { RequestBase } from './contract.js';
 import {
   requireFlagsEnabled,
@@ -245,6 +245,21 @@ export function defineGroups(router: ApiRouter) {
   /** `/admin/quota/…`: quota rules and groups; 404 while quotas are off, before anything else. */
   const adminQuota = router.group('/admin/quota', { guard: [requireQuotaEnabled, requireSignedIn, requireSiteAdmin], ...ADMIN });
 
+  /**
+   * `/packages/{owner}…`: the package API, 404 while `[packages] ENABLED` is off, then the owner by name (any
+   * account: core checks package access, 403 without it); a token with the package scope (Forgejo's reqToken).
+   */
+  const packageOwner = router.group(
+    '/packages/{owner}',
+    async ({ host, params }) => {
+      if (!host.service(PackagesService).enabled) throw new NotFoundError();
+      const user = await host.users.findByName(params.owner);
+      if (!user) throw new NotFoundError(`user redirect does not exist [name: ${params.owner}]`);
+      return { owner: user };
+    },
+    { tag: 'package', auth: 'token', scopes: ['package'] },
+  );
+
   /** `/admin/users/{username}/quota…`: an account's quota; 404 while quotas are off, before anything else. */
   const adminUserQuota = router.group('/admin/users/{username}/quota', loadAccount, {
     guard: [requireQuotaEnabled, requireSignedIn, requireSiteAdmin],
@@ -300,6 +315,7 @@ export function defineGroups(router: ApiRouter) {
     adminHooks,
     adminQuota,
     adminUserQuota,
+    packageOwner,
   };
 }
 

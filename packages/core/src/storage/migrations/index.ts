@@ -44,6 +44,7 @@ import { m0038_security_known_sign_ins } from './0038_security_known_sign_ins.js
 import { m0039_redirects_create } from './0039_redirects_create.js';
 import { m0040_actions_secrets_variables } from './0040_actions_secrets_variables.js';
 import { m0041_repos_flags_avatar } from './0041_repos_flags_avatar.js';
+import { m0042_packages_create } from './0042_packages_create.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001_users_create,
@@ -87,4 +88,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0039_redirects_create,
   m0040_actions_secrets_variables,
   m0041_repos_flags_avatar,
+  m0042_packages_create,
 ];

@@ -37,6 +37,7 @@ import { registerCollaboratorRoutes } from './collaborators.js';
 import { registerTeamRoutes } from './teams.js';
 import { registerWebhookRoutes } from './webhooks.js';
 import { registerActionsRoutes } from './actions.js';
+import { registerPackageRoutes } from './packages.js';
 import { registerOAuth2AppRoutes } from './oauth2-apps.js';
 import { registerIssueRoutes } from './issues.js';
 import { registerPullRoutes } from './pulls.js';
@@ -101,6 +102,7 @@ const ROUTE_MODULES: readonly ((router: ApiRouter, groups: Groups) => void)[] = 
   registerTeamRoutes,
   registerWebhookRoutes,
   registerActionsRoutes,
+  registerPackageRoutes,
   registerOAuth2AppRoutes,
   registerIssueRoutes,
   registerPullRoutes,

@@ -1,0 +1,32 @@
+/**
+ * The packages folder's public surface: what other folders may import from it. Everything else in the folder (its
+ * stores above all) is private; `test/domain-layers.test.ts` checks that imports from outside come through here.
+ */
+export { packagesDomain } from './domain.js';
+export { toApiPackage, toApiPackageFile } from './convert.js';
+export { isValidGenericFileName, isValidGenericName } from './names.js';
+export {
+  ListPackagesQuerySchema,
+  PACKAGE_TYPES,
+  PackageFileSchema,
+  PackageSchema,
+  type ApiPackage,
+  type ApiPackageFile,
+  type ListPackagesQuery,
+} from './schemas.js';
+export {
+  DUPLICATE_PACKAGE_FILE,
+  NO_PACKAGE_ACCESS,
+  PACKAGE_FILE_NOT_EXIST,
+  PACKAGE_NOT_EXIST,
+  PackageAccessError,
+  PackageQuotaError,
+  PackagesService,
+  QUOTA_TOTAL_COUNT,
+  QUOTA_TOTAL_SIZE,
+  QUOTA_TYPE_SIZE,
+  type PackageCoordinates,
+  type PackageDownload,
+} from './service.js';
+export type { FileWithBlob, VersionWithPackage } from './store.js';
+export { packageBlobKey, type Package, type PackageBlob, type PackageFile, type PackageVersion, type PackagesTables } from './tables.js';
