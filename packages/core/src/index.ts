@@ -497,6 +497,7 @@ export {
   PackageQuotaError,
   PackageSchema,
   PackagesService,
+  NpmPackagesService,
   QUOTA_TOTAL_COUNT,
   QUOTA_TOTAL_SIZE,
   QUOTA_TYPE_SIZE,

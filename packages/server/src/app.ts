@@ -14,6 +14,7 @@ import { registerOAuth2Provider } from './oauth2-provider.js';
 import { registerTwoFactorPages } from './two-factor-pages.js';
 import { registerAttachmentDownloads } from './api/routes/attachments.js';
 import { registerGenericPackages } from './packages/generic.js';
+import { registerNpmPackages } from './packages/npm.js';
 import { startSshServer, type RunningSshServer } from './ssh/server.js';
 
 export interface RepoHostApp {
@@ -53,6 +54,7 @@ export function createApp(host: RepoHost): RepoHostApp {
   registerTwoFactorPages(app, host);
   registerAttachmentDownloads(app, host);
   registerGenericPackages(app, host);
+  registerNpmPackages(app, host);
   app.all('/**', () => errorResponse(host, new NotFoundError()));
   return { app, routes: router.routes, openapi: document };
 }

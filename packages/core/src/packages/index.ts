@@ -16,6 +16,7 @@ export {
 } from './schemas.js';
 export {
   DUPLICATE_PACKAGE_FILE,
+  DUPLICATE_PACKAGE_VERSION,
   NO_PACKAGE_ACCESS,
   PACKAGE_FILE_NOT_EXIST,
   PACKAGE_NOT_EXIST,
@@ -28,5 +29,16 @@ export {
   type PackageCoordinates,
   type PackageDownload,
 } from './service.js';
+export {
+  NPM_INVALID_ATTACHMENT,
+  NPM_INVALID_INTEGRITY,
+  NPM_INVALID_NAME,
+  NPM_INVALID_PACKAGE,
+  NPM_INVALID_TAG,
+  NPM_INVALID_VERSION,
+  NpmPackagesService,
+  isValidNpmName,
+  type NpmSearchResult,
+} from './npm.js';
 export type { FileWithBlob, VersionWithPackage } from './store.js';
 export { packageBlobKey, type Package, type PackageBlob, type PackageFile, type PackageVersion, type PackagesTables } from './tables.js';

@@ -25,6 +25,7 @@ import { packageBlobKey, type PackageFile } from './tables.js';
 export const PACKAGE_NOT_EXIST = 'package does not exist';
 export const PACKAGE_FILE_NOT_EXIST = 'package file does not exist';
 export const DUPLICATE_PACKAGE_FILE = 'package file already exists';
+export const DUPLICATE_PACKAGE_VERSION = 'package version already exists';
 export const QUOTA_TOTAL_COUNT = 'maximum allowed package count exceeded';
 export const QUOTA_TYPE_SIZE = 'maximum allowed package type size exceeded';
 export const QUOTA_TOTAL_SIZE = 'maximum allowed package storage quota exceeded';
@@ -60,6 +61,18 @@ export interface PackageDownload {
   /** The bytes (those of `range` when one was asked for and could be given); read once or destroy. */
   body: Readable | undefined;
   range: RangeAnswer;
+}
+
+/** What a format adds to an upload (`addFile`). */
+export interface AddFileOptions {
+  /** The version must not exist yet (npm, PyPI…): an existing one is Forgejo's `ErrDuplicatePackageVersion`, 409. */
+  newVersion?: boolean;
+  /** The version's metadata (Forgejo's `metadata_json`), written when the upload creates the version. */
+  metadataJson?: string;
+  /** Whether the package's versions are semver (Forgejo's `semver_compatible`); default: generic's. */
+  semverCompatible?: boolean;
+  /** Runs in the upload's transaction after the file row (a format's properties: npm's dist-tags). */
+  afterInsert?: (store: PackagesStore, version: VersionWithPackage) => Promise<void>;
 }
 
 interface Spooled {
@@ -190,13 +203,19 @@ export class PackagesService {
     return this.addFile(actor, owner, { type: 'generic', name, version }, filename, source, this.ctx.settings.packages.LIMIT_SIZE_GENERIC);
   }
 
-  private async addFile(actor: Actor, owner: User, coords: PackageCoordinates, filename: string, source: BlobSource, typeLimit: number): Promise<PackageFile> {
+  /**
+   * Forgejo's `CreatePackageAndAddFile` / `AddFileToExistingPackage`: stores the bytes, then in one transaction the
+   * package, the version (with `options.metadataJson` when it is created; with `options.newVersion`, an existing
+   * version is a 409), the blob and the file, and whatever `options.afterInsert` adds (a format's properties).
+   */
+  async addFile(actor: Actor, owner: User, coords: PackageCoordinates, filename: string, source: BlobSource, typeLimit: number, options: AddFileOptions = {}): Promise<PackageFile> {
     const doer = actorUser(actor);
     if (!doer) throw new PackageAccessError();
     const exempt = isSiteAdmin(actor);
     const limits = this.ctx.settings.packages;
     // What can be refused before a byte is read is refused then: the file exists, the version count is reached.
     const existing = await this.store.versionByName(owner.id, coords.type, coords.name, coords.version);
+    if (existing && options.newVersion) throw new ConflictError(DUPLICATE_PACKAGE_VERSION);
     if (existing && (await this.store.fileByName(existing.id, filename))) throw new ConflictError(DUPLICATE_PACKAGE_FILE);
     if (!existing && !exempt && limits.LIMIT_TOTAL_OWNER_COUNT > -1 && (await this.store.countVersions(owner.id)) >= limits.LIMIT_TOTAL_OWNER_COUNT) {
       throw new PackageQuotaError(QUOTA_TOTAL_COUNT);
@@ -214,8 +233,10 @@ export class PackagesService {
       const now = nowUnix();
       return await this.ctx.transaction(async (tx) => {
         const store = tx.store(PackagesStore);
-        const pkg = await store.ensurePackage(owner.id, coords.type, coords.name, coords.type === 'generic');
+        const pkg = await store.ensurePackage(owner.id, coords.type, coords.name, options.semverCompatible ?? coords.type === 'generic');
         const { version, created } = await store.ensureVersion(pkg.id, doer.id, coords.version, now);
+        if (!created && options.newVersion) throw new ConflictError(DUPLICATE_PACKAGE_VERSION);
+        if (created && options.metadataJson !== undefined) await store.setVersionMetadata(version.id, options.metadataJson);
         if (created && !exempt && limits.LIMIT_TOTAL_OWNER_COUNT > -1 && (await store.countVersions(owner.id)) > limits.LIMIT_TOTAL_OWNER_COUNT) {
           throw new PackageQuotaError(QUOTA_TOTAL_COUNT);
         }
@@ -229,6 +250,7 @@ export class PackagesService {
         });
         const file = await store.insertFileIfAbsent({ version_id: version.id, blob_id: blob.id, name: filename, is_lead: 1, created_unix: now });
         if (!file) throw new ConflictError(DUPLICATE_PACKAGE_FILE);
+        if (options.afterInsert) await options.afterInsert(store, { ...version, pkg });
         return file;
       });
     } catch (error) {
@@ -333,7 +355,8 @@ export class PackagesService {
     await this.deleteObjects(orphans);
   }
 
-  private async removeVersion(version: VersionWithPackage): Promise<void> {
+  /** Removes a loaded version: its rows in one transaction, then the objects no file points at. */
+  async removeVersion(version: Pick<VersionWithPackage, 'id' | 'package_id'>): Promise<void> {
     const orphans = await this.ctx.transaction(async (tx) => {
       const store = tx.store(PackagesStore);
       const blobIds = (await store.filesOfVersion(version.id)).map((f) => f.blob_id);

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { Store } from '../storage/index.js';
 import type { Schema } from '../storage/index.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
-import type { Package, PackageBlob, PackageFile, PackageVersion, PackagesTables } from './tables.js';
+import { PackagePropertyType, type Package, type PackageBlob, type PackageFile, type PackageProperty, type PackageVersion, type PackagesTables } from './tables.js';
 
 /** A version with its package, as lists and lookups by name give it. */
 export type VersionWithPackage = PackageVersion & { pkg: Package };
@@ -289,12 +289,91 @@ export class PackagesStore extends Store<PackagesTables & Pick<Schema, 'team' | 
     if (ids.length > 0) await this.db.deleteFrom('package_file').where('id', 'in', ids).execute();
   }
 
-  /** Removes the version and its files; the package too when it has no version left. */
+  /** Removes the version, its files and their properties; the package too when it has no version left. */
   async deleteVersion(version: Pick<PackageVersion, 'id' | 'package_id'>): Promise<void> {
+    const files = this.db.selectFrom('package_file').select('id').where('version_id', '=', version.id);
+    await this.db.deleteFrom('package_property').where('ref_type', '=', PackagePropertyType.File).where('ref_id', 'in', files).execute();
+    await this.db.deleteFrom('package_property').where('ref_type', '=', PackagePropertyType.Version).where('ref_id', '=', version.id).execute();
     await this.db.deleteFrom('package_file').where('version_id', '=', version.id).execute();
     await this.db.deleteFrom('package_version').where('id', '=', version.id).execute();
     const left = await this.db.selectFrom('package_version').select('id').where('package_id', '=', version.package_id).limit(1).executeTakeFirst();
-    if (!left) await this.db.deleteFrom('package').where('id', '=', version.package_id).execute();
+    if (!left) {
+      await this.db.deleteFrom('package_property').where('ref_type', '=', PackagePropertyType.Package).where('ref_id', '=', version.package_id).execute();
+      await this.db.deleteFrom('package').where('id', '=', version.package_id).execute();
+    }
+  }
+
+  // ---- properties ----
+
+  /** The properties named `name` of these versions (files, packages: `refType`). */
+  propertiesOf(refType: number, refIds: readonly number[], name: string): Promise<PackageProperty[]> {
+    if (refIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('package_property')
+      .selectAll()
+      .where('ref_type', '=', refType)
+      .where('ref_id', 'in', [...refIds])
+      .where('name', '=', name)
+      .orderBy('id')
+      .execute();
+  }
+
+  async insertProperty(refType: number, refId: number, name: string, value: string): Promise<void> {
+    await this.db.insertInto('package_property').values({ ref_type: refType, ref_id: refId, name, value }).execute();
+  }
+
+  /** Removes the properties `name` = `value` of these refs. */
+  async deletePropertyValue(refType: number, refIds: readonly number[], name: string, value: string): Promise<void> {
+    if (refIds.length === 0) return;
+    await this.db
+      .deleteFrom('package_property')
+      .where('ref_type', '=', refType)
+      .where('ref_id', 'in', [...refIds])
+      .where('name', '=', name)
+      .where('value', '=', value)
+      .execute();
+  }
+
+  /** Every version of a package (internal ones too), oldest first. */
+  versionsOfPackage(packageId: number): Promise<PackageVersion[]> {
+    return this.db.selectFrom('package_version').selectAll().where('package_id', '=', packageId).orderBy('id').execute();
+  }
+
+  async setVersionMetadata(versionId: number, metadataJson: string): Promise<void> {
+    await this.db.updateTable('package_version').set({ metadata_json: metadataJson }).where('id', '=', versionId).execute();
+  }
+
+  /**
+   * Forgejo's `SearchLatestVersions` for one owner and type: per package whose name contains `query`, its newest
+   * version, by package name; `total` counts those packages.
+   */
+  async searchLatest(ownerId: number, type: string, query: string, offset: number, limit: number): Promise<Page<VersionWithPackage>> {
+    let packages = this.db
+      .selectFrom('package')
+      .where('package.owner_id', '=', ownerId)
+      .where('package.type', '=', type)
+      .where('package.is_internal', '=', 0)
+      .where(({ exists, selectFrom }) => exists(selectFrom('package_version').select('package_version.id').whereRef('package_version.package_id', '=', 'package.id').where('package_version.is_internal', '=', 0)));
+    if (query) packages = packages.where('package.lower_name', 'like', `%${query.toLowerCase()}%`);
+    const [rows, count] = await Promise.all([
+      packages.select('package.id as id').orderBy('package.lower_name').limit(limit).offset(offset).execute(),
+      packages.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
+    ]);
+    const items: VersionWithPackage[] = [];
+    for (const { id } of rows) {
+      const row = await this.db
+        .selectFrom('package_version')
+        .innerJoin('package', 'package.id', 'package_version.package_id')
+        .select(VERSION_COLUMNS)
+        .where('package_version.package_id', '=', id)
+        .where('package_version.is_internal', '=', 0)
+        .orderBy('package_version.created_unix', 'desc')
+        .orderBy('package_version.id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      if (row) items.push(splitRow(row as JoinedRow));
+    }
+    return { items, total: Store.count(count) };
   }
 
   /** The blob ids of every file of the owner's packages. */
@@ -313,6 +392,10 @@ export class PackagesStore extends Store<PackagesTables & Pick<Schema, 'team' | 
   async deleteOwner(ownerId: number): Promise<void> {
     const packages = this.db.selectFrom('package').select('id').where('owner_id', '=', ownerId);
     const versions = this.db.selectFrom('package_version').select('id').where('package_id', 'in', packages);
+    const files = this.db.selectFrom('package_file').select('id').where('version_id', 'in', versions);
+    await this.db.deleteFrom('package_property').where('ref_type', '=', PackagePropertyType.File).where('ref_id', 'in', files).execute();
+    await this.db.deleteFrom('package_property').where('ref_type', '=', PackagePropertyType.Version).where('ref_id', 'in', versions).execute();
+    await this.db.deleteFrom('package_property').where('ref_type', '=', PackagePropertyType.Package).where('ref_id', 'in', packages).execute();
     await this.db.deleteFrom('package_file').where('version_id', 'in', versions).execute();
     await this.db.deleteFrom('package_version').where('package_id', 'in', packages).execute();
     await this.db.deleteFrom('package').where('owner_id', '=', ownerId).execute();

@@ -53,18 +53,33 @@ export interface PackageBlobTable {
   created_unix: number;
 }
 
+/** A named value of a version, a file or a package (Forgejo's `package_property`), such as npm's dist-tags. */
+export interface PackagePropertyTable {
+  id: Generated<number>;
+  /** What `ref_id` names (`PackagePropertyType`). */
+  ref_type: number;
+  ref_id: number;
+  name: string;
+  value: Generated<string>;
+}
+
+/** Forgejo's `PropertyType`: what a property belongs to. */
+export const PackagePropertyType = { Version: 0, File: 1, Package: 2 } as const;
+
 /** The tables the packages domain owns. */
 export interface PackagesTables {
   package: PackageTable;
   package_version: PackageVersionTable;
   package_file: PackageFileTable;
   package_blob: PackageBlobTable;
+  package_property: PackagePropertyTable;
 }
 
 export type Package = Selectable<PackageTable>;
 export type PackageVersion = Selectable<PackageVersionTable>;
 export type PackageFile = Selectable<PackageFileTable>;
 export type PackageBlob = Selectable<PackageBlobTable>;
+export type PackageProperty = Selectable<PackagePropertyTable>;
 
 /** Forgejo's content store layout: `ab/cd/abcd…` (`KeyToRelativePath`). */
 export function packageBlobKey(sha256: string): string {

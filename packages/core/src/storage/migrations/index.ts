@@ -45,6 +45,7 @@ import { m0039_redirects_create } from './0039_redirects_create.js';
 import { m0040_actions_secrets_variables } from './0040_actions_secrets_variables.js';
 import { m0041_repos_flags_avatar } from './0041_repos_flags_avatar.js';
 import { m0042_packages_create } from './0042_packages_create.js';
+import { m0043_packages_properties } from './0043_packages_properties.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001_users_create,
@@ -89,4 +90,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0040_actions_secrets_variables,
   m0041_repos_flags_avatar,
   m0042_packages_create,
+  m0043_packages_properties,
 ];
