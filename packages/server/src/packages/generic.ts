@@ -23,8 +23,7 @@ import {
 } from '@repohost/core';
 import { authenticate } from '../auth.js';
 import { requestCredentials } from '../api/router.js';
-
-type ResponseBody = ConstructorParameters<typeof FastResponse>[0];
+import { pathEscape, rangedFileAnswer } from '../serve-file.js';
 
 const PREFIX = '/api/packages/:owner/generic/:name/:version';
 
@@ -136,18 +135,11 @@ async function* bodyOf(event: H3Event): AsyncIterable<Uint8Array> {
   }
 }
 
-/** Go's `url.PathEscape`, for `filename*=UTF-8''…`. */
-function pathEscape(name: string): string {
-  return encodeURIComponent(name)
-    .replace(/%(24|26|2B|3A|3D|40)/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
-    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-}
-
 /**
  * Forgejo's `ServePackageFile` → `ServeContent`: `application/octet-stream`, an attachment disposition with the
  * file's name, `Last-Modified` of the file, ranges as Go's `http.ServeContent` answers them.
  */
-function serveFile(event: H3Event, { file, body, range }: PackageDownload): Response {
+function serveFile(event: H3Event, { file, body, range }: PackageDownload): Promise<Response> {
   const size = file.blob.size;
   const quoted = file.name.replaceAll('\\', '\\\\').replaceAll('"', '\\"');
   const headers: Record<string, string> = {
@@ -158,23 +150,5 @@ function serveFile(event: H3Event, { file, body, range }: PackageDownload): Resp
     'last-modified': new Date(file.created_unix * 1000).toUTCString(),
     'accept-ranges': 'bytes',
   };
-  if (range === 'unsatisfiable' || !body) {
-    const text = 'invalid range: failed to overlap\n';
-    return new FastResponse(text, {
-      status: 416,
-      headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', 'content-range': `bytes */${size}` },
-    });
-  }
-  let status = 200;
-  headers['content-length'] = String(size);
-  if (range) {
-    status = 206;
-    headers['content-range'] = `bytes ${range.start}-${range.end}/${size}`;
-    headers['content-length'] = String(range.end - range.start + 1);
-  }
-  if (event.req.method === 'HEAD') {
-    body.destroy();
-    return new FastResponse(null, { status, headers });
-  }
-  return new FastResponse(body as unknown as ResponseBody, { status, headers });
+  return rangedFileAnswer(event, { body, size, range }, headers);
 }

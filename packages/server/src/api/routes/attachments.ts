@@ -13,6 +13,7 @@ import {
 import { authenticate } from '../../auth.js';
 import type { Groups } from '../groups.js';
 import { readMultipartFile } from '../multipart.js';
+import { pathEscape, rangedFileAnswer } from '../../serve-file.js';
 import { errorResponse, requestCredentials, type ApiRouter } from '../router.js';
 
 /** `name` (replaces the file's own name) and `updated_at` (a migration's date; site administrators only). */
@@ -23,8 +24,6 @@ const UploadQuery = Type.Object({
 
 /** Upload bodies are bounded by `[attachment] MAX_SIZE` while they stream, not by the router's JSON limit. */
 const UPLOAD_DOC = 'multipart/form-data with the file in field `attachment`';
-
-type ResponseBody = ConstructorParameters<typeof FastResponse>[0];
 
 /**
  * The upload a request carries: the `attachment` file of its multipart form, streamed. An upload past the size
@@ -164,13 +163,6 @@ export function registerAttachmentRoutes(_router: ApiRouter, { issue, comment }:
 
 // ---- downloads ----
 
-/** Go's `url.PathEscape`, for `filename*=UTF-8''…`. */
-function pathEscape(name: string): string {
-  return encodeURIComponent(name)
-    .replace(/%(24|26|2B|3A|3D|40)/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
-    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-}
-
 /** Forgejo's cache lifetime for served files (`private, max-age=300`). */
 const CACHE_CONTROL = 'private, max-age=300';
 
@@ -194,31 +186,8 @@ async function downloadResponse(event: H3Event, { attachment, size, served, body
   headers['access-control-expose-headers'] = 'Content-Disposition';
   headers['last-modified'] = new Date(attachment.created_unix * 1000).toUTCString();
   headers['accept-ranges'] = 'bytes';
-  if (range === 'unsatisfiable') {
-    body.destroy();
-    const text = 'invalid range: failed to overlap\n';
-    const refused = { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', 'content-range': `bytes */${size}`, 'content-length': String(Buffer.byteLength(text)) };
-    return new FastResponse(text, { status: 416, headers: refused });
-  }
-  let status = 200;
-  headers['content-length'] = String(size);
-  if (range) {
-    status = 206;
-    headers['content-range'] = `bytes ${range.start}-${range.end}/${size}`;
-    headers['content-length'] = String(range.end - range.start + 1);
-  }
-  if (event.req.method === 'HEAD') {
-    body.destroy();
-    return new FastResponse(null, { status, headers });
-  }
   // Only a response that carries the file counts as a download (not a HEAD, a 304 or a 416).
-  try {
-    await countDownload();
-  } catch (error) {
-    body.destroy();
-    throw error;
-  }
-  return new FastResponse(body as unknown as ResponseBody, { status, headers });
+  return rangedFileAnswer(event, { body, size, range }, headers, countDownload);
 }
 
 /**

@@ -26,19 +26,13 @@ import {
 import type { ApiRouter } from '../router.js';
 import type { Groups } from '../groups.js';
 import { EMPTY } from './common.js';
+import { pathEscape } from '../../serve-file.js';
 
 /** srvx sends a Node stream given as the body by piping it into the socket; its types only know web bodies. */
 type ResponseBody = ConstructorParameters<typeof FastResponse>[0];
 
 /** `Mon, 02 Jan 2006 15:04:05 GMT`. */
 const HTTP_DATE = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
-
-/** Go's `url.PathEscape` of a file name, for `filename*=UTF-8''…`. */
-function pathEscape(name: string): string {
-  return encodeURIComponent(name)
-    .replace(/%(24|26|2B|3A|3D|40)/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
-    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-}
 
 /**
  * A raw file as Forgejo serves it: sniffed type, `inline` disposition with the file's name, the blob id as ETag
