@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { JobsStore } from '../src/jobs/store.js';
-import { ActionsService, RepoHost, SYSTEM, userActor, type Settings, type User } from '@repohost/core';
+import { ActionsService, RepoHost, RunnersService, SYSTEM, userActor, type Settings, type User } from '@repohost/core';
 import { LoginSourcesStore } from '@repohost/core/internal';
 import { createUser, openTestHost, totp, type TestHost } from '@repohost/test-support';
 import { decryptHeader } from '../src/webhooks/secrets.js';
@@ -37,6 +37,7 @@ interface Seeded {
   mirrorRepoId: number;
   jobId: number;
   sourceId: number;
+  runnerToken: string;
 }
 
 /** What an installation without a key stored: one secret of each kind. */
@@ -49,6 +50,7 @@ async function seed(host: RepoHost): Promise<Seeded> {
   const hook = await host.webhooks.create(actor, { kind: 'repo', access }, { type: 'gitea', config: { url: 'http://127.0.0.1:9/hook', content_type: 'json' }, authorization_header: 'Bearer hook-secret', active: true });
   const pushMirror = await host.pushMirrors.add(actor, access, { remote_address: 'http://127.0.0.1:9/target.git', remote_username: 'push-user', remote_password: 'push-secret', interval: '0' });
   await host.service(ActionsService).putSecret(actor, { kind: 'repo', access }, 'DEPLOY_TOKEN', { data: 'actions-secret' });
+  const runnerToken = await host.service(RunnersService).registrationToken(actor, { kind: 'repo', access });
   // A mirror migration that has not run yet (nothing serves): its job keeps the credentials; the mirror row is what
   // the job writes when it has cloned, written here the same way.
   const started = await host.migrations.start(actor, { clone_addr: 'http://127.0.0.1:9/remote.git', repo_name: 'mirrored', mirror: true, auth_username: 'pull-user', auth_password: 'pull-secret' });
@@ -67,7 +69,7 @@ async function seed(host: RepoHost): Promise<Seeded> {
     username_attribute: 'uid',
     email_attribute: 'mail',
   });
-  return { alice, totpSecret: secret, repoName: access.repo.name, hookId: hook.id, pushMirror: pushMirror.remote_name, mirrorRepoId: started.access.repo.id, jobId: started.job.id, sourceId: source.id };
+  return { alice, totpSecret: secret, repoName: access.repo.name, hookId: hook.id, pushMirror: pushMirror.remote_name, mirrorRepoId: started.access.repo.id, jobId: started.job.id, sourceId: source.id, runnerToken };
 }
 
 /** Every stored secret as `secretKey` reads it (undefined where it does not decrypt). */
@@ -133,6 +135,7 @@ describe('re-encrypting stored secrets', () => {
       { kind: 'webhook authorization headers', moved: 1, current: 0, failed: [] },
       { kind: 'push mirror credentials', moved: 1, current: 0, failed: [] },
       { kind: 'actions secrets', moved: 1, current: 0, failed: [] },
+      { kind: 'runner registration tokens', moved: 1, current: 0, failed: [] },
       { kind: 'pull mirror credentials', moved: 1, current: 0, failed: [] },
       { kind: 'migration credentials', moved: 1, current: 0, failed: [] },
       { kind: 'LDAP bind passwords', moved: 1, current: 0, failed: [] },
@@ -141,6 +144,9 @@ describe('re-encrypting stored secrets', () => {
     expect(dry.kinds).toEqual(report.kinds);
     expect(await readBack(host, seeded, newKey)).toEqual(ORIGINAL);
     expect(await readBack(host, seeded, '')).toEqual(UNREADABLE);
+    // The runner registration token reads back the same under the new key (and is not replaced by a new one).
+    const access = await host.repos.resolve(userActor(seeded.alice), 'alice', seeded.repoName);
+    expect(await host.service(RunnersService).registrationToken(userActor(seeded.alice), { kind: 'repo', access })).toBe(seeded.runnerToken);
 
     // The TOTP secret, read by the service: a host still on the empty key no longer accepts codes, this one does.
     const stale = await reopen(t.host.settings, '');
@@ -149,7 +155,7 @@ describe('re-encrypting stored secrets', () => {
     expect(await host.twoFactor.verifyTotp(seeded.alice, totp(seeded.totpSecret, step() + 1))).toBe(true);
 
     const again = await host.secretsAtRest.reencrypt({ oldKey: '' });
-    expect(again.kinds.map((k) => [k.moved, k.current, k.failed.length])).toEqual(Array(7).fill([0, 1, 0]));
+    expect(again.kinds.map((k) => [k.moved, k.current, k.failed.length])).toEqual(Array(8).fill([0, 1, 0]));
   });
 
   test('names the values under neither key and leaves them; refuses a move to the same key or to none', async () => {

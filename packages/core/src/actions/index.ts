@@ -3,8 +3,20 @@
  * stores above all) is private; `test/domain-layers.test.ts` checks that imports from outside come through here.
  */
 export { actionsDomain } from './domain.js';
-export { toApiActionVariable, toApiSecret } from './convert.js';
+export { runnerStatus, toApiActionRunner, toApiActionVariable, toApiSecret } from './convert.js';
 export {
+  ActionRunJobSchema,
+  ActionRunJobStepSchema,
+  ActionRunnerSchema,
+  RegisterRunnerOptionsSchema,
+  RegisterRunnerResponseSchema,
+  RegistrationTokenSchema,
+  type ApiActionRunJob,
+  type ApiActionRunner,
+  type ApiRegisterRunnerResponse,
+  type ApiRegistrationToken,
+  type RegisterRunnerOptions,
+  type RunnerStatus,
   ActionVariableSchema,
   CreateOrUpdateSecretOptionSchema,
   CreateVariableOptionSchema,
@@ -17,4 +29,13 @@ export {
   type UpdateVariableOption,
 } from './schemas.js';
 export { ActionsService, type ActionsOwner } from './service.js';
-export { type ActionVariable, type ActionsTables } from './tables.js';
+export {
+  REGISTRATION_TOKEN_INVALIDATED,
+  REGISTRATION_TOKEN_NOT_FOUND,
+  RunnersService,
+  UNREGISTERED_RUNNER,
+  type RegisteredRunner,
+  type RunnerRegistration,
+  type RunnersOwner,
+} from './runners.js';
+export { type ActionRunner, type ActionRunnerToken, type ActionVariable, type ActionsTables } from './tables.js';

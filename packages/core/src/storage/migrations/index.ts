@@ -46,6 +46,7 @@ import { m0040_actions_secrets_variables } from './0040_actions_secrets_variable
 import { m0041_repos_flags_avatar } from './0041_repos_flags_avatar.js';
 import { m0042_packages_create } from './0042_packages_create.js';
 import { m0043_packages_properties } from './0043_packages_properties.js';
+import { m0044_actions_runners } from './0044_actions_runners.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001_users_create,
@@ -91,4 +92,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0041_repos_flags_avatar,
   m0042_packages_create,
   m0043_packages_properties,
+  m0044_actions_runners,
 ];

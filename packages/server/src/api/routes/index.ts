@@ -37,6 +37,7 @@ import { registerCollaboratorRoutes } from './collaborators.js';
 import { registerTeamRoutes } from './teams.js';
 import { registerWebhookRoutes } from './webhooks.js';
 import { registerActionsRoutes } from './actions.js';
+import { registerActionsRunnerRoutes } from './actions-runners.js';
 import { registerPackageRoutes } from './packages.js';
 import { registerOAuth2AppRoutes } from './oauth2-apps.js';
 import { registerIssueRoutes } from './issues.js';
@@ -102,6 +103,7 @@ const ROUTE_MODULES: readonly ((router: ApiRouter, groups: Groups) => void)[] = 
   registerTeamRoutes,
   registerWebhookRoutes,
   registerActionsRoutes,
+  registerActionsRunnerRoutes,
   registerPackageRoutes,
   registerOAuth2AppRoutes,
   registerIssueRoutes,
