@@ -1,7 +1,7 @@
 import type { CoreContext } from '../context.js';
 import type { Actor } from '../users/index.js';
 import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../errors.js';
-import type { CommitRangeOptions, GitCommit, RepoKey } from '../git/index.js';
+import type { CommitListOptions, CommitRangeOptions, GitCommit, RepoKey } from '../git/index.js';
 import { clampPage, type Paging, type PageRequest } from '../paging.js';
 import type { RepoAccess } from '../repos/index.js';
 import { repoKey } from '../repos/index.js';
@@ -33,6 +33,47 @@ export interface CommitListPage {
 const COMPARE_MAX_COMMITS = 1000;
 /** Range sizes kept. */
 const COUNT_CACHE_SIZE = 1024;
+/** Bytes (estimated) of commit pages kept, and of one page at most: a page larger than that is not kept. */
+const PAGE_CACHE_BYTES = 32 * 1024 * 1024;
+const PAGE_MAX_BYTES = 4 * 1024 * 1024;
+
+/** About what a listed commit holds in memory: its strings (UTF-16) and the objects around them. */
+function commitBytes(commit: GitCommit): number {
+  let bytes = 400 + 2 * (commit.message.length + commit.authorName.length + commit.authorEmail.length + commit.committerName.length + commit.committerEmail.length);
+  for (const change of commit.changes ?? []) bytes += 100 + 2 * change.path.length;
+  return bytes;
+}
+
+/** Pages of history by key, least recently used dropped first once their estimated size passes the budget. */
+class PageCache {
+  private readonly pages = new Map<string, { commits: GitCommit[]; bytes: number }>();
+  private bytes = 0;
+
+  get(key: string): GitCommit[] | undefined {
+    const found = this.pages.get(key);
+    if (!found) return undefined;
+    this.pages.delete(key);
+    this.pages.set(key, found);
+    return found.commits;
+  }
+
+  set(key: string, commits: GitCommit[]): void {
+    const bytes = commits.reduce((sum, commit) => sum + commitBytes(commit), 0);
+    if (bytes > PAGE_MAX_BYTES) return;
+    const old = this.pages.get(key);
+    if (old) {
+      this.pages.delete(key);
+      this.bytes -= old.bytes;
+    }
+    this.pages.set(key, { commits, bytes });
+    this.bytes += bytes;
+    for (const [oldest, page] of this.pages) {
+      if (this.bytes <= PAGE_CACHE_BYTES) break;
+      this.pages.delete(oldest);
+      this.bytes -= page.bytes;
+    }
+  }
+}
 
 /**
  * Reading a repository's history: commit listings, single commits, diffs and comparisons. Each page is one
@@ -46,15 +87,54 @@ export class CommitsService {
    */
   private readonly counts = new BoundedMap<string, number>(COUNT_CACHE_SIZE);
 
+  /**
+   * Pages of history by repository, range, page and whether changes were listed: like a count, what `git log`
+   * answers below a commit id never changes, so the commit page of a branch tip is read from git once, and again
+   * only when the branch moves (its tip, part of the key, is then another commit). Bounded by size.
+   */
+  private readonly pages = new PageCache();
+  /** Reads under way, shared by the requests that ask for the same one at once. */
+  private readonly reading = new Map<string, Promise<unknown>>();
+
   constructor(private readonly ctx: CoreContext) {}
 
+  private rangeKey(repoId: number, range: CommitRangeOptions): string {
+    return [repoId, range.head, range.exclude ?? '', range.path ?? '', range.since?.getTime() ?? '', range.until?.getTime() ?? ''].join('\0');
+  }
+
+  /** Runs `read` once for concurrent callers of one key. */
+  private once<T>(key: string, read: () => Promise<T>): Promise<T> {
+    let running = this.reading.get(key) as Promise<T> | undefined;
+    if (!running) {
+      running = read();
+      this.reading.set(key, running);
+      const done = () => this.reading.delete(key);
+      running.then(done, done);
+    }
+    return running;
+  }
+
   private async count(key: RepoKey, repoId: number, range: CommitRangeOptions): Promise<number> {
-    const cacheKey = [repoId, range.head, range.exclude ?? '', range.path ?? '', range.since?.getTime() ?? '', range.until?.getTime() ?? ''].join('\0');
+    const cacheKey = this.rangeKey(repoId, range);
     const cached = this.counts.get(cacheKey);
     if (cached !== undefined) return cached;
-    const total = await this.ctx.git.countCommits(key, range);
-    this.counts.set(cacheKey, total);
-    return total;
+    return this.once(`count\0${cacheKey}`, async () => {
+      const total = await this.ctx.git.countCommits(key, range);
+      this.counts.set(cacheKey, total);
+      return total;
+    });
+  }
+
+  /** A page of `git log` over a range of full commit ids, from the page cache when it was read before. */
+  private async commitPage(key: RepoKey, repoId: number, options: CommitListOptions): Promise<GitCommit[]> {
+    const cacheKey = [this.rangeKey(repoId, options), options.skip, options.limit, options.changes ? 1 : 0].join('\0');
+    const cached = this.pages.get(cacheKey);
+    if (cached) return cached;
+    return this.once(`page\0${cacheKey}`, async () => {
+      const commits = await this.ctx.git.listCommits(key, options);
+      this.pages.set(cacheKey, commits);
+      return commits;
+    });
   }
 
   /** A full commit id for a revision the caller named; NotFound when it names none. */
@@ -84,7 +164,7 @@ export class CommitsService {
     const range = { head, exclude, path, since, until };
     const [total, commits] = await Promise.all([
       this.count(key, access.repo.id, range),
-      this.ctx.git.listCommits(key, { ...range, skip: (page.page - 1) * page.limit, limit: page.limit, changes: stat }),
+      this.commitPage(key, access.repo.id, { ...range, skip: (page.page - 1) * page.limit, limit: page.limit, changes: stat }),
     ]);
     // Forgejo: a path no commit touched is not found.
     if (path !== undefined && total === 0) throw new NotFoundError('FileCommitsCount');
@@ -96,7 +176,7 @@ export class CommitsService {
     if (!isSafeRevision(revision)) throw new ValidationError('sha', 'no valid ref or sha');
     const key = repoKey(access.owner, access.repo);
     const id = await this.resolve(key, revision);
-    const [commit] = await this.ctx.git.listCommits(key, { head: id, skip: 0, limit: 1, changes: options.stat ?? true });
+    const [commit] = await this.commitPage(key, access.repo.id, { head: id, skip: 0, limit: 1, changes: options.stat ?? true });
     if (!commit) throw new NotFoundError(`object does not exist [id: ${revision}, rel_path: ]`);
     return (await this.views(key, [commit], options))[0]!;
   }
@@ -116,7 +196,7 @@ export class CommitsService {
     const range = { head, exclude: base };
     const [total, commits] = await Promise.all([
       this.count(key, access.repo.id, range),
-      this.ctx.git.listCommits(key, { ...range, skip: 0, limit: COMPARE_MAX_COMMITS, changes: true }),
+      this.commitPage(key, access.repo.id, { ...range, skip: 0, limit: COMPARE_MAX_COMMITS, changes: true }),
     ]);
     return { total, items: await this.views(key, commits, { ...options, stat: true }) };
   }
@@ -127,7 +207,7 @@ export class CommitsService {
     const page = clampPage(this.ctx.settings, paging);
     const [total, commits] = await Promise.all([
       this.count(key, access.repo.id, range),
-      this.ctx.git.listCommits(key, { ...range, skip: (page.page - 1) * page.limit, limit: page.limit, changes: true }),
+      this.commitPage(key, access.repo.id, { ...range, skip: (page.page - 1) * page.limit, limit: page.limit, changes: true }),
     ]);
     return { items: await this.views(key, commits, { ...options, stat: true }), total, page };
   }
@@ -140,7 +220,7 @@ export class CommitsService {
     const emails = commits.flatMap((c) => [c.authorEmail, c.committerEmail]);
     const [users, raws] = await Promise.all([
       this.ctx.port(UsersPort).byEmails(emails),
-      verify ? this.ctx.git.readObjects(key, commits.map((c) => c.id)) : Promise.resolve([]),
+      verify ? this.ctx.git.readObjects(key, commits.map((c) => c.id), { reachable: true }) : Promise.resolve([]),
     ]);
     const verifier = new CommitVerifier(this.ctx);
     return Promise.all(

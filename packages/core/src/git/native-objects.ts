@@ -7,6 +7,7 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import type { NativeGitRunner } from './native-runner.js';
+import { BoundedMap } from '../bounded-map.js';
 import { FULL_HEX_ID, type GitObjectData, type GitObjectInfo, type GitObjectType, type GitRefEntry, type GitTreeEntry, type ReadTreeOptions, type ReadTreeResult, type RepoKey } from './backend.js';
 
 /** What this module uses of the native backend. */
@@ -164,6 +165,10 @@ class ObjectReader {
   }
 }
 
+/** Commit and tag objects up to this size are kept by id (`ObjectReaderPool.small`), this many at most. */
+const SMALL_OBJECT_BYTES = 8 * 1024;
+const SMALL_OBJECTS_KEPT = 4096;
+
 /** The readers of one backend, by repository path. */
 export class ObjectReaderPool {
   private readonly readers = new Map<string, ObjectReader>();
@@ -216,14 +221,28 @@ export class ObjectReaderPool {
     return reader;
   }
 
+  /**
+   * Small commit and tag objects read by full id, by repository and id: an object's content never changes under its
+   * id, so a page of branches or commits reads each raw commit (for its signature) from git once.
+   */
+  private readonly small = new BoundedMap<string, GitObjectData>(SMALL_OBJECTS_KEPT);
+
   /** One request; a reader whose process died before answering is replaced once. */
-  async request(key: RepoKey, kind: 'info' | 'contents', revision: string, maxBytes: number): Promise<GitObjectData | undefined> {
+  async request(key: RepoKey, kind: 'info' | 'contents', revision: string, maxBytes: number, reachable = false): Promise<GitObjectData | undefined> {
     if (!isSafeRevision(revision)) return undefined;
+    const byId = reachable && kind === 'contents' && FULL_HEX_ID.test(revision) ? `${this.backend.pathOf(key)}\0${revision}` : undefined;
+    const kept = byId === undefined ? undefined : this.small.get(byId);
+    if (kept && kept.size <= maxBytes) return { ...kept };
+    let found: GitObjectData | undefined;
     try {
-      return await (await this.reader(key)).request(kind, revision, maxBytes);
+      found = await (await this.reader(key)).request(kind, revision, maxBytes);
     } catch {
-      return (await this.reader(key)).request(kind, revision, maxBytes);
+      found = await (await this.reader(key)).request(kind, revision, maxBytes);
     }
+    if (byId !== undefined && found && !found.truncated && found.size <= SMALL_OBJECT_BYTES && (found.type === 'commit' || found.type === 'tag')) {
+      this.small.set(byId, { ...found });
+    }
+    return found;
   }
 
   /** Closes the reader of a repository (renamed, removed): the next request starts a new one at the new place. */
@@ -231,10 +250,16 @@ export class ObjectReaderPool {
     const path = this.backend.pathOf(key);
     this.readers.get(path)?.close();
     this.readers.delete(path);
+    this.forgetObjectsUnder(`${path}\0`);
+  }
+
+  private forgetObjectsUnder(prefix: string): void {
+    for (const id of [...this.small.keys()]) if (id.startsWith(prefix)) this.small.delete(id);
   }
 
   /** Closes the readers of every repository under `folder` (an owner renamed). */
   forgetUnder(folder: string): void {
+    this.forgetObjectsUnder(folder);
     for (const [path, reader] of this.readers) {
       if (path.startsWith(folder)) {
         reader.close();

@@ -1,3 +1,6 @@
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { BoundedMap } from '../bounded-map.js';
 import { cleanCommitMessage } from './text.js';
 import type { NativeGitRunner } from './native-runner.js';
 import { FULL_HEX_ID, RefConflictError, type AnnotatedTagOptions, type GitObjectType, type RefDetail, type RefKind, type RefUpdate, type RepoKey } from './backend.js';
@@ -86,22 +89,128 @@ async function forEachRef(git: NativeGitRunner, key: RepoKey, args: string[]): P
   return result.stdout;
 }
 
+/**
+ * A ref state whose newest time stamp is younger than this is not kept: file systems stamp times with a coarse
+ * clock (a jiffy; a second on some), so a change in the same tick as the one read could leave the stamp unchanged.
+ */
+const RACY_MS = 2000;
+/** Listings longer than this are read again each time rather than kept. */
+const MAX_CACHED_REFS = 10_000;
+/** Repositories × kinds whose listing is kept (least recently used dropped first). */
+const MAX_CACHED_LISTINGS = 256;
+
+/**
+ * What the refs of one kind look like on disk in a repository with the files ref backend: `packed-refs` (inode,
+ * size, modification time in ns) and every folder under `refs/heads/` (or `refs/tags/`) with its modification
+ * time. git changes a loose ref by writing `<name>.lock` and renaming it over `<name>`, and a packed ref by
+ * rewriting `packed-refs` the same way (a new inode), so every change to these refs, by any process, changes this
+ * stamp. Undefined when the repository uses another ref backend (reftable): then nothing is kept.
+ */
+async function refsStamp(dir: string, prefix: string): Promise<{ stamp: string; newestMs: number } | undefined> {
+  const parts: string[] = [];
+  let newest = 0n;
+  const statOf = async (file: string) => {
+    try {
+      return await stat(file, { bigint: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  };
+  const [packed, reftable] = await Promise.all([statOf(path.join(dir, 'packed-refs')), statOf(path.join(dir, 'reftable'))]);
+  if (reftable) return undefined;
+  if (packed) {
+    parts.push(`p ${packed.ino} ${packed.size} ${packed.mtimeNs} ${packed.ctimeNs}`);
+    if (packed.mtimeNs > newest) newest = packed.mtimeNs;
+    if (packed.ctimeNs > newest) newest = packed.ctimeNs;
+  } else parts.push('p -');
+  const walk = async (folder: string, relative: string): Promise<void> => {
+    const info = await statOf(folder);
+    if (!info?.isDirectory()) {
+      parts.push(`d ${relative} -`);
+      return;
+    }
+    parts.push(`d ${relative} ${info.ino} ${info.mtimeNs} ${info.ctimeNs}`);
+    if (info.mtimeNs > newest) newest = info.mtimeNs;
+    if (info.ctimeNs > newest) newest = info.ctimeNs;
+    let entries;
+    try {
+      entries = await readdir(folder, { withFileTypes: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    await Promise.all(entries.filter((e) => e.isDirectory()).map((e) => walk(path.join(folder, e.name), `${relative}/${e.name}`)));
+  };
+  await walk(path.join(dir, ...prefix.split('/').filter(Boolean)), prefix);
+  // Folders are walked in parallel: their order in the stamp is made fixed here.
+  const [first, ...rest] = parts;
+  return { stamp: [first, ...rest.sort()].join('\n'), newestMs: Number(newest / 1_000_000n) };
+}
+
+/**
+ * Every ref of a kind with its details, in Forgejo's order, from one `git for-each-ref`, kept per repository
+ * while the refs on disk keep the same stamp (`refsStamp`): a branch list or a single branch then starts no git
+ * process until a push, a ref update or `pack-refs` (in this process or another) changes the files. Concurrent
+ * readers of one state share one git run.
+ */
+export class RefListings {
+  private readonly kept = new BoundedMap<string, { stamp: string; refs: RefDetail[] }>(MAX_CACHED_LISTINGS);
+  private readonly running = new Map<string, Promise<RefDetail[]>>();
+
+  /** The whole listing when the refs' state can be known, else undefined (the caller reads what it needs). */
+  async listing(git: NativeGitRunner, key: RepoKey, kind: RefKind): Promise<RefDetail[] | undefined> {
+    const dir = git.pathOf(key);
+    const readAt = Date.now();
+    const state = await refsStamp(dir, PREFIX[kind]);
+    if (!state) return undefined;
+    const id = `${kind}\0${dir}`;
+    const found = this.kept.get(id);
+    if (found && found.stamp === state.stamp) {
+      // Most recently used last.
+      this.kept.delete(id);
+      this.kept.set(id, found);
+      return found.refs;
+    }
+    const flight = `${id}\0${state.stamp}`;
+    let run = this.running.get(flight);
+    if (!run) {
+      run = forEachRef(git, key, [`--format=${DETAIL_FORMAT}`, ...SORT[kind], PREFIX[kind]]).then(parseDetails);
+      this.running.set(flight, run);
+      const done = () => this.running.delete(flight);
+      run.then(done, done);
+    }
+    const refs = await run;
+    // Read after the stamp: the listing is at least as new as the stamp says, so keeping it under that stamp can
+    // only make the next read run git again, never serve an older state. A stamp younger than RACY_MS is not kept.
+    if (readAt - state.newestMs > RACY_MS && refs.length <= MAX_CACHED_REFS) this.kept.set(id, { stamp: state.stamp, refs });
+    return refs;
+  }
+
+  forget(dir: string): void {
+    for (const kind of Object.keys(PREFIX)) this.kept.delete(`${kind}\0${dir}`);
+  }
+}
+
 export async function refDetails(
   git: NativeGitRunner,
   key: RepoKey,
   kind: RefKind,
   select: { names: readonly string[] } | { offset: number; limit: number },
+  listings?: RefListings,
 ): Promise<{ refs: RefDetail[]; total: number }> {
   const prefix = PREFIX[kind];
+  const all = listings ? await listings.listing(git, key, kind) : undefined;
   if ('names' in select) {
     const wanted = [...new Set(select.names.filter(isPlainRefName).map((n) => prefix + n))];
     if (wanted.length === 0) return { refs: [], total: 0 };
     // A pattern also matches the refs below it (`a` matches `a/b`): only exact names are kept.
-    const found = parseDetails(await forEachRef(git, key, [`--format=${DETAIL_FORMAT}`, ...wanted]));
+    const found = all ?? parseDetails(await forEachRef(git, key, [`--format=${DETAIL_FORMAT}`, ...wanted]));
     const byName = new Map(found.map((r) => [r.ref, r]));
     const refs = wanted.flatMap((name) => byName.get(name) ?? []);
     return { refs, total: refs.length };
   }
+  if (all) return { refs: all.slice(select.offset, select.offset + select.limit), total: all.length };
   // The names first (cheap), in order, then the details of this page's refs only.
   const names = (await forEachRef(git, key, ['--format=%(refname)', ...SORT[kind], prefix])).toString('utf8').split('\n').filter(Boolean);
   const page = names.slice(select.offset, select.offset + select.limit);

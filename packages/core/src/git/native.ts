@@ -38,7 +38,7 @@ import { ReceiveCommandReader } from './pkt-line.js';
 import { HOOK_CLIENT_SCRIPT } from './native-hook-client.js';
 import { incomingObjects } from './native-incoming.js';
 import { commitDiff, countCommits, listCommits } from './native-commits.js';
-import { isAncestor, refDetails, updateRefs, writeAnnotatedTag } from './native-refs.js';
+import { RefListings, isAncestor, refDetails, updateRefs, writeAnnotatedTag } from './native-refs.js';
 import { changedFiles, diffRange, mergeBase, mergeTree, storeCommitRef } from './native-pulls.js';
 import { fileDiffs } from './native-reviews.js';
 import type { ChangedFileEntry, MergeTreeResult } from './backend.js';
@@ -51,7 +51,7 @@ import type { FetchRemoteOptions, RemoteGitAccess, RemoteHead } from './remote-t
 import type { MirrorPushRequest } from './push-mirror-types.js';
 import { commitTree, copyCommit, rebaseCommits } from './native-merge.js';
 import type { CommitTreeOptions, RebaseOptions, RebaseResult } from './merge-types.js';
-import { ObjectReaderPool, readTree, streamBlob, listRefs, type ObjectReaderOptions } from './native-objects.js';
+import { ObjectReaderPool, isSafeRevision, readTree, streamBlob, listRefs, type ObjectReaderOptions } from './native-objects.js';
 import type { GitObjectData, GitObjectInfo, GitRefEntry, IncomingObjects, ReadObjectOptions, ReadTreeOptions, ReadTreeResult } from './backend.js';
 import type { MaintenanceOptions, MaintenanceResult } from './backend.js';
 import { runMaintenance } from './native-maintenance.js';
@@ -144,13 +144,16 @@ export class NativeGitBackend implements GitBackend {
 
   private started = 0;
 
+  /** Branch and tag listings kept while the refs on disk are unchanged (see `git/native-refs.ts`). */
+  private readonly refListings = new RefListings();
+
   /** How many git processes this backend has started: lets tests prove a page does not start one per item. */
   get processesStarted(): number {
     return this.started;
   }
 
   readObject(key: RepoKey, revision: string, options: ReadObjectOptions = {}): Promise<GitObjectData | undefined> {
-    return this.objects.request(key, 'contents', revision, options.maxBytes ?? DEFAULT_MAX_OBJECT_BYTES);
+    return this.objects.request(key, 'contents', revision, options.maxBytes ?? DEFAULT_MAX_OBJECT_BYTES, options.reachable === true);
   }
 
   readObjects(key: RepoKey, revisions: readonly string[], options: ReadObjectOptions = {}): Promise<(GitObjectData | undefined)[]> {
@@ -623,7 +626,7 @@ export class NativeGitBackend implements GitBackend {
   }
 
   refDetails(key: RepoKey, kind: RefKind, select: { names: readonly string[] } | { offset: number; limit: number }): Promise<{ refs: RefDetail[]; total: number }> {
-    return refDetails(this, key, kind, select);
+    return refDetails(this, key, kind, select, this.refListings);
   }
 
   updateRefs(key: RepoKey, updates: readonly RefUpdate[]): Promise<void> {
@@ -691,6 +694,12 @@ export class NativeGitBackend implements GitBackend {
   async resolveCommit(key: RepoKey, revision: string): Promise<string | undefined> {
     // Never an option, never a NUL; `--end-of-options` keeps git from reading the name as one anyway.
     if (revision === '' || revision.startsWith('-') || revision.includes('\0')) return undefined;
+    // What the long-lived reader may be asked (names, ids, `rev~n`, `rev:path`) it resolves as rev-parse does,
+    // with the same rules for ref names, and starts no process; it reads refs from disk at each request.
+    if (isSafeRevision(revision)) {
+      const found = await this.objects.request(key, 'info', `${revision}^{commit}`, 0).catch(() => 'failed' as const);
+      if (found !== 'failed') return found?.type === 'commit' && FULL_HEX_ID.test(found.id) ? found.id : undefined;
+    }
     const result = await this.run(['--git-dir', this.pathOf(key), 'rev-parse', '--verify', '--quiet', '--end-of-options', `${revision}^{commit}`]);
     const id = result.stdout.toString().trim();
     return result.code === 0 && FULL_HEX_ID.test(id) ? id : undefined;

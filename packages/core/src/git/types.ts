@@ -188,6 +188,12 @@ export interface GitObjectData extends GitObjectInfo {
 export interface ReadObjectOptions {
   /** Bytes of content kept at most (default 16 MiB); a larger object is read past, not buffered whole. */
   maxBytes?: number;
+  /**
+   * The caller read the id from a ref or a history walk just now, so the object exists: a small commit or tag may
+   * then be answered from memory (an object's content never changes under its id). Without it, git is asked, so an
+   * object pruned since is not found.
+   */
+  reachable?: boolean;
 }
 
 /** One entry of a tree listing. */

@@ -212,7 +212,7 @@ export class BranchesService {
     // The raw commits (one read over the repository's object reader) carry the signatures to verify.
     const [usernames, raws, protections] = await Promise.all([
       this.ctx.port(UsersPort).usernamesByCommitEmail(emails, this.ctx.settings.server.DOMAIN),
-      withCommits.length > 0 ? this.ctx.git.readObjects(repoKey(access.owner, access.repo), withCommits.map((r) => r.commit.id)) : Promise.resolve([]),
+      withCommits.length > 0 ? this.ctx.git.readObjects(repoKey(access.owner, access.repo), withCommits.map((r) => r.commit.id), { reachable: true }) : Promise.resolve([]),
       this.protectionViews(withCommits.map((r) => r.ref.slice(HEADS.length)), access, view),
     ]);
     const verifier = new CommitVerifier(this.ctx);
