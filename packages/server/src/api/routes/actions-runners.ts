@@ -14,6 +14,7 @@ import { Type } from '@sinclair/typebox';
 import { mapPage, type ApiRouter, type RouteGroup } from '../router.js';
 import type { RequestBase } from '../contract.js';
 import type { Groups } from '../groups.js';
+import { pathId } from './common.js';
 
 type Loaded = Record<string, unknown>;
 
@@ -41,11 +42,8 @@ const LabelsQuery = Type.Object({
   labels: Type.Optional(Type.String({ description: 'a comma separated list of run job labels to search for' })),
 });
 
-/** `{runner_id}` as Forgejo's `ParamsInt64` reads it: anything but a number is 0, which no runner has. */
-function runnerId(params: unknown): number {
-  const raw = (params as { runner_id: string }).runner_id;
-  return /^\d{1,15}$/.test(raw) ? Number(raw) : 0;
-}
+/** `{runner_id}`, read as Forgejo reads an id in the path. */
+const runnerId = (params: unknown) => pathId((params as { runner_id: string }).runner_id);
 
 const service = (ctx: RequestBase<unknown>) => ctx.host.service(RunnersService);
 
