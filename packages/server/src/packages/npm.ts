@@ -28,8 +28,7 @@ import {
 } from '@repohost/core';
 import { authenticate } from '../auth.js';
 import { DEFAULT_MAX_BODY_BYTES, requestCredentials } from '../api/router.js';
-
-type ResponseBody = ConstructorParameters<typeof FastResponse>[0];
+import { rangedFileAnswer } from '../serve-file.js';
 
 /** Room for a publish document's JSON besides its base64 tarball (the manifest, the readme). */
 const METADATA_ROOM = 1024 * 1024;
@@ -250,19 +249,14 @@ function plain(status: number, message: string): Response {
   });
 }
 
-/** Forgejo's `ServePackageFile`: the tarball as an attachment, with its length and modification time. */
-function serveFile(event: H3Event, { file, body }: PackageDownload): Response {
+/** Forgejo's `ServePackageFile`: the tarball as an attachment, with its length and modification time (no ranges). */
+function serveFile(event: H3Event, { file, body }: PackageDownload): Promise<Response> {
+  if (!body) throw new NotFoundError();
   const headers: Record<string, string> = {
     'content-type': 'application/octet-stream',
-    'content-length': String(file.blob.size),
     'content-disposition': `attachment; filename="${file.name.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`,
     'last-modified': new Date(file.created_unix * 1000).toUTCString(),
     'x-content-type-options': 'nosniff',
   };
-  if (!body) throw new NotFoundError();
-  if (event.req.method === 'HEAD') {
-    body.destroy();
-    return new FastResponse(null, { status: 200, headers });
-  }
-  return new FastResponse(body as unknown as ResponseBody, { status: 200, headers });
+  return rangedFileAnswer(event, { body, size: file.blob.size, range: undefined }, headers);
 }
