@@ -7,7 +7,7 @@
  */
 import { checkDomains, cronTasksOf, defineDomain, jobHandlersOf, repairsOf, secretKindsOf, type DomainRecord } from './domain.js';
 import { topicsDomain } from './topics/index.js';
-import { reposDomain, forksDomain } from './repos/index.js';
+import { reposDomain, forksDomain, gitIntentsDomain } from './repos/index.js';
 import { keysDomain } from './keys/index.js';
 import { gpgDomain } from './gpg/index.js';
 import { activityDomain } from './activity/index.js';
@@ -102,6 +102,7 @@ export const DOMAINS: readonly DomainRecord[] = [
   twoFactorDomain,
   mirrorUpdates,
   maintenanceDomain,
+  gitIntentsDomain,
 ];
 checkDomains(DOMAINS);
 

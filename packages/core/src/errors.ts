@@ -164,6 +164,20 @@ export class UnavailableError extends RetryLaterError {
   override name = 'UnavailableError';
 }
 
+/**
+ * The database could not answer: its connection was lost (a restart, `pg_terminate_backend`), it refuses connections
+ * for now (starting up, shutting down, too many clients), or it ended a transaction to be tried again (a deadlock, a
+ * serialization failure). Nothing was committed by the failed statement; the caller may try again shortly (503).
+ * `cause` is the driver's error, for logs only: its text names the database's address.
+ */
+export class DatabaseUnavailableError extends UnavailableError {
+  override name = 'DatabaseUnavailableError';
+  constructor(cause: unknown, message = 'the database is unavailable; try again shortly') {
+    super(message, 1);
+    this.cause = cause;
+  }
+}
+
 export function isRepoHostError(error: unknown): error is RepoHostError {
   return error instanceof RepoHostError;
 }

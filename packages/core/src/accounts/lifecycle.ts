@@ -39,6 +39,13 @@ function usernameRefusal(error: ValidationError, name: string): ValidationError 
 
 const USERNAME_TAKEN = 'The username is already taken.';
 
+/** Within `deleteUser`'s transaction: the account became the last owner of an organization after the purge looked. */
+class LastOwnerMeanwhile extends Error {
+  constructor(readonly refusal: ValidationError) {
+    super(refusal.message);
+  }
+}
+
 export class AccountLifecycleService {
   constructor(private readonly ctx: CoreContext) {}
 
@@ -50,20 +57,41 @@ export class AccountLifecycleService {
   async deleteUser(actor: Actor, user: User, options: DeleteUserOptions = {}): Promise<void> {
     if (!isSiteAdmin(actor)) throw new ForbiddenError('only site administrators may delete users');
     const repos = this.ctx.service(ReposService);
-    if (options.purge) {
-      // Checked before anything goes (and again below, in the transaction), as Forgejo's DeleteUser does.
-      if (user.is_admin === 1 && (await this.ctx.port(UsersPort).countAdmins()) <= 1) throw new ValidationError('username', 'can not delete the last admin user');
-      // Forgejo's purge: organizations this account is the last owner of go, with their repositories; from the
-      // others its memberships go with the account (below).
-      const lifecycle = this.ctx.service(OrgLifecycleService);
-      for (const org of await this.ctx.port(OrgsPort).solelyOwnedBy(user.id)) await lifecycle.purge(actor, org);
+    for (let attempt = 1; ; attempt++) {
+      if (options.purge) {
+        // Checked before anything goes (and again below, in the transaction), as Forgejo's DeleteUser does.
+        if (user.is_admin === 1 && (await this.ctx.port(UsersPort).countAdmins()) <= 1) throw new ValidationError('username', 'can not delete the last admin user');
+        // Forgejo's purge: organizations this account is the last owner of go, with their repositories; from the
+        // others its memberships go with the account (below).
+        const lifecycle = this.ctx.service(OrgLifecycleService);
+        for (const org of await this.ctx.port(OrgsPort).solelyOwnedBy(user.id)) await lifecycle.purge(actor, org);
+      }
+      try {
+        await this.deleteAccountRows(actor, user, options.purge ?? false, repos);
+        break;
+      } catch (error) {
+        // Another owner of one of its organizations left meanwhile: that organization is purged now too.
+        if (!(error instanceof LastOwnerMeanwhile) || attempt >= 3) throw error instanceof LastOwnerMeanwhile ? error.refusal : error;
+      }
     }
-    await repos.withOwnedRepositoriesRemoved(user, { allowAny: options.purge ?? false, actor }, async (tx) => {
+    if (user.use_custom_avatar === 1) await this.ctx.service(UserAvatarsService).discardIfUnused(user.avatar);
+  }
+
+  /** The transaction of `deleteUser`: the account's rows (and, with `purge`, its repositories) go. */
+  private async deleteAccountRows(actor: Actor, user: User, purge: boolean, repos: ReposService): Promise<void> {
+    await repos.withOwnedRepositoriesRemoved(user, { allowAny: purge, actor }, async (tx) => {
       const users = tx.port(UsersPort);
+      // The organizations it belongs to keep their membership until this commits (another process removing their
+      // other owner waits), so the count of their owners below holds: none is left without one.
+      if (purge) await tx.port(OrgsPort).lockMembershipsOf(user.id);
       if (user.is_admin === 1 && (await users.countAdmins()) <= 1) throw new ValidationError('username', 'can not delete the last admin user');
       // As Forgejo: an account still in organizations is refused unless purged (then its memberships go with it).
-      if (!options.purge && (await tx.port(OrgsPort).membershipCount(user.id)) > 0) {
+      if (!purge && (await tx.port(OrgsPort).membershipCount(user.id)) > 0) {
         throw new ConflictError(`user still has membership of organizations [uid: ${user.id}]`);
+      }
+      if (purge) {
+        const sole = await tx.port(OrgsPort).solelyOwnedBy(user.id);
+        if (sole.length > 0) throw new LastOwnerMeanwhile(new ValidationError('', `user is the last member of owner team [uid: ${user.id}]`));
       }
       await tx.port(TokensPort).deleteAllOf(user.id);
       await tx.port(TwoFactorPort).deleteOf(user.id);
@@ -71,7 +99,6 @@ export class AccountLifecycleService {
       await users.delete(user.id);
       tx.emit('user.deleted', { user, actor });
     });
-    if (user.use_custom_avatar === 1) await this.ctx.service(UserAvatarsService).discardIfUnused(user.avatar);
   }
 
   /**

@@ -303,7 +303,7 @@ export class CommentsService {
       await comments.delete(comment.id);
       await tx.port(ReactionsPort).deleteOfComment(comment.id);
       if (CONVERSATION_TYPES.has(comment.type)) {
-        await tx.port(IssuesPort).setNumComments(issue.id, await comments.countConversation(issue.id));
+        await tx.port(IssuesPort).recountConversation(issue.id, () => comments.countConversation(issue.id));
       }
       await comments.neuter((await comments.activeReferencesFrom(issue.id, comment.id)).map((c) => c.id));
       tx.emit('comment.deleted', { actor, repo: access.repo, owner: access.owner, issue, comment });

@@ -241,6 +241,8 @@ const SPEC = {
   'cron.cleanup_sign_in_failures': cronTask(true, false, '@every 1h'),
   'cron.check_pull_requests': cronTask(true, true, '@every 1h'),
   'cron.update_repo_languages': cronTask(false, false, '@every 72h'),
+  // Repairs git intents whose process stopped renewing them (died): any process may, none touches a change in progress.
+  'cron.repair_git_intents': cronTask(true, false, '@every 1m'),
   admin: {
     /** Only site administrators may create organizations. */
     DISABLE_REGULAR_ORG_CREATION: bool(false),
@@ -314,6 +316,13 @@ const SPEC = {
     GIT_MAX_FETCH_REQUEST_SIZE: int(104857600),
     /** git's `receive.maxInputSize` for pushes, in bytes; 0 is unlimited (as in Forgejo). */
     GIT_RECEIVE_MAX_INPUT_SIZE: int(0),
+    /**
+     * Seconds a process's claim lasts unless renewed (every third of it while the work runs): named locks, git
+     * intents, jobs, cron runs and webhook deliveries. Another process takes over a claim whose process died once it
+     * runs out (at once for a process of this machine known to be gone). Every process of an installation must use
+     * the same value.
+     */
+    LEASE_SECONDS: int(60),
   },
 } as const;
 
@@ -516,6 +525,7 @@ function deriveSettings(s: Settings): void {
   if (server.SSH_LISTEN_PORT < 0 || server.SSH_LISTEN_PORT > 65535) throw new ConfigError('[server] SSH_LISTEN_PORT: out of range');
   server.SSH_SERVER_HOST_KEYS = server.SSH_SERVER_HOST_KEYS.map((file) => path.resolve(server.APP_DATA_PATH, file));
   resolveSecretKey(s);
+  if (s.repohost.LEASE_SECONDS < 3 || s.repohost.LEASE_SECONDS > 3600) throw new ConfigError('[repohost] LEASE_SECONDS: must be 3 to 3600');
 
   const db = s.database;
   db.DB_TYPE = db.DB_TYPE.toLowerCase();

@@ -18,8 +18,6 @@ import { cronConfig, type CronTaskDefinition } from './tasks.js';
 import type { ApiCron } from './schemas.js';
 import type { CronTaskRow } from './tables.js';
 
-/** A run holds its task this long unless renewed (every third of it while running): a crashed process lets go soon. */
-const LEASE_SECONDS = 120;
 /** The scheduler looks at the table at least this often (another process may have run or re-planned a task). */
 const MAX_SLEEP_MS = 60_000;
 /** How long `stop()` waits for aborted runs to return. */
@@ -52,6 +50,11 @@ export class CronService {
   private ticking: Promise<void> | undefined;
 
   constructor(private readonly ctx: CoreContext) {}
+
+  /** A run holds its task this long unless renewed (`[repohost] LEASE_SECONDS`; every third of it while running). */
+  private get leaseSeconds(): number {
+    return this.ctx.settings.repohost.LEASE_SECONDS;
+  }
 
   private get store(): CronStore {
     return this.ctx.store(CronStore);
@@ -249,7 +252,7 @@ export class CronService {
         claimed = await this.store.claim(name, {
           owner: this.owner,
           now,
-          leaseUntil: now + LEASE_SECONDS,
+          leaseUntil: now + this.leaseSeconds,
           ...(scheduled ? { next } : {}),
         });
       } catch {
@@ -259,8 +262,8 @@ export class CronService {
       const timer = setTimeout(() => controller.abort(new Error(`timed out after ${timeoutSeconds} s`)), timeoutSeconds * 1000);
       timer.unref();
       const renewal = setInterval(() => {
-        this.store.renew(name, this.owner, nowUnix() + LEASE_SECONDS).catch(() => undefined);
-      }, (LEASE_SECONDS * 1000) / 3);
+        this.store.renew(name, this.owner, nowUnix() + this.leaseSeconds).catch(() => undefined);
+      }, (this.leaseSeconds * 1000) / 3);
       renewal.unref();
       let message = '';
       let error = '';

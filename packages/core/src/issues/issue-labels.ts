@@ -249,6 +249,8 @@ export class IssueLabelsService {
   /** Stores the true issue counts of these labels (one grouped count, one update). */
   private async recount(tx: CoreTransaction, labelIds: readonly number[], except: { repoId?: number; issueId?: number } = {}): Promise<void> {
     if (labelIds.length === 0) return;
+    // Locked before counting: two processes recounting one label write in turn, the later one counting last.
+    await tx.port(LabelsPort).lockCounts(labelIds);
     const counts = await tx.port(IssuesPort).labelCounts(labelIds, except);
     await tx.port(LabelsPort).setIssueCounts(labelIds, counts);
   }

@@ -27,7 +27,7 @@ export interface MilestoneIssueCounts {
  * caller, so this domain imports neither).
  */
 export interface IssueCounters {
-  repos: { setIssueCounts(repoId: number, counts: RepoIssueCounts): Promise<void> };
+  repos: { lockIssueCounts(repoId: number): Promise<void>; setIssueCounts(repoId: number, counts: RepoIssueCounts): Promise<void> };
   milestones: { setIssueCounts(milestoneId: number, counts: MilestoneIssueCounts): Promise<void> };
 }
 
@@ -110,9 +110,14 @@ export class IssuesPort {
     return this.issues.addComments(issueId, delta);
   }
 
-  /** Sets the comment count the comments domain recounted after a deletion; the issue's updated time stays. */
-  setNumComments(issueId: number, count: number): Promise<void> {
-    return this.issues.setNumComments(issueId, count);
+  /**
+   * Sets the issue's comment count to what `count` answers (the conversation as the timeline counts it, after a
+   * deletion or a review); the issue's updated time stays. The issue's row is locked before counting (PostgreSQL), so a
+   * comment posted meanwhile by another process is either seen by the count or added to it after.
+   */
+  async recountConversation(issueId: number, count: () => Promise<number>): Promise<void> {
+    await this.issues.lockRow(issueId);
+    await this.issues.setNumComments(issueId, await count());
   }
 
   /** Takes a deleted milestone off every issue that carried it (no timeline entry, no change time). */
@@ -123,9 +128,12 @@ export class IssuesPort {
   /**
    * Brings the repository's issue and pull request counters, and those of these milestones, to what the issue
    * table holds now: after issues were opened, closed, moved between milestones, deleted or imported. The one
-   * place these counters are counted; `counters` writes them through their owners' ports.
+   * place these counters are counted; `counters` writes them through their owners' ports. The repository's row is
+   * locked first, so that two processes recounting one repository's counters (or its milestones', which only this
+   * method writes) count and write in turn, each seeing what the other committed.
    */
   async recountAfterStateChange(repoId: number, milestoneIds: readonly number[], counters: IssueCounters): Promise<void> {
+    await counters.repos.lockIssueCounts(repoId);
     await counters.repos.setIssueCounts(repoId, await this.issues.countsOfRepo(repoId));
     const ids = [...new Set(milestoneIds)];
     if (ids.length === 0) return;

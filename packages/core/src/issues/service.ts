@@ -329,6 +329,9 @@ export class IssuesService {
       const issues = tx.store(IssuesStore);
       const now = nowUnix();
       const index = await issues.nextIndex(access.repo.id);
+      // The repository's counters before any label's (as closing and editing take them: repository, then labels), so
+      // that a creation and a change of an existing issue never wait for each other's locks.
+      await tx.port(ReposPort).lockIssueCounts(access.repo.id);
       let issue = await issues.insert({
         repo_id: access.repo.id,
         index,

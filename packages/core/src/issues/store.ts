@@ -105,6 +105,12 @@ export class IssuesStore extends Store<IssuesTables> {
     await this.db.updateTable('issue').set({ updated_unix: nowUnix() }).where('id', '=', id).execute();
   }
 
+  /** Takes the issue row's write lock until the transaction ends (PostgreSQL; SQLite runs one writer at a time). */
+  async lockRow(id: number): Promise<void> {
+    if (this.scope.storage.dialect !== 'postgres' || !this.scope.inTransaction) return;
+    await this.db.selectFrom('issue').select('id').where('id', '=', id).forUpdate().execute();
+  }
+
   /**
    * Sets the comment count recounted after a deletion, without marking the issue changed (Forgejo's
    * UpdateIssueNumComments leaves `updated_unix` alone).

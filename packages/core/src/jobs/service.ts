@@ -66,8 +66,6 @@ export interface EnqueueOptions {
 
 /** Jobs one process runs at once. */
 const POOL_SIZE = 3;
-/** A claim holds a job this long unless renewed; renewed every third of it while the handler runs. */
-const LEASE_SECONDS = 60;
 /** When nothing is due, look again after this long (another process may have queued jobs, or died). */
 const IDLE_POLL_MS = 3000;
 /** Retry backoff: 10 s, 20 s, 40 s, … capped at an hour. */
@@ -135,6 +133,11 @@ export class JobsService {
   private lastPruneUnix = 0;
 
   constructor(private readonly ctx: CoreContext) {}
+
+  /** A claim holds a job this long unless renewed (`[repohost] LEASE_SECONDS`); renewed every third of it while the handler runs. */
+  private get leaseSeconds(): number {
+    return this.ctx.settings.repohost.LEASE_SECONDS;
+  }
 
   private get store(): JobsStore {
     return this.ctx.store(JobsStore);
@@ -369,7 +372,7 @@ export class JobsService {
 
   private async claim(candidate: JobRow): Promise<JobRow | undefined> {
     const now = nowUnix();
-    const lease = { owner: this.owner, now, leaseUntil: now + LEASE_SECONDS };
+    const lease = { owner: this.owner, now, leaseUntil: now + this.leaseSeconds };
     try {
       if (candidate.key === '') return await this.store.claim(candidate.id, lease);
       return await this.ctx.transaction(async (tx) => {
@@ -408,12 +411,12 @@ export class JobsService {
     const renewal = setInterval(() => {
       const now = nowUnix();
       this.store
-        .renew(row.id, this.owner, now + LEASE_SECONDS, now)
+        .renew(row.id, this.owner, now + this.leaseSeconds, now)
         .then((held) => {
           if (!held) controller.abort(new JobAbortedError('lease-lost', 'the job was taken over by another process'));
         })
         .catch(() => undefined);
-    }, (LEASE_SECONDS * 1000) / 3);
+    }, (this.leaseSeconds * 1000) / 3);
     renewal.unref();
     let failure: unknown;
     let succeeded = false;

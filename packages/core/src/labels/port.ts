@@ -82,7 +82,15 @@ export class LabelsPort {
     return this.labels.deleteOfRepo(repoId);
   }
 
-  /** Stores the issue counts the issues domain counted (`IssuesPort.labelCounts`); a label absent from `counts` is on no issue. */
+  /**
+   * Locks these labels' counters for the rest of the transaction, before the issues domain counts them
+   * (`IssuesPort.labelCounts`): a count taken after the lock sees what every earlier recount committed.
+   */
+  lockCounts(labelIds: readonly number[]): Promise<void> {
+    return this.labels.lockRows(labelIds);
+  }
+
+  /** Stores the issue counts the issues domain counted (`IssuesPort.labelCounts`) after `lockCounts`; a label absent from `counts` is on no issue. */
   setIssueCounts(labelIds: readonly number[], counts: ReadonlyMap<number, { total: number; closed: number }>): Promise<void> {
     return this.labels.setCounts(labelIds, counts);
   }

@@ -157,6 +157,15 @@ export class LabelsStore extends Store<LabelsTables> {
   }
 
   /**
+   * Takes these labels' row locks until the transaction ends (PostgreSQL, lowest id first; SQLite runs one writer at a
+   * time), before their issues are counted: concurrent recounts of one label then count and write in turn.
+   */
+  async lockRows(labelIds: readonly number[]): Promise<void> {
+    if (this.scope.storage.dialect !== 'postgres' || !this.scope.inTransaction || labelIds.length === 0) return;
+    await this.db.selectFrom('label').select('id').where('id', 'in', [...new Set(labelIds)]).orderBy('id').forUpdate().execute();
+  }
+
+  /**
    * Stores issue counts for these labels in one statement; a label missing from `counts` is on no issue.
    * The issues domain counts (`IssueLabelsStore.countsOf`), since it owns the rows counted.
    */

@@ -167,7 +167,7 @@ export class MigrateService {
       comments: wantsContent && (opts.issues === true || opts.pull_requests === true),
       wiki: wantsContent && opts.wiki === true,
     };
-    if (!isSiteAdmin(actor)) await this.assertBelowCreationLimit(owner);
+    const limit = isSiteAdmin(actor) ? -1 : await this.assertBelowCreationLimit(owner);
     const store = this.ctx.port(ReposPort);
     if (await store.byOwnerAndName(owner.id, opts.repo_name)) throw new ConflictError('The repository with the same name already exists.');
     const key = { owner: owner.lower_name, name: opts.repo_name.toLowerCase() };
@@ -195,7 +195,8 @@ export class MigrateService {
           created_unix: now,
           updated_unix: now,
         });
-        await tx.port(UsersPort).adjustRepoCount(owner.id, 1);
+        // The limit once more, where it is counted: migrations that passed the check above together stop at it.
+        if (!(await tx.port(UsersPort).adjustRepoCount(owner.id, 1, limit))) throw new ValidationError('', `You have already reached your limit of ${limit} repositories.`);
         await tx.port(ReposPort).watch(doer.id, repo.id);
         await tx.store(MigrationsStore).insert({ repo_id: repo.id, job_id: 0, doer_id: doer.id, service, created_unix: now });
         const payload: MigrateJobPayload = {
@@ -359,10 +360,11 @@ export class MigrateService {
   }
 
   /** Forgejo answers the repository limit on migrations with 422 (its handleMigrateError). */
-  private async assertBelowCreationLimit(owner: User): Promise<void> {
+  private async assertBelowCreationLimit(owner: User): Promise<number> {
     const own = await this.ctx.port(UsersPort).repoCreationLimitOf(owner.id);
     const limit = own > -1 ? own : this.ctx.settings.repository.MAX_CREATION_LIMIT;
     if (limit >= 0 && owner.num_repos >= limit) throw new ValidationError('', `You have already reached your limit of ${limit} repositories.`);
+    return limit;
   }
 }
 

@@ -43,6 +43,14 @@ export class OrgsPort {
 
   // ---- memberships ----
 
+  /**
+   * Serializes, until the transaction ends, with every other change of the memberships of the organizations the
+   * account belongs to (another process removing their other owners): the first statement of the transaction.
+   */
+  lockMembershipsOf(userId: number): Promise<void> {
+    return this.scope.store(OrgsStore).lockMembershipsOf(userId);
+  }
+
   /** How many organizations the account belongs to (an account still in one is not deleted unless purged). */
   membershipCount(userId: number): Promise<number> {
     return this.scope.store(OrgDirectoryStore).membershipCount(userId);

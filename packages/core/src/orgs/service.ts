@@ -322,6 +322,8 @@ export class OrgsService {
     await this.assertOwner(actor, org);
     await this.ctx.transaction(async (tx) => {
       const orgs = tx.store(OrgsStore);
+      // Another process removing the other last owner waits here until this commits, then counts again.
+      await orgs.lockMembership(org.id);
       if (!(await orgs.membership(user.id, org.id))) return;
       if (await orgs.isOwner(user.id, org.id)) {
         const owners = await orgs.ownersTeam(org.id);

@@ -60,6 +60,32 @@ export class OrgsStore extends Store<OrgsTables> {
     return (await this.db.selectFrom('org_user').select('org_id').where('uid', '=', userId).orderBy('id').execute()).map((r) => r.org_id);
   }
 
+  /**
+   * Serializes changes of the organization's membership (its members, its teams' members) until the transaction
+   * ends, so that a check of what the membership is (the last owner, the last team) holds when the change writes:
+   * on PostgreSQL the Owners team's row is locked (`FOR UPDATE`); on SQLite, which has one writer, the transaction
+   * becomes the writer now, before it reads anything. The first statement of the transaction.
+   */
+  async lockMembership(orgId: number): Promise<void> {
+    const owners = OWNER_TEAM_NAME.toLowerCase();
+    if (this.scope.storage.dialect === 'postgres') {
+      await this.db.selectFrom('team').select('id').where('org_id', '=', orgId).where('lower_name', '=', owners).forUpdate().execute();
+    } else {
+      await this.db.updateTable('team').set((eb) => ({ updated_unix: eb.ref('updated_unix') })).where('org_id', '=', orgId).where('lower_name', '=', owners).execute();
+    }
+  }
+
+  /** `lockMembership` of every organization the account belongs to, in one statement (in team order). */
+  async lockMembershipsOf(userId: number): Promise<void> {
+    const owners = OWNER_TEAM_NAME.toLowerCase();
+    const orgsOf = this.db.selectFrom('org_user').select('org_id').where('uid', '=', userId);
+    if (this.scope.storage.dialect === 'postgres') {
+      await this.db.selectFrom('team').select('id').where('lower_name', '=', owners).where('org_id', 'in', orgsOf).orderBy('id').forUpdate().execute();
+    } else {
+      await this.db.updateTable('team').set((eb) => ({ updated_unix: eb.ref('updated_unix') })).where('lower_name', '=', owners).where('org_id', 'in', orgsOf).execute();
+    }
+  }
+
   // Team membership and the Owners team: what membership and owner checks need (teams themselves: TeamsStore).
 
   async addTeamMember(teamId: number, orgId: number, userId: number): Promise<void> {

@@ -293,6 +293,8 @@ export class TeamsService {
     const { team, org } = loaded;
     if (isOwnerTeam(team)) throw new ValidationError('', 'the Owners team of an organization cannot be deleted');
     await this.ctx.transaction(async (tx) => {
+      // Members who are in no other team leave the organization: counted while no other change of its membership runs.
+      await tx.store(OrgsStore).lockMembership(org.id);
       const store = tx.store(TeamsStore);
       const memberIds = await store.memberIds(team.id);
       await store.delete(team.id);
@@ -328,6 +330,8 @@ export class TeamsService {
     const { team, org } = loaded;
     if (isOrganization(user)) throw new ValidationError('', `an organization cannot be a team member [name: ${user.name}]`);
     await this.ctx.transaction(async (tx) => {
+      // A removal from the account's last other team, in another process, must not drop the membership this adds to.
+      await tx.store(OrgsStore).lockMembership(org.id);
       if (await tx.store(TeamsStore).isMember(team.id, user.id)) return;
       // An account the organization blocked does not join it (the contract's 409).
       if (await tx.port(UsersPort).isBlocked(org.id, user.id)) throw new ConflictError('user is blocked by the organization');
@@ -345,6 +349,8 @@ export class TeamsService {
     await this.assertOwner(actor, loaded);
     const { team, org } = loaded;
     await this.ctx.transaction(async (tx) => {
+      // The counts below (the Owners team's last member, the account's last team) hold until this commits.
+      await tx.store(OrgsStore).lockMembership(org.id);
       const store = tx.store(TeamsStore);
       if (!(await store.isMember(team.id, user.id))) return;
       if (isOwnerTeam(team) && (await store.memberCount(team.id)) <= 1) {

@@ -30,7 +30,18 @@ export class RepoCountersStore extends Store<ReposTables> {
     }
   }
 
-  /** Sets a repository's issue and pull request counters to counts the issues domain just took. */
+  /**
+   * Takes the repository row's write lock until the transaction ends (PostgreSQL, `SELECT … FOR UPDATE`; SQLite runs
+   * one writer at a time) before the issues domain counts. A count taken after the lock sees what every transaction
+   * that counted before it committed, so the last to write stores the truth; a count taken without it could miss
+   * another transaction's change and then overwrite that transaction's (right) count.
+   */
+  async lock(id: number): Promise<void> {
+    if (this.scope.storage.dialect !== 'postgres' || !this.scope.inTransaction) return;
+    await this.db.selectFrom('repository').select('id').where('id', '=', id).forUpdate().execute();
+  }
+
+  /** Sets a repository's issue and pull request counters to counts the issues domain just took (after `lock`). */
   async setIssueCounts(id: number, counts: { issues: number; closedIssues: number; pulls: number; closedPulls: number }): Promise<void> {
     await this.db
       .updateTable('repository')

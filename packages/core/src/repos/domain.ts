@@ -2,6 +2,7 @@ import { defineDomain } from '../domain.js';
 import { RepoLanguagesService } from './languages.js';
 import { RepoForksService } from './forks.js';
 import { RepoAvatarsService } from './avatars.js';
+import { RepoStorageService, type ReconcileReport } from './storage.js';
 
 /**
  * The primary language follows pushes to the default branch; a deleted repository's avatar file goes. (Interrupted storage changes are `RepoStorageService`'s
@@ -25,3 +26,31 @@ export const forksDomain = defineDomain({
     ctx.service(RepoForksService).subscribe();
   },
 });
+
+/**
+ * Every minute, whichever process's turn it is repairs the git intents of changes whose process stopped renewing
+ * them (it died): the start-up reconcile of one process is not the only repair once several share the database. A
+ * record of its own so that `/admin/cron` lists the task after Forgejo's (`domains.ts` keeps that order).
+ */
+export const gitIntentsDomain = defineDomain({
+  name: 'repos.git-intents',
+  cron: [
+    {
+      name: 'repair_git_intents',
+      timeoutSeconds: 600,
+      run: async (ctx) => summarize(await ctx.service(RepoStorageService).sweep()),
+    },
+  ],
+});
+
+function summarize(report: ReconcileReport): string {
+  const parts = [
+    [report.abandonedCreates.length, 'abandoned creations removed'],
+    [report.finishedRemovals.length, 'removals finished'],
+    [report.resynced.length, 'repositories resynced'],
+    [report.undoneRenames.length, 'renames undone'],
+    [report.undoneOwnerRenames.length, 'account renames undone'],
+  ] as const;
+  const done = parts.filter(([n]) => n > 0).map(([n, what]) => `${n} ${what}`);
+  return done.length > 0 ? done.join(', ') : 'nothing to repair';
+}

@@ -8,7 +8,7 @@ import { AccessMode, unitMode } from '../access/index.js';
 import { AccessService } from '../access/index.js';
 import { OrgsService } from '../orgs/index.js';
 import { QuotaService } from '../quota/index.js';
-import { isUniqueViolation, nowUnix } from '../storage/index.js';
+import { DatabaseLocks, isUniqueViolation, nowUnix, type HeldLock } from '../storage/index.js';
 import { acceptInput } from '../validation/index.js';
 import { DEFAULT_OBJECT_FORMAT, isObjectFormat, RepositoryExistsError, type RepoKey } from '../git/index.js';
 import { UsersPort } from '../users/index.js';
@@ -96,11 +96,14 @@ export class RepoForksService {
     const name = opts.name ?? parent.repo.name;
     assertValidRepoName(name);
     if (!isSiteAdmin(actor) && !this.ctx.settings.repository.ALLOW_FORK_WITHOUT_MAXIMUM_LIMIT) await this.assertBelowCreationLimit(owner);
-    // One fork into an owner at a time on this host, so two requests cannot both pass the already-forked check.
-    return this.oneAtATime(owner.id, () => this.forkInto(actor, doer, parent, owner, name));
+    // One fork into an owner at a time, whichever process makes it (a lock in the database), so two requests cannot
+    // both pass the already-forked check; the row commits only while the lock is still held.
+    return this.ctx.service(DatabaseLocks).withLock(`fork-owner:${owner.id}`, (lock) => this.forkInto(actor, doer, parent, owner, name, lock), {
+      busyMessage: 'another fork into this account is in progress; try again later',
+    });
   }
 
-  private async forkInto(actor: Actor, doer: User, parent: RepoAccess, owner: User, name: string): Promise<RepoAccess> {
+  private async forkInto(actor: Actor, doer: User, parent: RepoAccess, owner: User, name: string, lock: HeldLock): Promise<RepoAccess> {
     const base = parent.repo;
     // As Forgejo's fork form: a repository is not forked into the account that owns it.
     if (base.owner_id === owner.id) throw new ConflictError(`repository cannot be forked into its own owner [uname: ${owner.name}, name: ${base.name}]`);
@@ -136,6 +139,7 @@ export class RepoForksService {
       const [firstBranch, size] = await Promise.all([this.ctx.git.firstBranch(key), this.ctx.git.size(key)]);
       const now = nowUnix();
       const repo = await this.ctx.transaction(async (tx) => {
+        await lock.confirm(tx);
         const row = await tx.store(ReposStore).insert({
           owner_id: owner.id,
           lower_name: key.name,
@@ -167,28 +171,17 @@ export class RepoForksService {
       // Forgejo answers with the new owner's rights, whatever the forker's own are.
       return { repo, owner, mode: AccessMode.Owner };
     } catch (error) {
-      // Only storage this call made is removed: files that were there before belong to someone else.
-      if (created) await this.ctx.git.remove(key);
-      await intents.delete(intent);
+      try {
+        // Only storage this call made is removed: files that were there before belong to someone else.
+        if (created) await this.ctx.git.remove(key);
+        await intents.delete(intent);
+      } catch (cleanupError) {
+        // The intent stays, no longer held: the next sweep removes what the fork left.
+        await intents.letGo(intent).catch(() => undefined);
+        console.error('[repohost] removing the storage of a failed fork failed; it is repaired by the next sweep:', cleanupError);
+      }
       if (isUniqueViolation(error)) throw alreadyExists(owner, name);
       throw error;
-    }
-  }
-
-  /** The tail of each owner's queue of forks (see `oneAtATime`). */
-  private readonly ownerLocks = new Map<number, Promise<void>>();
-
-  private async oneAtATime<T>(ownerId: number, work: () => Promise<T>): Promise<T> {
-    const before = this.ownerLocks.get(ownerId) ?? Promise.resolve();
-    let release!: () => void;
-    const mine = before.then(() => new Promise<void>((resolve) => (release = resolve)));
-    this.ownerLocks.set(ownerId, mine);
-    await before;
-    try {
-      return await work();
-    } finally {
-      release();
-      if (this.ownerLocks.get(ownerId) === mine) this.ownerLocks.delete(ownerId);
     }
   }
 

@@ -8,7 +8,7 @@ export { RepoArchiveService } from './archive.js';
 export { RepoAvatarsService, UpdateRepoAvatarOptionSchema, type UpdateRepoAvatarOption } from './avatars.js';
 export { CollaboratorsService } from './collaborators.js';
 export { REPO_AVATARS_PATH, repoWebPath, toApiRepository } from './convert.js';
-export { forksDomain, reposDomain } from './domain.js';
+export { forksDomain, gitIntentsDomain, reposDomain } from './domain.js';
 export { RepoSettingsService } from './edit.js';
 export { RepoFlagsService, ReplaceFlagsOptionSchema, type ReplaceFlagsOption } from './flags.js';
 export { RepoForksService } from './forks.js';
@@ -23,7 +23,7 @@ export { RepositoryMetaSchema, RepositorySchema, type ApiRepositoryMeta } from '
 export { RepoSearchService, searchVisibility } from './search.js';
 export { ReposService, repoKey } from './service.js';
 export { SigningKeyService } from './signing.js';
-export { RepoStorageService, type ReconcileReport } from './storage.js';
+export { RepoStorageService, repoStorageLock, type ReconcileReport } from './storage.js';
 export { RepoStatus, type ReposTables, type Repository } from './tables.js';
 export { type RepoTopics } from './topics.js';
 export { GitTransferService, type RenameFollower } from './transfer.js';

@@ -139,6 +139,14 @@ export class ReposPort {
     return this.scope.store(RepoCountersStore).adjust(ids, deltas);
   }
 
+  /**
+   * Locks the repository's issue and pull request counters (its row) for the rest of the transaction, before the
+   * issues domain counts them (`IssuesPort.recountAfterStateChange`): concurrent recounts then write in turn.
+   */
+  lockIssueCounts(id: number): Promise<void> {
+    return this.scope.store(RepoCountersStore).lock(id);
+  }
+
   /** Stores the issue and pull request counts the issues domain counted (`IssuesPort.recountAfterStateChange`). */
   setIssueCounts(id: number, counts: { issues: number; closedIssues: number; pulls: number; closedPulls: number }): Promise<void> {
     return this.scope.store(RepoCountersStore).setIssueCounts(id, counts);

@@ -76,7 +76,7 @@ export class ReposService {
     // Everything the templates name is checked before anything is written.
     const labels = opts.issue_labels ? templates.issueLabels(opts.issue_labels) : [];
     const initialFiles = opts.auto_init ? await this.initialFiles(opts, owner) : [];
-    if (!isSiteAdmin(actor)) await this.assertBelowCreationLimit(owner);
+    const limit = isSiteAdmin(actor) ? -1 : await this.assertBelowCreationLimit(owner);
     if (await this.store.findByOwnerAndName(owner.id, opts.name)) throw new ConflictError('The repository with the same name already exists.');
 
     const key: RepoKey = { owner: owner.lower_name, name: opts.name.toLowerCase() };
@@ -130,7 +130,8 @@ export class ReposService {
           created_unix: now,
           updated_unix: now,
         });
-        await tx.port(UsersPort).adjustRepoCount(owner.id, 1);
+        // The limit once more, where it is counted: creations that passed the check above together stop at it.
+        if (!(await tx.port(UsersPort).adjustRepoCount(owner.id, 1, limit))) throw new ForbiddenError(`user has reached maximum limit of repositories [limit: ${limit}]`);
         if (doer) await tx.store(WatchesStore).watch(doer.id, row.id);
         await this.ctx.provider('repos.labels').createFromTemplates(tx, row.id, labels);
         await tx.store(GitIntentStore).delete(intent);
@@ -211,11 +212,13 @@ export class ReposService {
     return { ...result, repo: (await this.store.findById(result.repo.id)) ?? result.repo };
   }
 
-  private async assertBelowCreationLimit(owner: User): Promise<void> {
+  /** Refuses an account at its repository limit; answers the limit (-1: none), which the creation's counter checks again. */
+  private async assertBelowCreationLimit(owner: User): Promise<number> {
     // The account's own limit (set by an administrator) wins; -1 there means the site default.
     const own = await this.ctx.port(UsersPort).repoCreationLimitOf(owner.id);
     const limit = own > -1 ? own : this.ctx.settings.repository.MAX_CREATION_LIMIT;
     if (limit >= 0 && owner.num_repos >= limit) throw new ForbiddenError(`user has reached maximum limit of repositories [limit: ${limit}]`);
+    return limit;
   }
 
   /** The repository `owner/name` with the actor's access, or NotFound when the actor may not see it. */

@@ -2,7 +2,7 @@ import { ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
 import type { CoreContext, CoreTransaction } from '../context.js';
 import { clampPage, offsetOf, type Page, type Paging } from '../paging.js';
 import { isSiteAdmin, type Actor } from '../users/index.js';
-import { nowUnix } from '../storage/index.js';
+import { DatabaseLocks, leaseOwnerGone, LockTimeoutError, nowUnix } from '../storage/index.js';
 import { OwnerStorageExistsError, type RepoKey } from '../git/index.js';
 import { UsersPort } from '../users/index.js';
 import { isOrganization } from '../users/index.js';
@@ -49,14 +49,21 @@ export interface StorageCheck {
 
 const key = (owner: string, name: string): RepoKey => ({ owner: owner.toLowerCase(), name: name.toLowerCase() });
 const keyText = (k: RepoKey) => `${k.owner}/${k.name}`;
+const emptyReport = (): ReconcileReport => ({ abandonedCreates: [], finishedRemovals: [], resynced: [], undoneRenames: [], undoneOwnerRenames: [], abandonedMigrations: [] });
+
+/** The database lock that serializes the storage changes of one repository, across every process (`DatabaseLocks`). */
+export const repoStorageLock = (repoId: number) => `repo-storage:${repoId}`;
+const STORAGE_BUSY = 'another change of this repository is in progress; try again later';
+
+/** What repairing one intent came to: done (the intent goes), done and the intent already gone with it, or not now. */
+type RepairOutcome = 'repaired' | 'deleted' | 'busy';
 
 /**
- * Keeps git storage and the database in agreement: finishes or undoes at start-up what the intents of
- * interrupted changes say, and serves Forgejo's unadopted-repositories administration.
+ * Keeps git storage and the database in agreement: finishes or undoes what the intents of interrupted changes say
+ * (at start-up, and every minute from whichever process runs the `repair_git_intents` task), and serves Forgejo's
+ * unadopted-repositories administration.
  */
 export class RepoStorageService {
-  /** The tail of each repository's queue of storage changes (see `oneAtATime`). */
-  private readonly storageLocks = new Map<number, Promise<void>>();
   /** Other domains' start-up repairs (their records in `domains.ts`): this domain imports none of them. */
   private repairs: readonly DomainRepair[] = [];
   constructor(private readonly ctx: CoreContext) {}
@@ -70,6 +77,10 @@ export class RepoStorageService {
     return this.ctx.service(ReposService);
   }
 
+  private get locks(): DatabaseLocks {
+    return this.ctx.service(DatabaseLocks);
+  }
+
   /** Whether a row claims the storage under `k`. */
   private async hasRow(k: RepoKey): Promise<boolean> {
     const owner = await this.ctx.port(UsersPort).byName(k.owner);
@@ -77,58 +88,139 @@ export class RepoStorageService {
   }
 
   /**
-   * Replays what interrupted changes left: run once when the host opens, before it serves anything (another
-   * process's changes in flight would look interrupted too, so a single process owns a storage for now).
+   * Replays what interrupted changes left, as a host starting over: run when the host opens, before it serves
+   * anything, and by `repohost doctor`. This host's own changes are taken as over (at opening it has none; a caller
+   * of a running host says none is in flight): its locks are released and its intents repaired with those of other
+   * processes whose lease expired or whose process is gone. Changes other processes are making are left alone. Then
+   * the other domains' repairs of their own rows run.
    */
   async reconcile(): Promise<ReconcileReport> {
-    const report: ReconcileReport = { abandonedCreates: [], finishedRemovals: [], resynced: [], undoneRenames: [], undoneOwnerRenames: [], abandonedMigrations: [] };
-    // Repair starts from a process where no change is in flight: a change that died holds no queue any more.
-    this.storageLocks.clear();
+    const report = emptyReport();
+    await this.locks.reset();
+    this.ctx.store(GitIntentStore).dropHolds();
     await this.ctx.git.collectGarbage();
+    await this.repairIntents(true, report);
+    // Then what other domains' own rows say was interrupted (migrations that ended without completing).
+    for (const repair of this.repairs) if (repair.intent === undefined) await repair.run(this.ctx, report);
+    return report;
+  }
+
+  /**
+   * Repairs the intents of changes whose process stopped renewing them (their lease expired, or their process on
+   * this machine is gone), never one in progress: the `repair_git_intents` task of every process, every minute.
+   */
+  async sweep(): Promise<ReconcileReport> {
+    const report = emptyReport();
+    await this.repairIntents(false, report);
+    return report;
+  }
+
+  /**
+   * Repairs every intent that is interrupted: no owner (older than leases), an expired lease, an owner process gone
+   * from this machine, or (`own`) this host's. Each is first taken with a conditional UPDATE, so two processes never
+   * repair the same one; account renames go first, then the rest oldest first.
+   */
+  private async repairIntents(own: boolean, report: ReconcileReport): Promise<void> {
     const intents = this.ctx.store(GitIntentStore);
-    const all = await intents.all();
-    // Account renames first: every other repair looks for storage under the owner name its row has now.
-    for (const intent of all.filter((i) => i.op === 'owner-rename')) {
-      await this.undoOwnerRename(intent.repo_id, intent.owner_name, report);
-      await intents.delete(intent.id);
+    const me = intents.owner;
+    const now = nowUnix();
+    const interrupted = (await intents.all()).filter((i) => {
+      if (i.owner === me) return own || (Number(i.lease_until_unix) < now && !intents.heldHere(i.id));
+      return i.owner === '' || Number(i.lease_until_unix) < now || leaseOwnerGone(i.owner);
+    });
+    // Account renames first: every other repair looks for storage under the owner name its row has now. Then oldest
+    // first: a rename undone here puts the storage back before a later intent of the same row looks for it.
+    const ordered = [...interrupted.filter((i) => i.op === 'owner-rename'), ...interrupted.filter((i) => i.op !== 'owner-rename')];
+    for (const intent of ordered) {
+      // Renewed or taken by another process since it was read: not this one's to repair.
+      if (!(await intents.claim(intent))) continue;
+      let outcome: RepairOutcome;
+      try {
+        outcome = await this.repairIntent(intent, report);
+      } catch (error) {
+        // Left for the next pass (a sweep, or the next start), whichever process runs it.
+        await intents.letGo(intent.id).catch(() => undefined);
+        throw error;
+      }
+      if (outcome === 'repaired') await intents.delete(intent.id);
+      else if (outcome === 'busy') await intents.letGo(intent.id);
     }
-    // Oldest first: a rename undone here puts the storage back before a later intent of the same row looks for it.
-    for (const intent of all.filter((i) => i.op !== 'owner-rename')) {
-      const k = { owner: intent.owner_name, name: intent.repo_name };
-      if (intent.op === 'create' || intent.op === 'fork' || intent.op === 'remove') {
+  }
+
+  /** Finishes or undoes what one interrupted intent (taken by this host) says. */
+  private async repairIntent(intent: RepoGitIntent, report: ReconcileReport): Promise<RepairOutcome> {
+    const k = { owner: intent.owner_name, name: intent.repo_name };
+    switch (intent.op) {
+      case 'owner-rename':
+        await this.undoOwnerRename(intent.repo_id, intent.owner_name, report);
+        return 'repaired';
+      case 'create':
+      case 'fork':
+      case 'remove':
         // A row under that name owns the storage: a create that did commit, or a later create after a removal.
-        if (!(await this.hasRow(k)) && (await this.ctx.git.exists(k))) {
-          await this.ctx.git.remove(k);
-          (intent.op === 'remove' ? report.finishedRemovals : report.abandonedCreates).push(k);
-        }
-      } else if (intent.op === 'sync') {
+        if (await this.removeUnclaimed(k, intent.id)) (intent.op === 'remove' ? report.finishedRemovals : report.abandonedCreates).push(k);
+        return 'repaired';
+      case 'sync': {
         const found = await this.rowWithKey(intent.repo_id);
         // The row's key, not the intent's: a rename may have moved the storage since the push began.
-        if (found && (await this.ctx.git.exists(found.key))) {
-          // Deletes the intent with the bookkeeping it repairs.
-          await this.repos.resyncFromRefs(found.repo, found.key, intent.id);
-          report.resynced.push(found.key);
-          continue;
-        }
-      } else if (intent.op === 'rename') {
-        await this.undoRename(intent.repo_id, k, report);
-      } else if (intent.op === 'head') {
-        const found = await this.rowWithKey(intent.repo_id);
-        if (found && (await this.ctx.git.exists(found.key))) {
-          await this.ctx.git.setDefaultBranch(found.key, found.repo.default_branch);
-          report.resynced.push(found.key);
-        }
-      } else {
+        if (!found || !(await this.ctx.git.exists(found.key))) return 'repaired';
+        // Deletes the intent with the bookkeeping it repairs.
+        await this.repos.resyncFromRefs(found.repo, found.key, intent.id);
+        report.resynced.push(found.key);
+        return 'deleted';
+      }
+      case 'rename':
+      case 'head':
+        // Not while another change of the repository's storage runs (a process that took its lock after the one
+        // that died): this repair moves storage too.
+        return this.withStorageLockIfFree(intent.repo_id, async () => {
+          if (intent.op === 'rename') {
+            await this.undoRename(intent.repo_id, k, intent.id, report);
+            return;
+          }
+          const found = await this.rowWithKey(intent.repo_id);
+          if (found && (await this.ctx.git.exists(found.key))) {
+            await this.ctx.git.setDefaultBranch(found.key, found.repo.default_branch);
+            report.resynced.push(found.key);
+          }
+        });
+      default:
         // Ops other domains record (a pull request's `merge`): their repairs, in the same pass, oldest first.
         for (const repair of this.repairs) {
           if (repair.intent === intent.op) await repair.run(this.ctx, { id: intent.id, op: intent.op, repoId: intent.repo_id, key: k }, report);
         }
-      }
-      await intents.delete(intent.id);
+        return 'repaired';
     }
-    // Then what other domains' own rows say was interrupted (migrations that ended without completing).
-    for (const repair of this.repairs) if (repair.intent === undefined) await repair.run(this.ctx, report);
-    return report;
+  }
+
+  /** Runs `work` holding the repository's storage lock when it is free within a moment; 'busy' when it is not. */
+  private async withStorageLockIfFree(repoId: number, work: () => Promise<void>): Promise<RepairOutcome> {
+    let lock;
+    try {
+      lock = await this.locks.acquire(repoStorageLock(repoId), { waitMs: 1000 });
+    } catch (error) {
+      if (error instanceof LockTimeoutError) return 'busy';
+      throw error;
+    }
+    try {
+      await work();
+      return 'repaired';
+    } finally {
+      await lock.release();
+    }
+  }
+
+  /**
+   * Removes storage at `k` that no row claims and no change in progress is making (an intent under a live lease
+   * names it): true when removed. Checked after the storage was seen, so a create that began meanwhile, whose intent
+   * is written before its storage, is always seen here.
+   */
+  private async removeUnclaimed(k: RepoKey, intentId: number): Promise<boolean> {
+    if (await this.hasRow(k)) return false;
+    if (!(await this.ctx.git.exists(k))) return false;
+    if (await this.ctx.store(GitIntentStore).liveOn(k, intentId)) return false;
+    await this.ctx.git.remove(k);
+    return true;
   }
 
   /**
@@ -136,13 +228,10 @@ export class RepoStorageService {
    * transaction that also deletes the intent, so a row still elsewhere means the move must be undone. When the row
    * is gone (deleted meanwhile), storage left at `target` that no row claims goes with it.
    */
-  private async undoRename(repoId: number, target: RepoKey, report: ReconcileReport): Promise<void> {
+  private async undoRename(repoId: number, target: RepoKey, intentId: number, report: ReconcileReport): Promise<void> {
     const found = await this.rowWithKey(repoId);
     if (!found) {
-      if (!(await this.hasRow(target)) && (await this.ctx.git.exists(target))) {
-        await this.ctx.git.remove(target);
-        report.finishedRemovals.push(target);
-      }
+      if (await this.removeUnclaimed(target, intentId)) report.finishedRemovals.push(target);
       return;
     }
     if (keyText(found.key) === keyText(target)) return;
@@ -192,7 +281,9 @@ export class RepoStorageService {
         if (moved) await this.ctx.git.renameOwner(to, from);
         await intents.delete(intent);
       } catch (undoError) {
-        console.error('[repohost] undoing an account folder move failed; it is repaired at the next start:', undoError);
+        // The intent stays, no longer held: the next sweep (or start) puts the folder back.
+        await intents.letGo(intent).catch(() => undefined);
+        console.error('[repohost] undoing an account folder move failed; it is repaired by the next sweep:', undoError);
       }
       throw error;
     }
@@ -219,32 +310,25 @@ export class RepoStorageService {
     const move = change.move && keyText(change.move.from) !== keyText(change.move.to) ? change.move : undefined;
     const { head } = change;
     if (!move && !head) return this.ctx.transaction(commit);
-    // One storage change per repository at a time; a change the caller based on a row that moved since (a
-    // concurrent rename, transfer or default-branch change) is refused before git is touched.
-    return this.oneAtATime(change.repoId, async () => {
-      const current = await this.rowWithKey(change.repoId);
-      const stale =
-        !current ||
-        (move !== undefined && keyText(current.key) !== keyText(move.from)) ||
-        (head !== undefined && (keyText(current.key) !== keyText(move?.from ?? head.key) || current.repo.default_branch !== head.previous));
-      if (stale) throw new ConflictError('the repository was changed meanwhile; try again');
-      return this.applyStorageChange(change.repoId, move, head, commit);
-    });
-  }
-
-  /** Runs `work` after every earlier call for the same repository finished (this host's storage changes). */
-  private async oneAtATime<T>(repoId: number, work: () => Promise<T>): Promise<T> {
-    const before = this.storageLocks.get(repoId) ?? Promise.resolve();
-    let release!: () => void;
-    const mine = before.then(() => new Promise<void>((resolve) => (release = resolve)));
-    this.storageLocks.set(repoId, mine);
-    await before;
-    try {
-      return await work();
-    } finally {
-      release();
-      if (this.storageLocks.get(repoId) === mine) this.storageLocks.delete(repoId);
-    }
+    // One storage change per repository at a time, whichever process makes it (a lock in the database); a change
+    // the caller based on a row that moved since (a concurrent rename, transfer or default-branch change) is
+    // refused before git is touched. The transaction recording it commits only while the lock is still held.
+    return this.locks.withLock(
+      repoStorageLock(change.repoId),
+      async (lock) => {
+        const current = await this.rowWithKey(change.repoId);
+        const stale =
+          !current ||
+          (move !== undefined && keyText(current.key) !== keyText(move.from)) ||
+          (head !== undefined && (keyText(current.key) !== keyText(move?.from ?? head.key) || current.repo.default_branch !== head.previous));
+        if (stale) throw new ConflictError('the repository was changed meanwhile; try again');
+        return this.applyStorageChange(change.repoId, move, head, async (tx) => {
+          await lock.confirm(tx);
+          return commit(tx);
+        });
+      },
+      { busyMessage: STORAGE_BUSY },
+    );
   }
 
   private async applyStorageChange<T>(
@@ -280,8 +364,9 @@ export class RepoStorageService {
         if (moved) await this.ctx.git.rename(move!.to, move!.from);
         for (const id of recorded) await intents.delete(id);
       } catch (undoError) {
-        // The intents stay: the next start puts the storage back where the row says it is.
-        console.error('[repohost] undoing a storage change failed; it is repaired at the next start:', undoError);
+        // The intents stay, no longer held: the next sweep (or start) puts the storage back where the row says.
+        for (const id of recorded) await intents.letGo(id).catch(() => undefined);
+        console.error('[repohost] undoing a storage change failed; it is repaired by the next sweep:', undoError);
       }
       throw error;
     }

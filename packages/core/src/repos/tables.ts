@@ -94,6 +94,10 @@ export interface RepoGitIntentTable {
   /** The repository row the change concerns, when it has one (0 otherwise). */
   repo_id: Generated<number>;
   created_unix: number;
+  /** The process making the change (`host:pid:random`; '' for intents older than leases, which count as expired). */
+  owner: Generated<string>;
+  /** Until when that process holds it (renewed while the change runs); after that any process may repair it. */
+  lease_until_unix: Generated<number>;
 }
 
 /** The tables the repositories domain owns. */

@@ -116,7 +116,7 @@ export async function insertCodeComments(tx: CoreTransaction, user: User, pull: 
 
 /** `issue.num_comments` counts the conversation: plain comments and submitted reviews (Forgejo's recount). */
 export async function recountConversation(tx: CoreTransaction, issueId: number): Promise<void> {
-  await tx.port(IssuesPort).setNumComments(issueId, await tx.port(CommentsPort).countConversation(issueId));
+  await tx.port(IssuesPort).recountConversation(issueId, () => tx.port(CommentsPort).countConversation(issueId));
 }
 
 /** Calls on one review's line comments; ReviewsService hands them here. */

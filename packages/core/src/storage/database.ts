@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type DatabaseIntrospector, type DatabaseMetadata, type Dialect, type Expression, type SchemaMetadata, type SqlBool, type TableMetadata } from 'kysely';
 import type { Settings } from '../config/index.js';
 import { BoundedMap } from '../bounded-map.js';
+import { guardedPool } from './postgres-pool.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -18,6 +19,8 @@ export interface Storage {
    * caller must go through Kysely instead (PostgreSQL, or a transaction is open). Only precompiled queries use it.
    */
   readonly directRead?: (sql: string, parameters: readonly unknown[]) => unknown[] | undefined;
+  /** The connection pool's state, for `/metrics` (PostgreSQL; SQLite has one connection and no pool). */
+  readonly poolStats?: () => { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -95,6 +98,14 @@ async function openPostgres(settings: Settings['database']): Promise<Storage> {
     user: settings.USER,
     password: settings.PASSWD,
     max: Math.max(1, settings.MAX_OPEN_CONNS),
+    // A connection (or a free one from the pool) not had in this time is a 503, not a request waiting forever for an
+    // unreachable server; TCP keepalive notices a server that vanished under an idle connection.
+    connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    // What `pg_stat_activity` shows operators (and what `pg_terminate_backend` can pick): RepoHost, and its schema
+    // when several installations share a database.
+    application_name: settings.SCHEMA ? `repohost ${settings.SCHEMA}`.slice(0, 63) : 'repohost',
     ssl: settings.SSL_MODE === 'disable' ? false : { rejectUnauthorized: settings.SSL_MODE === 'verify-full' },
     // Our ids, counters and unix timestamps are int8; they fit a JS number.
     types: {
@@ -103,8 +114,13 @@ async function openPostgres(settings: Settings['database']): Promise<Storage> {
     },
     ...(settings.SCHEMA ? { options: `-c search_path=${quoteIdent(settings.SCHEMA)}` } : {}),
   });
-  return makeStorage(new SchemaPostgresDialect({ pool }), 'postgres');
+  // Lost connections become 503s, and never end the process (postgres-pool.ts).
+  const storage = makeStorage(new SchemaPostgresDialect({ pool: guardedPool(pool) }), 'postgres');
+  return { ...storage, poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }) };
 }
+
+/** How long a request waits for a PostgreSQL connection (a new one, or a free one of the pool). */
+const POSTGRES_CONNECT_TIMEOUT_MS = 30_000;
 
 /**
  * Kysely's PostgreSQL introspector reads the columns of every schema in the database through functions

@@ -114,9 +114,12 @@ export class UsersPort {
 
   // ---- counters: moved inside the transaction that changes what they count, so they stay true ----
 
-  /** Moves the owned-repository counter (`num_repos`) by `delta`. */
-  adjustRepoCount(id: number, delta: number): Promise<void> {
-    return this.users.adjustRepoCount(id, delta);
+  /**
+   * Moves the owned-repository counter (`num_repos`) by `delta`; with `below` (a creation limit, -1 for none) only
+   * while the counter is under it, checked and moved in one statement: false when the account is at its limit.
+   */
+  async adjustRepoCount(id: number, delta: number, below = -1): Promise<boolean> {
+    return this.users.adjustRepoCount(id, delta, below);
   }
 
   /** Moves the follow and star counters of every account in `ids` (distinct) by the same deltas. */

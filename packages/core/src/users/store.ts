@@ -162,9 +162,15 @@ export class UsersStore extends Store<UsersTables & Pick<Schema, 'org_user'>> {
       .executeTakeFirstOrThrow();
   }
 
-  /** Moves the owned-repository counter by `delta` (inside the transaction that adds or removes them). */
-  async adjustRepoCount(id: number, delta: number): Promise<void> {
-    await this.db.updateTable('user').set({ num_repos: sql`num_repos + ${delta}` }).where('id', '=', id).execute();
+  /**
+   * Moves the owned-repository counter by `delta` (inside the transaction that adds or removes them). With `below`
+   * (a creation limit, when not negative) the counter moves only while it is under it, in the same statement: false
+   * then means the account is at its limit, however many creations run at once in however many processes.
+   */
+  async adjustRepoCount(id: number, delta: number, below = -1): Promise<boolean> {
+    let query = this.db.updateTable('user').set({ num_repos: sql`num_repos + ${delta}` }).where('id', '=', id);
+    if (below >= 0) query = query.where('num_repos', '<', below);
+    return Number((await query.executeTakeFirst()).numUpdatedRows) > 0;
   }
 
   private readonly orgMemberQuery = this.precompiled<{ id: number }, 'user' | 'org'>('orgMember', (db, param) =>

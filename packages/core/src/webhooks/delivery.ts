@@ -2,13 +2,22 @@
  * The delivery worker: takes due tasks from the outbox, sends them through their type's formatter, records every
  * attempt, and retries failures with backoff. Pending tasks survive restarts (they are rows); one worker per host,
  * started when the host serves and stopped by `close()`, leaving no timer behind.
+ *
+ * Several processes on one database each run one: every attempt is claimed first, as jobs and cron runs are, with
+ * one conditional UPDATE that sets a lease (this process as owner, until a time), renewed while the request runs and
+ * given up when the attempt is recorded. Only the holder records, so each recorded attempt was made once. A process
+ * that dies mid-attempt leaves its lease to expire; then another takes the task and makes the attempt again: delivery
+ * is at least once at the HTTP level (a receiver may see an attempt that never got recorded, with the same
+ * `X-Forgejo-Delivery` id), and exactly once per recorded attempt.
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
+import { hostname } from 'node:os';
 import type { CoreContext } from '../context.js';
+import { UnavailableError } from '../errors.js';
 import { nowUnix } from '../storage/index.js';
 import { FULL_HEX_ID } from '../git/index.js';
 import { ReposPort } from '../repos/index.js';
@@ -57,15 +66,22 @@ interface SendResult {
 }
 
 export class HookDeliverer {
+  /** This host as lease owner: host name, pid and a random part (several hosts may share a process). */
+  readonly owner = `${hostname().slice(0, 32)}:${process.pid}:${randomBytes(6).toString('hex')}`;
   private stopped = true;
   private running: Promise<void> | undefined;
   private again = false;
   private timer: NodeJS.Timeout | undefined;
-  private readonly inFlight = new Set<number>();
-  private readonly redeliveries = new Set<number>();
+  /** Tasks this host holds now: never claimed a second time here, even by an attempt that outlived its lease. */
+  private readonly held = new Set<number>();
   private matcherCache: HostMatcher | undefined;
 
   constructor(private readonly ctx: CoreContext) {}
+
+  /** An attempt's claim lasts this long unless renewed (`[repohost] LEASE_SECONDS`). */
+  private get leaseSeconds(): number {
+    return this.ctx.settings.repohost.LEASE_SECONDS;
+  }
 
   private get store(): WebhooksStore {
     return this.ctx.store(WebhooksStore);
@@ -110,11 +126,6 @@ export class HookDeliverer {
     });
   }
 
-  /** The next attempt of this task is a redelivery (asked through the API). */
-  markRedelivery(taskId: number): void {
-    this.redeliveries.add(taskId);
-  }
-
   private async loop(): Promise<void> {
     try {
       do {
@@ -137,32 +148,58 @@ export class HookDeliverer {
     }
   }
 
-  /** Delivers every task due now, a bounded number at a time; returns how many attempts were made. */
+  /**
+   * Claims and delivers the tasks due now, `POOL_SIZE` at a time and at most `[webhook] QUEUE_LENGTH` in one round
+   * (another round follows at once when more were due); returns how many were claimed. Tasks other processes hold
+   * are left to them.
+   */
   async deliverDue(): Promise<number> {
+    const next = await this.store.nextDue();
+    if (next === undefined || next > nowUnix()) return 0;
     const limit = Math.max(1, this.ctx.settings.webhook.QUEUE_LENGTH);
-    const tasks = (await this.store.due(nowUnix(), limit)).filter((t) => !this.inFlight.has(t.id));
-    if (tasks.length === 0) return 0;
-    const hooks = new Map((await this.store.hooksByIds(tasks.map((t) => t.hook_id))).map((h) => [h.id, h]));
-    let next = 0;
-    const worker = async () => {
-      while (next < tasks.length && !this.stopped) {
-        const task = tasks[next++]!;
-        const hook = hooks.get(task.hook_id);
-        if (!hook) continue;
-        this.inFlight.add(task.id);
-        try {
-          await this.deliver(task, hook);
-        } catch (error) {
-          // A task that cannot even be sent (its payload or format broken) is not tried again forever.
-          console.error(`[repohost] webhook task ${task.id} failed to deliver:`, error);
-          await this.store.updateTask(task.id, { is_delivered: 1, attempts: task.attempts + 1 }).catch(() => undefined);
-        } finally {
-          this.inFlight.delete(task.id);
+    const attempts = new Set<Promise<void>>();
+    let claimed = 0;
+    try {
+      while (!this.stopped && claimed < limit) {
+        if (attempts.size >= POOL_SIZE) {
+          await Promise.race(attempts);
+          continue;
         }
+        const now = nowUnix();
+        const task = await this.store.claimNext({ owner: this.owner, now, leaseUntil: now + this.leaseSeconds }, [...this.held]);
+        if (!task) break;
+        claimed++;
+        const attempt: Promise<void> = this.attempt(task).finally(() => attempts.delete(attempt));
+        attempts.add(attempt);
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(POOL_SIZE, tasks.length) }, worker));
-    return tasks.length;
+    } finally {
+      // A claim that failed (the database went away) ends the round, not the attempts already under way.
+      await Promise.all(attempts);
+    }
+    if (claimed >= limit) this.again = true;
+    return claimed;
+  }
+
+  /** One claimed attempt, its lease renewed while it runs. */
+  private async attempt(task: HookTask): Promise<void> {
+    this.held.add(task.id);
+    const renewal = setInterval(() => {
+      this.store.renewLease(task.id, this.owner, nowUnix() + this.leaseSeconds).catch(() => undefined);
+    }, (this.leaseSeconds * 1000) / 3);
+    renewal.unref();
+    try {
+      const hook = await this.store.findById(task.hook_id);
+      // Its hook's deletion takes its tasks too: nothing is left to deliver (or to try again).
+      if (!hook) await this.store.finishAttempt(task.id, this.owner, { delivered: true, nextAttemptUnix: task.next_attempt_unix, counted: false });
+      else await this.deliver(task, hook);
+    } catch (error) {
+      // The database failed under the attempt (the outcome is not recorded): the lease expires and the attempt is
+      // made again, by whichever process claims it then.
+      console.error(`[repohost] webhook task ${task.id}: attempt not recorded:`, error);
+    } finally {
+      clearInterval(renewal);
+      this.held.delete(task.id);
+    }
   }
 
   /**
@@ -183,23 +220,39 @@ export class HookDeliverer {
     return files;
   }
 
-  /** One attempt of one task. */
-  private async deliver(task: HookTask, hook: Webhook): Promise<void> {
-    const settings = this.ctx.settings;
+  /** What a task's hook type makes of it: undefined when the type sends nothing for its event. */
+  private async format(task: HookTask, hook: Webhook) {
     const formatter = formatterOf(hook.type);
     const payload = JSON.parse(task.payload_content) as Record<string, unknown>;
     const meta = parseMeta(hook.meta);
     const wanted = formatter?.filesWanted?.(task.event_type as HookEventName, payload, meta);
-    const content = formatter?.format(task.event_type as HookEventName, payload, {
+    return formatter?.format(task.event_type as HookEventName, payload, {
       type: hook.type,
       url: hook.url,
       meta,
       contentType: contentTypeName(hook.content_type),
       files: wanted ? await this.readFiles(task.repo_id, wanted) : undefined,
     });
+  }
+
+  /** One attempt of one task this host holds. */
+  private async deliver(task: HookTask, hook: Webhook): Promise<void> {
+    const settings = this.ctx.settings;
+    const done = { delivered: true, nextAttemptUnix: task.next_attempt_unix, counted: false };
+    let content: Awaited<ReturnType<HookDeliverer['format']>>;
+    try {
+      content = await this.format(task, hook);
+    } catch (error) {
+      // The database (read for the files a type wants) failed: not the task's fault, the attempt is made again.
+      if (error instanceof UnavailableError) throw error;
+      // A task that cannot even be sent (its payload or format broken) is not tried again forever.
+      console.error(`[repohost] webhook task ${task.id} cannot be delivered:`, error);
+      await this.store.finishAttempt(task.id, this.owner, { ...done, counted: true });
+      return;
+    }
     if (!content) {
       // The type sends nothing for this event.
-      await this.store.updateTask(task.id, { is_delivered: 1 });
+      await this.store.finishAttempt(task.id, this.owner, done);
       return;
     }
     const url = content.url ?? hook.url;
@@ -253,15 +306,19 @@ export class HookDeliverer {
     const attempts = task.attempts + 1;
     const retry = !succeeded && !result.refused && attempts < Math.max(1, settings.webhook.MAX_ATTEMPTS);
     const now = nowUnix();
-    const redelivery = this.redeliveries.delete(task.id);
-    await this.ctx.transaction(async (tx) => {
+    const backoff = Math.min(MAX_RETRY_SECONDS, FIRST_RETRY_SECONDS * 2 ** (attempts - 1));
+    const kept = await this.ctx.transaction(async (tx) => {
       const store = tx.store(WebhooksStore);
-      // Deleted with its hook meanwhile: nothing to record.
-      if (!(await store.findTask(task.id))) return;
+      // The hook's lock first, as its deletion and pruning take it: they wait for this record or it for them.
+      await store.lockHooks([hook.id]);
+      // Only while this host still holds the task: otherwise it was taken over after the lease expired (the other
+      // process records its own attempt), asked for again, or deleted with its hook. Nothing is recorded then.
+      const held = await store.finishAttempt(task.id, this.owner, { delivered: !retry, nextAttemptUnix: retry ? now + backoff : task.next_attempt_unix, counted: true });
+      if (!held) return false;
       const row = await store.insertDelivery({
         hook_id: hook.id,
         task_id: task.id,
-        is_redelivery: redelivery ? 1 : 0,
+        is_redelivery: task.is_redelivery === 1 ? 1 : 0,
         is_succeed: succeeded ? 1 : 0,
         request_url: url,
         request_method: method,
@@ -274,12 +331,25 @@ export class HookDeliverer {
         error: result.error,
         delivered_unix: now,
       });
-      const backoff = Math.min(MAX_RETRY_SECONDS, FIRST_RETRY_SECONDS * 2 ** (attempts - 1));
-      await store.updateTask(task.id, { attempts, is_delivered: retry ? 0 : 1, next_attempt_unix: retry ? now + backoff : task.next_attempt_unix });
       await store.update(hook.id, { last_status: succeeded ? HookStatus.Succeed : HookStatus.Fail });
-      // Now and then, not per delivery: the count stays near the limit at a fraction of the cost.
-      if (row.id % PRUNE_EVERY === 0) await store.pruneDeliveries(hook.id, DELIVERIES_KEPT);
+      return row.id;
     });
+    if (kept === false) {
+      console.warn(`[repohost] webhook ${hook.id} delivery ${task.uuid}: the attempt was not recorded (the task was taken over, asked for again or deleted meanwhile)`);
+      return;
+    }
+    // Now and then, not per delivery: the count stays near the limit at a fraction of the cost. After the record, in
+    // a transaction of its own (a pruning that fails loses no record), under the hook's lock: two processes never
+    // prune one hook at once, and a deletion of the hook waits for it.
+    if (kept % PRUNE_EVERY === 0) {
+      await this.ctx
+        .transaction(async (tx) => {
+          const store = tx.store(WebhooksStore);
+          await store.lockHooks([hook.id]);
+          await store.pruneDeliveries(hook.id, DELIVERIES_KEPT);
+        })
+        .catch((error: unknown) => console.error(`[repohost] webhook ${hook.id}: old deliveries not pruned (the next pruning will):`, error));
+    }
   }
 
   /** Sends one request to an allowed address, within `[webhook] DELIVER_TIMEOUT`. */

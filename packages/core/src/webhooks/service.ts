@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CoreContext, CoreTransaction } from '../context.js';
 import { SYSTEM, isSiteAdmin, type Actor } from '../users/index.js';
 import { AccessMode } from '../access/index.js';
-import { NotFoundError, ForbiddenError, UnauthorizedError, ValidationError } from '../errors.js';
+import { ConflictError, NotFoundError, ForbiddenError, UnauthorizedError, ValidationError } from '../errors.js';
 import type { RefUpdate } from '../git/index.js';
 import type { Page, PageRequest } from '../paging.js';
 import { isStorableText, nowUnix } from '../storage/index.js';
@@ -301,11 +301,17 @@ export class WebhooksService {
     return found;
   }
 
-  /** Sends a delivery's task again, now, as a new attempt (the receiver sees the same delivery id and body). */
+  /**
+   * Sends a delivery's task again, now, as a new attempt (the receiver sees the same delivery id and body): the task
+   * is queued in the database and claimed like any other, by whichever process takes it first. While an attempt
+   * of it is under way (its lease is live) it is a ConflictError; when the task is gone (pruned or deleted
+   * meanwhile), NotFound.
+   */
   async redeliver(actor: Actor, owner: HookOwner, hookId: number, deliveryId: number): Promise<void> {
     const found = await this.deliveryOf(actor, owner, hookId, deliveryId);
-    await this.store.updateTask(found.task_id, { is_delivered: 0, next_attempt_unix: nowUnix(), attempts: 0 });
-    this.delivery.markRedelivery(found.task_id);
+    const outcome = await this.store.requeue(found.hook_id, found.task_id, nowUnix());
+    if (outcome === 'missing') throw new NotFoundError(`hook delivery does not exist [id: ${deliveryId}]`);
+    if (outcome === 'in-flight') throw new ConflictError('the delivery is being sent now; ask again once this attempt is recorded');
     this.delivery.wake();
   }
 

@@ -1,4 +1,4 @@
-import type { Insertable, Updateable } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
 import { Store } from '../storage/index.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
 import type { HookDelivery, HookDeliveryTable, HookTask, HookTaskTable, Webhook, WebhookTable, WebhooksTables } from './tables.js';
@@ -6,7 +6,37 @@ import type { HookDelivery, HookDeliveryTable, HookTask, HookTaskTable, Webhook,
 /** Where a hook belongs: one repository, one account, or the site (system and default hooks). */
 export type HookScope = { kind: 'repo'; repoId: number } | { kind: 'owner'; ownerId: number } | { kind: 'admin'; which: 'system' | 'default' | 'all' };
 
+/** What a claim of a task sets: the process taking it (`host:pid:random`), until when. */
+export interface TaskLease {
+  owner: string;
+  now: number;
+  leaseUntil: number;
+}
+
+/** How an attempt ended, as the holder of its task's lease records it. */
+export interface AttemptOutcome {
+  /** No further attempt: delivered, refused, out of attempts, or not sendable. */
+  delivered: boolean;
+  nextAttemptUnix: number;
+  /** The attempt was made (counts towards `[webhook] MAX_ATTEMPTS`); false when the type sent nothing. */
+  counted: boolean;
+}
+
 export class WebhooksStore extends Store<WebhooksTables> {
+  private get postgres(): boolean {
+    return this.scope.storage.dialect === 'postgres';
+  }
+
+  /**
+   * Takes the hooks' rows' write locks until the transaction ends (PostgreSQL, lowest id first; SQLite has one writer
+   * at a time), so that recording an attempt, pruning and deleting a hook run one after another for one hook, and
+   * always take this lock before the rows of its tasks and deliveries (no two of them wait for each other).
+   */
+  async lockHooks(ids: readonly number[]): Promise<void> {
+    if (!this.postgres || !this.scope.inTransaction || ids.length === 0) return;
+    await this.db.selectFrom('webhook').select('id').where('id', 'in', [...new Set(ids)]).orderBy('id').forUpdate().execute();
+  }
+
   private scoped(scope: HookScope) {
     let query = this.db.selectFrom('webhook');
     if (scope.kind === 'repo') query = query.where('repo_id', '=', scope.repoId);
@@ -82,8 +112,9 @@ export class WebhooksStore extends Store<WebhooksTables> {
     await this.db.updateTable('webhook').set(changes).where('id', '=', id).execute();
   }
 
-  /** Deletes a hook with its tasks and deliveries. */
+  /** Deletes a hook with its tasks and deliveries (in a transaction: the hook's lock first, see `lockHooks`). */
   async delete(id: number): Promise<boolean> {
+    await this.lockHooks([id]);
     await this.db.deleteFrom('hook_delivery').where('hook_id', '=', id).execute();
     await this.db.deleteFrom('hook_task').where('hook_id', '=', id).execute();
     const result = await this.db.deleteFrom('webhook').where('id', '=', id).executeTakeFirst();
@@ -93,6 +124,7 @@ export class WebhooksStore extends Store<WebhooksTables> {
   /** A deleted repository's hooks, tasks and deliveries. */
   async deleteOfRepo(repoId: number): Promise<void> {
     const ids = this.db.selectFrom('webhook').select('id').where('repo_id', '=', repoId);
+    if (this.postgres) await this.lockHooks((await ids.execute()).map((row) => row.id));
     await this.db.deleteFrom('hook_delivery').where('hook_id', 'in', ids).execute();
     await this.db.deleteFrom('hook_task').where('hook_id', 'in', ids).execute();
     await this.db.deleteFrom('webhook').where('repo_id', '=', repoId).execute();
@@ -101,6 +133,7 @@ export class WebhooksStore extends Store<WebhooksTables> {
   /** A deleted account's (or organization's) own hooks, tasks and deliveries. */
   async deleteOfOwner(ownerId: number): Promise<void> {
     const ids = this.db.selectFrom('webhook').select('id').where('owner_id', '=', ownerId).where('repo_id', '=', 0);
+    if (this.postgres) await this.lockHooks((await ids.execute()).map((row) => row.id));
     await this.db.deleteFrom('hook_delivery').where('hook_id', 'in', ids).execute();
     await this.db.deleteFrom('hook_task').where('hook_id', 'in', ids).execute();
     await this.db.deleteFrom('webhook').where('owner_id', '=', ownerId).where('repo_id', '=', 0).execute();
@@ -116,47 +149,105 @@ export class WebhooksStore extends Store<WebhooksTables> {
     return this.db.insertInto('hook_task').values(row).returningAll().executeTakeFirstOrThrow();
   }
 
-  /** Tasks due at `now`, oldest first, with their hooks. */
-  due(now: number, limit: number): Promise<HookTask[]> {
+  /**
+   * Takes one attempt of the oldest task that is due and that nobody holds, in one conditional UPDATE, for
+   * `lease.owner` until `lease.leaseUntil`: of any number of processes (and of the workers of each) exactly one gets
+   * each attempt. On PostgreSQL the row is chosen with `FOR UPDATE SKIP LOCKED`, so claimers racing for the head of
+   * the queue take different tasks instead of queueing behind one; SQLite runs one writer at a time. The conditions
+   * are repeated on the row updated, so a task claimed or finished meanwhile is left alone. `exclude`: tasks this
+   * process holds already (it never takes one twice, even when a stalled attempt outlived its lease).
+   */
+  claimNext(lease: TaskLease, exclude: readonly number[] = []): Promise<HookTask | undefined> {
+    const { now } = lease;
     return this.db
-      .selectFrom('hook_task')
-      .selectAll()
+      .updateTable('hook_task')
+      .set({ lease_owner: lease.owner, lease_until_unix: lease.leaseUntil })
+      .where('id', '=', (eb) => {
+        let candidate = eb
+          .selectFrom('hook_task as due')
+          .select('due.id')
+          .where('due.is_delivered', '=', 0)
+          .where('due.next_attempt_unix', '<=', now)
+          .where('due.lease_until_unix', '<', now);
+        if (exclude.length > 0) candidate = candidate.where('due.id', 'not in', [...exclude]);
+        candidate = candidate.orderBy('due.next_attempt_unix').orderBy('due.id').limit(1);
+        return this.postgres ? candidate.forUpdate().skipLocked() : candidate;
+      })
       .where('is_delivered', '=', 0)
       .where('next_attempt_unix', '<=', now)
-      .orderBy('next_attempt_unix')
-      .orderBy('id')
-      .limit(limit)
-      .execute();
+      .where('lease_until_unix', '<', now)
+      .returningAll()
+      .executeTakeFirst();
   }
 
-  /** When the next pending task is due, if any. */
+  /** Extends the lease of a task this owner still holds; false when it no longer does. */
+  async renewLease(id: number, owner: string, leaseUntil: number): Promise<boolean> {
+    const result = await this.db.updateTable('hook_task').set({ lease_until_unix: leaseUntil }).where('id', '=', id).where('lease_owner', '=', owner).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /**
+   * Records how an attempt ended and gives the task's lease up, only if `owner` still holds it: false when the
+   * task was taken over (the lease expired and another process claimed it), asked for again meanwhile, or deleted
+   * with its hook. Only the holder records, so each attempt is recorded once. Attempts are counted in SQL.
+   */
+  async finishAttempt(id: number, owner: string, outcome: AttemptOutcome): Promise<boolean> {
+    const result = await this.db
+      .updateTable('hook_task')
+      .set((eb) => ({
+        is_delivered: outcome.delivered ? 1 : 0,
+        next_attempt_unix: outcome.nextAttemptUnix,
+        lease_owner: '',
+        lease_until_unix: 0,
+        is_redelivery: 0,
+        ...(outcome.counted ? { attempts: eb('attempts', '+', 1) } : {}),
+      }))
+      .where('id', '=', id)
+      .where('lease_owner', '=', owner)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /**
+   * Queues a hook's task for a new attempt now, recorded as a redelivery (its attempts start over), unless an attempt
+   * of it is being made under a live lease. A lease that expired is cleared, so the process that held it (if it still
+   * runs) no longer records anything for it. Answers what became of it.
+   */
+  async requeue(hookId: number, taskId: number, now: number): Promise<'queued' | 'in-flight' | 'missing'> {
+    const result = await this.db
+      .updateTable('hook_task')
+      .set({ is_delivered: 0, attempts: 0, next_attempt_unix: now, is_redelivery: 1, lease_owner: '', lease_until_unix: 0 })
+      .where('id', '=', taskId)
+      .where('hook_id', '=', hookId)
+      .where('lease_until_unix', '<', now)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) > 0) return 'queued';
+    const task = await this.db.selectFrom('hook_task').select('id').where('id', '=', taskId).where('hook_id', '=', hookId).executeTakeFirst();
+    return task ? 'in-flight' : 'missing';
+  }
+
+  /**
+   * When the next attempt may be claimed (unix seconds), if any task is pending: its due time, or for a task held by
+   * a process now, just after that lease ends (the holder records it first, or it expires and is taken over).
+   */
   async nextDue(): Promise<number | undefined> {
     const row = await this.db
       .selectFrom('hook_task')
-      .select((eb) => eb.fn.min<number>('next_attempt_unix').as('next'))
+      .select(sql<number>`min(case when lease_until_unix >= next_attempt_unix then lease_until_unix + 1 else next_attempt_unix end)`.as('next'))
       .where('is_delivered', '=', 0)
       .executeTakeFirst();
     return row?.next == null ? undefined : Number(row.next);
-  }
-
-  findTask(id: number): Promise<HookTask | undefined> {
-    return this.db.selectFrom('hook_task').selectAll().where('id', '=', id).executeTakeFirst();
-  }
-
-  hooksByIds(ids: readonly number[]): Promise<Webhook[]> {
-    if (ids.length === 0) return Promise.resolve([]);
-    return this.db.selectFrom('webhook').selectAll().where('id', 'in', [...new Set(ids)]).execute();
-  }
-
-  async updateTask(id: number, changes: Updateable<HookTaskTable>): Promise<void> {
-    await this.db.updateTable('hook_task').set(changes).where('id', '=', id).execute();
   }
 
   async insertDelivery(row: Insertable<HookDeliveryTable>): Promise<HookDelivery> {
     return this.db.insertInto('hook_delivery').values(row).returningAll().executeTakeFirstOrThrow();
   }
 
-  /** Keeps a hook's newest `keep` deliveries, and drops the delivered tasks none of them is an attempt of. */
+  /**
+   * Keeps a hook's newest `keep` deliveries, and drops the delivered tasks none of them is an attempt of. Run it in a
+   * transaction after `lockHooks([hookId])`: prunings of one hook (from any process) then run one after another. Each
+   * statement is idempotent, and a task still pending or being sent (not delivered) is never dropped.
+   */
   async pruneDeliveries(hookId: number, keep: number): Promise<void> {
     const cutoff = await this.db
       .selectFrom('hook_delivery')

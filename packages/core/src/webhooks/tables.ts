@@ -33,6 +33,12 @@ export interface HookTaskTable {
   attempts: number;
   next_attempt_unix: number;
   created_unix: number;
+  /** The process delivering the task now (`host:pid:random`), '' when none; see `lease_until_unix`. */
+  lease_owner: Generated<string>;
+  /** The claim holds until then (unix seconds): a task whose lease passed may be taken by any process. */
+  lease_until_unix: Generated<number>;
+  /** 1: the next attempt was asked for through the API (recorded as a redelivery). */
+  is_redelivery: Generated<number>;
 }
 
 export interface HookDeliveryTable {

@@ -277,6 +277,7 @@ export class GiteaUploader {
       await tx.port(IssuesPort).continueIndexAfterHighest(this.repo.id);
       await tx.port(IssuesPort).recountAfterStateChange(this.repo.id, [...this.milestoneIds.values()], { repos: tx.port(ReposPort), milestones: tx.port(MilestonesPort) });
       const labelIds = [...this.labelIds.values()];
+      await tx.port(LabelsPort).lockCounts(labelIds);
       await tx.port(LabelsPort).setIssueCounts(labelIds, await tx.port(IssuesPort).labelCounts(labelIds));
       await tx.port(ReposPort).lockForReleases(this.repo.id);
       await tx.port(ReposPort).setReleaseCount(this.repo.id, await tx.port(ReleasesPort).countPublished(this.repo.id));

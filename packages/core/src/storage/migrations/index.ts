@@ -47,6 +47,9 @@ import { m0041_repos_flags_avatar } from './0041_repos_flags_avatar.js';
 import { m0042_packages_create } from './0042_packages_create.js';
 import { m0043_packages_properties } from './0043_packages_properties.js';
 import { m0044_actions_runners } from './0044_actions_runners.js';
+import { m0045_repos_intent_leases } from './0045_repos_intent_leases.js';
+import { m0046_storage_locks } from './0046_storage_locks.js';
+import { m0047_webhooks_delivery_leases } from './0047_webhooks_delivery_leases.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001_users_create,
@@ -93,4 +96,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m0042_packages_create,
   m0043_packages_properties,
   m0044_actions_runners,
+  m0045_repos_intent_leases,
+  m0046_storage_locks,
+  m0047_webhooks_delivery_leases,
 ];

@@ -137,7 +137,8 @@ function registerHookSet<P extends string>(group: RouteGroup<P, Loaded, true>, s
     operationId: `${prefix}RedeliverHook`,
     summary: 'Deliver a delivery again (same delivery id and body), as a new attempt',
     reply: { status: 202, description: 'Accepted', schema: Type.Object({}) },
-    errors: ['unauthorized', 'forbidden', 'not_found'],
+    // 409: an attempt of it is being sent right now (by this process or another).
+    errors: ['unauthorized', 'forbidden', 'not_found', 'conflict'],
     handler: async (ctx) => {
       await ctx.host.webhooks.redeliver(ctx.actor, ownerOf(ctx as unknown as Loaded), id(ctx.params), deliveryId(ctx.params));
       return {};
