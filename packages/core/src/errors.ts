@@ -11,6 +11,7 @@ export type RepoHostErrorKind =
   | 'bad_request'
   | 'too_many_requests'
   | 'unavailable'
+  | 'bad_gateway'
   | 'locked'
   | 'quota_exceeded'
   | 'payload_too_large'
@@ -175,6 +176,18 @@ export class DatabaseUnavailableError extends UnavailableError {
   constructor(cause: unknown, message = 'the database is unavailable; try again shortly') {
     super(message, 1);
     this.cause = cause;
+  }
+}
+
+/**
+ * A service RepoHost relies on answered, but with a refusal or nonsense (the object storage denied access, has no such
+ * bucket): a 502. One that cannot be reached at all is an `UnavailableError` (503), which may pass by itself.
+ */
+export class BadGatewayError extends RepoHostError {
+  readonly kind = 'bad_gateway' as const;
+  constructor(message: string) {
+    super(message);
+    this.name = 'BadGatewayError';
   }
 }
 

@@ -83,6 +83,7 @@ import { PushMirrorsService } from './pushmirrors/index.js';
 import { MirrorsService } from './mirrors/index.js';
 import { MigrateService } from './migrate/index.js';
 import { SecretsAtRestService } from './secretsatrest/index.js';
+import { BlobsService } from './blobs/index.js';
 import { CRON_TASKS, DOMAINS, JOB_HANDLERS, REPAIRS, SECRET_KINDS } from './domains.js';
 
 export interface RepoHostOptions {
@@ -483,6 +484,8 @@ export class RepoHost {
           : new NativeGitBackend({ root: settings.repository.ROOT, gitPath: settings.repohost.GIT_PATH }));
       const host = new RepoHost(settings, storage, git);
       host.generatedSecretKeyFile = generatedSecretKeyFile;
+      // Storage settings that resolve, and every object storage bucket reachable (made when missing).
+      await host.ctx.service(BlobsService).prepare();
       // Without migrations the schema may predate the intents table: reconcile only when asked then.
       if (options.reconcile ?? options.migrate !== false) {
         host.reconciled = await host.repoStorage.reconcile();
@@ -546,6 +549,7 @@ export class RepoHost {
     this.protection.closeEndpoint();
     // The backend's long-lived git processes (object readers) end with the host.
     this.git.close();
+    await this.ctx.service(BlobsService).close();
     await this.storage.close();
   }
 }

@@ -16,14 +16,25 @@ const DEFAULT_AVATAR_HASH = 'f0f0c0c0a5a5969669693c3c0f0f5a5a';
 export function registerAvatars(app: H3, host: RepoHost): void {
   app.get(`/${AVATARS_PATH}/:name`, async (event) => {
     const name = getRouterParam(event, 'name') ?? '';
-    const image = await host.userAvatars.read(name);
+    // A storage out of reach is a 503 (a refusing one 502), as the API answers it.
+    let image: AvatarImage | undefined;
+    try {
+      image = await host.userAvatars.read(name);
+    } catch (error) {
+      return errorResponse(host, error);
+    }
     if (!image) return errorResponse(host, new NotFoundError());
     return imageResponse(event, name, image);
   });
   // Repository avatars (`avatar_url` of a Repository): uploads only, named by their hash as Forgejo names them.
   app.get(`/${REPO_AVATARS_PATH}/:name`, async (event) => {
     const name = getRouterParam(event, 'name') ?? '';
-    const image = await host.service(RepoAvatarsService).read(name);
+    let image: AvatarImage | undefined;
+    try {
+      image = await host.service(RepoAvatarsService).read(name);
+    } catch (error) {
+      return errorResponse(host, error);
+    }
     if (!image) return errorResponse(host, new NotFoundError());
     return imageResponse(event, name, image);
   });

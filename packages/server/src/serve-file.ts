@@ -4,7 +4,8 @@
  */
 import type { H3Event } from 'h3';
 import { FastResponse } from 'srvx';
-import type { RangeAnswer } from '@repohost/core';
+import { BadGatewayError, UnavailableError, type RangeAnswer } from '@repohost/core';
+import { errorStatus } from './api/errors.js';
 
 /** srvx sends a Node stream given as the body by piping it into the socket; its types only know web bodies. */
 type ResponseBody = ConstructorParameters<typeof FastResponse>[0];
@@ -12,6 +13,27 @@ type ResponseBody = ConstructorParameters<typeof FastResponse>[0];
 /** A body `http.ServeContent` would send: a Node stream, destroyed when it is not sent. */
 interface FileBody {
   destroy(): void;
+}
+
+/**
+ * Forgejo's answer for a file its storage serves itself (`SERVE_DIRECT`): a 303 to the object's presigned URL, which
+ * a client follows with a GET.
+ */
+export function redirectAnswer(location: string): Response {
+  return new FastResponse(null, { status: 303, headers: { location, 'cache-control': 'private, max-age=0, no-cache' } });
+}
+
+/**
+ * A failure of a storage behind a download or upload (the object storage out of reach or too slow: 503 with
+ * `Retry-After`; refusing: 502), in the body `make` gives; undefined for any other error. For the routes that shape
+ * their own errors (the package registries), so that a storage outage is never a 500.
+ */
+export function storageFailureAnswer(error: unknown, make: (status: number, message: string) => Response): Response | undefined {
+  if (!(error instanceof UnavailableError) && !(error instanceof BadGatewayError)) return undefined;
+  const { status, retryAfterSeconds } = errorStatus(error);
+  const answer = make(status, error.message);
+  if (retryAfterSeconds !== undefined) answer.headers.set('retry-after', String(retryAfterSeconds));
+  return answer;
 }
 
 /** Go's `url.PathEscape` of a file name, for `filename*=UTF-8''…`. */

@@ -64,6 +64,15 @@ export interface AttachmentDownload {
   countDownload(): Promise<void>;
 }
 
+/**
+ * An attachment the object storage serves itself (`[attachment] SERVE_DIRECT`, as Forgejo): where to send the client, a
+ * presigned URL valid for a few minutes. The download is counted already.
+ */
+export interface AttachmentRedirect {
+  attachment: Attachment;
+  redirect: string;
+}
+
 /** How long a blob without a row is left alone by the sweep: an upload may be between its blob and its row. */
 const ORPHAN_GRACE_MS = 60 * 60 * 1000;
 /** Uuids asked about per query while sweeping. */
@@ -135,12 +144,17 @@ export class AttachmentsService {
    * The attachment `uuid` and its bytes (`GET /attachments/{uuid}`), the download counted only by its
    * `countDownload()`: 404 when it does not exist, when the actor may not read what holds it (the issue's or pull
    * request's unit, the releases unit), or when its bytes are gone. An attachment held by nothing is its uploader's
-   * alone.
+   * alone. With `SERVE_DIRECT` on object storage, where the object itself is (counted as a download, as Forgejo does).
    */
-  async download(actor: Actor, uuid: string, rangeHeader?: string | null): Promise<AttachmentDownload> {
+  async download(actor: Actor, uuid: string, rangeHeader?: string | null): Promise<AttachmentDownload | AttachmentRedirect> {
     const attachment = /^[0-9a-f-]{36}$/i.test(uuid) ? await this.store.byUuid(uuid) : undefined;
     if (!attachment || attachment.external_url) throw new NotFoundError();
     await this.assertMayRead(actor, attachment);
+    const direct = await this.blobs.directUrl?.(attachmentBlobKey(attachment.uuid), attachment.name);
+    if (direct) {
+      await this.store.countDownload(attachment.id);
+      return { attachment, redirect: direct };
+    }
     const blob = await this.blobs.get(attachmentBlobKey(attachment.uuid));
     if (!blob) throw new NotFoundError();
     const { head, rest } = await readHead(blob.stream, SNIFF_BYTES);
@@ -180,7 +194,8 @@ export class AttachmentsService {
    */
   async reconcile(): Promise<number> {
     const blobs = this.blobs;
-    await blobs.cleanup();
+    // Only what is older than any upload takes: another process sharing the storage may be writing.
+    await blobs.cleanup({ olderThanMs: ORPHAN_GRACE_MS });
     // Rows whose issue, comment or repository is gone (their deletion's clean-up did not run): rows, then blobs.
     await this.removeAll(await this.ctx.store(AttachmentOrphansStore).orphanedRows());
     const before = Date.now() - ORPHAN_GRACE_MS;

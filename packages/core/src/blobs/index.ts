@@ -3,5 +3,6 @@
  * stores above all) is private; `test/domain-layers.test.ts` checks that imports from outside come through here.
  */
 export { parseByteRange, type RangeAnswer } from './range.js';
-export { BlobsService } from './service.js';
-export { BlobTooLargeError, type BlobSource, type BlobStorage } from './storage.js';
+export { BLOB_SPACES, BlobsService, type BlobSpace } from './service.js';
+export { BlobTooLargeError, ObjectStorageUnavailableError, type BlobSource, type BlobStorage } from './storage.js';
+export { STORAGE_KINDS, resolveBlobStorages, type LocalStorageConfig, type ObjectStorageConfig, type StorageConfig, type StorageKind } from './config.js';

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { PayloadTooLargeError } from '../errors.js';
+import { PayloadTooLargeError, UnavailableError } from '../errors.js';
 
 /**
  * Where uploaded files live (attachments now; release assets, LFS objects and package blobs later): a flat space
@@ -26,8 +26,16 @@ export interface BlobStorage {
   exists(key: string): Promise<boolean>;
   /** Every stored key (under `prefix` when given) with when it was written; for sweeps of orphaned blobs. */
   list(prefix?: string): AsyncIterable<ListedBlob>;
-  /** Removes what interrupted writes left aside that is older than `olderThanMs` (default: all of it). */
+  /**
+   * Removes what interrupted writes left aside (temporary files, unfinished multipart uploads) that is older than
+   * `olderThanMs` (default: all of it). With several processes on one storage, pass an age no write takes.
+   */
   cleanup(options?: { olderThanMs?: number }): Promise<number>;
+  /**
+   * Where a client may fetch the blob itself for a while (Forgejo's `SERVE_DIRECT`: a presigned URL of the object,
+   * which offers it as a download named `filename`); undefined when the storage serves no blob directly.
+   */
+  directUrl?(key: string, filename: string): Promise<string | undefined>;
 }
 
 /** Bytes to store: a Node stream, a web stream, or any async iterable of chunks. */
@@ -74,11 +82,30 @@ export class BlobTooLargeError extends PayloadTooLargeError {
   }
 }
 
+/** Seconds a client is told to wait (`Retry-After`) when the object storage cannot be reached. */
+export const OBJECT_STORAGE_RETRY_AFTER_SECONDS = 10;
+
+/**
+ * The object storage of a blob space could not be reached, or did not answer in time (`[storage]
+ * MINIO_CONNECT_TIMEOUT`, `MINIO_REQUEST_TIMEOUT`), or said it is overloaded: a 503 with `Retry-After`. Nothing was
+ * stored. `cause` is the client's error, for logs: its text may name the storage's address.
+ */
+export class ObjectStorageUnavailableError extends UnavailableError {
+  override name = 'ObjectStorageUnavailableError';
+  constructor(message: string, cause: unknown) {
+    super(message, OBJECT_STORAGE_RETRY_AFTER_SECONDS);
+    this.cause = cause;
+  }
+}
+
 const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
+
+/** Whether `key` is a relative path of plain segments: no `..`, no hidden or empty segment. */
+export function isBlobKey(key: string): boolean {
+  return key.length > 0 && key.length <= 1024 && key.split('/').every((segment) => SEGMENT.test(segment));
+}
 
 /** Throws unless `key` is a relative path of plain segments: no `..`, no hidden or empty segment. */
 export function assertBlobKey(key: string): void {
-  if (key.length === 0 || key.length > 1024 || !key.split('/').every((segment) => SEGMENT.test(segment))) {
-    throw new Error(`invalid blob key: ${JSON.stringify(key)}`);
-  }
+  if (!isBlobKey(key)) throw new Error(`invalid blob key: ${JSON.stringify(key)}`);
 }

@@ -288,6 +288,12 @@ const SPEC = {
     AVATAR_MAX_HEIGHT: int(4096),
     /** Bytes. */
     AVATAR_MAX_FILE_SIZE: int(1048576),
+    /** Forgejo's: the storage of user avatars (`local`, `minio` or a `[storage.NAME]`); empty: `[avatar]`'s or `[storage]`'s. */
+    AVATAR_STORAGE_TYPE: str(''),
+    /** Forgejo's: as AVATAR_STORAGE_TYPE, for repository avatars (`[repo-avatar]`). */
+    REPOSITORY_AVATAR_STORAGE_TYPE: str(''),
+    /** Forgejo's: uploaded repository avatars when `[repo-avatar] PATH` is not set; relative paths are taken from APP_DATA_PATH. */
+    REPOSITORY_AVATAR_UPLOAD_PATH: str(''),
   },
   federation: {
     /** Forgejo mounts `/nodeinfo` (and its ActivityPub routes) only when true. */
@@ -298,6 +304,39 @@ const SPEC = {
   'repo-avatar': {
     /** Uploaded repository avatars; empty means `APP_DATA_PATH/repo-avatars`, relative paths are taken from the work path. */
     PATH: str(''),
+  },
+  // Where uploaded files live: Forgejo's `[storage]`, the defaults of every kind of file. A kind's own section
+  // (`[attachment]`, `[avatar]`, `[repo-avatar]`, `[packages]`, `[lfs]`, `[actions.artifacts]`) may set the same keys, or
+  // name a `[storage.NAME]` section with `STORAGE_TYPE = NAME`; `blobs/config.ts` resolves them as Forgejo does.
+  storage: {
+    /** `local` (a folder per kind) or `minio` (an S3-compatible object storage). */
+    STORAGE_TYPE: str('local'),
+    /** Local storage: the folder holding each kind's folder (`attachments`, `avatars`, …); empty means APP_DATA_PATH. */
+    PATH: str(''),
+    /** Object storage: `host:port` of its S3 API, without a scheme (MINIO_USE_SSL chooses https). */
+    MINIO_ENDPOINT: str('localhost:9000'),
+    /** Empty: the AWS credential chain (`AWS_ACCESS_KEY_ID`/`AWS_SECRET_ACCESS_KEY`, shared files, instance roles). */
+    MINIO_ACCESS_KEY_ID: str(''),
+    MINIO_SECRET_ACCESS_KEY: str(''),
+    /** Created at start when missing. */
+    MINIO_BUCKET: str('gitea'),
+    /** `auto` (path-style requests, virtual-host style on amazonaws.com), `path` or `dns`. */
+    MINIO_BUCKET_LOOKUP: str('auto'),
+    /** The region. */
+    MINIO_LOCATION: str('us-east-1'),
+    /** Prefix of every object; each kind's folder (`attachments/`, `avatars/`, …) goes under it. */
+    MINIO_BASE_PATH: str(''),
+    MINIO_USE_SSL: bool(false),
+    MINIO_INSECURE_SKIP_VERIFY: bool(false),
+    /** Attachment and package downloads redirect to a presigned URL of the object (valid 5 minutes). */
+    SERVE_DIRECT: bool(false),
+    /** RepoHost's own: seconds to connect to the object storage before a request fails (503). */
+    MINIO_CONNECT_TIMEOUT: int(5),
+    /**
+     * RepoHost's own: seconds the object storage may take to answer a request, and may stay silent in the middle of
+     * a transfer, before the request fails (a 503; a download already under way is cut off).
+     */
+    MINIO_REQUEST_TIMEOUT: int(30),
   },
   /** RepoHost's own settings (Forgejo has no equivalent). */
   repohost: {
@@ -336,7 +375,15 @@ export type Settings = {
 } & {
   /** Absolute folder relative paths are resolved against. */
   workPath: string;
+  /**
+   * Every section as read (app.ini, then the environment, then overrides), its values as written: for what is
+   * read by pattern rather than from the table (`[storage.NAME]`), or where a key left unset differs from its default.
+   */
+  sections: IniSections;
 };
+
+/** Sections by lower-case name, keys upper-case, as `parseIni` reads them. */
+export type IniSections = Readonly<Record<string, Readonly<Record<string, string>>>>;
 
 /** Values to layer over the file and environment, e.g. `{ database: { PATH: ':memory:' } }`. */
 export type SettingsOverrides = {
@@ -449,7 +496,8 @@ export function loadSettings(options: LoadSettingsOptions = {}): Settings {
   }
   const root = resolved[''] as { WORK_PATH: string };
   const workPath = path.resolve(options.workPath ?? (root.WORK_PATH || process.cwd()));
-  const settings = { ...resolved, workPath } as unknown as Settings;
+  const sections = Object.fromEntries([...data].map(([name, values]) => [name, Object.fromEntries(values)]));
+  const settings = { ...resolved, workPath, sections } as unknown as Settings;
   deriveSettings(settings);
   return settings;
 }

@@ -61,6 +61,8 @@ export interface PackageDownload {
   /** The bytes (those of `range` when one was asked for and could be given); read once or destroy. */
   body: Readable | undefined;
   range: RangeAnswer;
+  /** With `[packages] SERVE_DIRECT` on object storage: the object's presigned URL, to redirect to instead (no body). */
+  redirect?: string;
 }
 
 /** What a format adds to an upload (`addFile`). */
@@ -315,6 +317,12 @@ export class PackagesService {
     if (!version) throw new NotFoundError(PACKAGE_NOT_EXIST);
     const file = await this.store.fileByName(version.id, filename);
     if (!file) throw new NotFoundError(PACKAGE_FILE_NOT_EXIST);
+    // Forgejo's `ShouldServeDirect`: the storage serves the bytes, the download counts all the same.
+    const direct = await this.blobs.directUrl?.(packageBlobKey(file.blob.hash_sha256), file.name);
+    if (direct) {
+      if (file.is_lead === 1) await this.store.countDownload(version.id);
+      return { file, body: undefined, range: undefined, redirect: direct };
+    }
     const range = parseByteRange(rangeHeader, file.blob.size);
     if (range === 'unsatisfiable') return { file, body: undefined, range };
     const stored = await this.blobs.get(packageBlobKey(file.blob.hash_sha256), range);

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import path from 'node:path';
 import type { CoreContext } from '../context.js';
 import { ForbiddenError } from '../errors.js';
 import { AccessMode } from '../access/index.js';
-import { decodeAvatarImage, deleteAvatarFile, isSiteAdmin, readAvatarFile, writeAvatarFile, type Actor, type AvatarImage } from '../users/index.js';
+import { BlobsService, type BlobStorage } from '../blobs/index.js';
+import { decodeAvatarImage, isSiteAdmin, readAvatar, writeAvatar, type Actor, type AvatarImage } from '../users/index.js';
 import { acceptInput } from '../validation/index.js';
 import { Type, type Static } from '@sinclair/typebox';
 import type { RepoAccess } from './access.js';
@@ -22,16 +22,14 @@ const AVATAR_NAME = /^[0-9a-f]{64}$/;
 
 /**
  * Repository avatars (`POST`/`DELETE /repos/{owner}/{repo}/avatar`): checked and stored as user avatars are
- * (`users/avatars.ts`), under `[repo-avatar] PATH`, served at `/repo-avatars/<name>`, which `avatar_url` names.
+ * (`users/avatars.ts`), in the `repo-avatars` blob space (by default the folder `APP_DATA_PATH/repo-avatars` or
+ * `[repo-avatar] PATH`, or object storage), served at `/repo-avatars/<name>`, which `avatar_url` names.
  */
 export class RepoAvatarsService {
   constructor(private readonly ctx: CoreContext) {}
 
-  /** Where uploaded repository avatars are kept. */
-  get folder(): string {
-    const { server, workPath } = this.ctx.settings;
-    const configured = this.ctx.settings['repo-avatar'].PATH;
-    return configured ? path.resolve(workPath, configured) : path.join(server.APP_DATA_PATH, 'repo-avatars');
+  private get blobs(): BlobStorage {
+    return this.ctx.service(BlobsService).storage('repo-avatars');
   }
 
   /** Replaces the repository's avatar (its administrators and site administrators). */
@@ -42,9 +40,9 @@ export class RepoAvatarsService {
     const previous = access.repo.avatar;
     if (previous === name) return access.repo;
     // The file first: a crash before the row changes leaves an unused file, never a row naming a missing one.
-    await writeAvatarFile(this.folder, name, data);
+    await writeAvatar(this.blobs, name, data);
     const updated = await this.setAvatar(access.repo, name);
-    if (previous) await deleteAvatarFile(this.folder, previous);
+    if (previous) await this.blobs.delete(previous);
     return updated;
   }
 
@@ -54,20 +52,20 @@ export class RepoAvatarsService {
     const previous = access.repo.avatar;
     if (!previous) return access.repo;
     const updated = await this.setAvatar(access.repo, '');
-    await deleteAvatarFile(this.folder, previous);
+    await this.blobs.delete(previous);
     return updated;
   }
 
   /** A deleted repository's avatar file goes with it. */
   subscribe(): void {
     this.ctx.events.on('repo.deleted', async ({ payload }) => {
-      if (payload.repo.avatar) await deleteAvatarFile(this.folder, payload.repo.avatar);
+      if (payload.repo.avatar) await this.blobs.delete(payload.repo.avatar);
     });
   }
 
   /** The image behind `/repo-avatars/<name>`, or undefined when there is none by that name. */
   async read(name: string): Promise<AvatarImage | undefined> {
-    return AVATAR_NAME.test(name) ? readAvatarFile(this.folder, name) : undefined;
+    return AVATAR_NAME.test(name) ? readAvatar(this.blobs, name) : undefined;
   }
 
   private async setAvatar(repo: Repository, avatar: string): Promise<Repository> {

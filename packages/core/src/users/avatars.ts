@@ -1,7 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { BadRequestError, ForbiddenError, ValidationError } from '../errors.js';
+import { BlobsService, type BlobStorage } from '../blobs/index.js';
 import type { CoreContext } from '../context.js';
 import type { Settings } from '../config/index.js';
 import { isSelf, isSiteAdmin, type Actor } from './actor.js';
@@ -28,18 +28,25 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const IDENTICON_CACHE_SIZE = 1024;
 
 /**
- * Avatars: uploads (`POST /user/avatar`) checked as Forgejo checks them and stored content-addressed under
- * `[picture] AVATAR_UPLOAD_PATH`, the generated identicon otherwise, and the bytes behind every `avatar_url`.
+ * Avatars: uploads (`POST /user/avatar`) checked as Forgejo checks them and stored content-addressed in the
+ * `avatars` blob space (a folder, by default `APP_DATA_PATH/avatars` or `[picture] AVATAR_UPLOAD_PATH`, or object
+ * storage: `[avatar]`, `[picture] AVATAR_STORAGE_TYPE`), the generated identicon otherwise, and the bytes behind every
+ * `avatar_url`. A file is named by its hash alone, as it always was, so the files of an installation stay where they are.
  */
 export class UserAvatarsService {
   private readonly identicons = new BoundedMap<string, Buffer>(IDENTICON_CACHE_SIZE);
 
   constructor(private readonly ctx: CoreContext) {}
 
-  /** Where uploaded avatars are kept. */
+  private get blobs(): BlobStorage {
+    return this.ctx.service(BlobsService).storage('avatars');
+  }
+
+  /** The folder uploaded avatars are kept in, on local storage; on object storage there is none (an Error). */
   get folder(): string {
-    const { picture, server, workPath } = this.ctx.settings;
-    return picture.AVATAR_UPLOAD_PATH ? path.resolve(workPath, picture.AVATAR_UPLOAD_PATH) : path.join(server.APP_DATA_PATH, 'avatars');
+    const config = this.ctx.service(BlobsService).configuration.avatars;
+    if (config.type !== 'local') throw new Error('avatars are kept in object storage, not in a folder');
+    return config.path;
   }
 
   /**
@@ -51,8 +58,9 @@ export class UserAvatarsService {
     this.assertMayChange(actor, user);
     const data = decodeAvatarImage(this.ctx.settings.picture, acceptInput(UpdateUserAvatarOptionSchema, input).image);
     const hash = createHash('sha256').update(data).digest('hex');
-    // The file first: a crash before the row changes leaves an unused file, never a row naming a missing one.
-    await writeAvatarFile(this.folder, hash, data);
+    // The file first: a crash before the row changes leaves an unused file, never a row naming a missing one; a
+    // storage that cannot take it (503) leaves the row as it was.
+    await writeAvatar(this.blobs, hash, data);
     const previous = user.use_custom_avatar === 1 ? user.avatar : '';
     const updated = await this.ctx.store(UsersStore).update(user.id, { avatar: hash, use_custom_avatar: 1, updated_unix: nowUnix() });
     if (previous && previous !== hash) await this.discardIfUnused(previous);
@@ -71,7 +79,7 @@ export class UserAvatarsService {
   /** The image behind `/avatars/<name>`, or undefined when there is none by that name. */
   async read(name: string): Promise<AvatarImage | undefined> {
     if (GENERATED_NAME.test(name)) return { data: this.identicon(name), contentType: IMAGE_CONTENT_TYPES.png };
-    return UPLOADED_NAME.test(name) ? readAvatarFile(this.folder, name) : undefined;
+    return UPLOADED_NAME.test(name) ? readAvatar(this.blobs, name) : undefined;
   }
 
   /** The identicon drawn from a hash (Forgejo's default avatar for the system users is drawn from its path). */
@@ -87,7 +95,7 @@ export class UserAvatarsService {
   /** Deletes an uploaded file no account shows any more (after the account went, or changed its avatar). */
   async discardIfUnused(hash: string): Promise<void> {
     if (!UPLOADED_NAME.test(hash) || (await this.ctx.store(UsersStore).countAvatarUsers(hash)) > 0) return;
-    await deleteAvatarFile(this.folder, hash);
+    await this.blobs.delete(hash);
   }
 
   private assertMayChange(actor: Actor, user: User): void {
@@ -114,32 +122,22 @@ export function decodeAvatarImage(limits: Settings['picture'], image: string | u
   return data;
 }
 
-/** Writes an avatar image as `folder/name`, whole or not at all. */
-export async function writeAvatarFile(folder: string, name: string, data: Buffer): Promise<void> {
-  // The server account's alone, whatever the umask (the folder may be outside the data folder's 0700).
-  await mkdir(folder, { recursive: true, mode: 0o700 });
-  // Written aside and renamed: a reader never sees half a file, and the same image written twice is harmless.
-  const temporary = path.join(folder, `.${name}.${randomBytes(4).toString('hex')}.tmp`);
-  await writeFile(temporary, data, { mode: 0o600 });
-  await rename(temporary, path.join(folder, name));
+/**
+ * Stores an avatar image (a user's or a repository's) as `name` of its blob space, whole or not at all (the blob
+ * storage writes aside and renames, or uploads an object): the same image written twice is harmless.
+ */
+export async function writeAvatar(blobs: BlobStorage, name: string, data: Buffer): Promise<void> {
+  await blobs.put(name, Readable.from([data], { objectMode: false }));
 }
 
-/** The avatar image `folder/name` with its type, or undefined when there is none (or it is no image). */
-export async function readAvatarFile(folder: string, name: string): Promise<AvatarImage | undefined> {
-  let data: Buffer;
-  try {
-    data = await readFile(path.join(folder, name));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+/** The avatar image `name` of its blob space with its type, or undefined when there is none (or it is no image). */
+export async function readAvatar(blobs: BlobStorage, name: string): Promise<AvatarImage | undefined> {
+  const blob = await blobs.get(name);
+  if (!blob) return undefined;
+  // Avatars are small (`[picture] AVATAR_MAX_FILE_SIZE`): read whole, to be told apart by their first bytes.
+  const chunks: Buffer[] = [];
+  for await (const chunk of blob.stream) chunks.push(chunk as Buffer);
+  const data = Buffer.concat(chunks);
   const format = imageFormat(data);
   return format ? { data, contentType: IMAGE_CONTENT_TYPES[format] } : undefined;
-}
-
-/** Deletes the avatar image `folder/name`; one already gone is fine. */
-export async function deleteAvatarFile(folder: string, name: string): Promise<void> {
-  await unlink(path.join(folder, name)).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'ENOENT') throw error;
-  });
 }

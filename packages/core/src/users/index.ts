@@ -7,7 +7,7 @@ import './events.js';
 export { ANONYMOUS, SYSTEM, actorUser, isSelf, isSiteAdmin, signedInUser, userActor, type Actor } from './actor.js';
 export { RenameUserOptionSchema, type EditUserOption, type RenameUserOption } from './admin-schemas.js';
 export { UserAdminService } from './admin-service.js';
-export { UserAvatarsService, decodeAvatarImage, type AvatarImage, deleteAvatarFile, readAvatarFile, writeAvatarFile } from './avatars.js';
+export { UserAvatarsService, decodeAvatarImage, type AvatarImage, readAvatar, writeAvatar } from './avatars.js';
 export { avatarUrl, noReplyAddress, toApiUser } from './convert.js';
 export { type DirectoryAuth, type DirectorySignIn } from './directory.js';
 export { UserEmailsService, isAcceptableEmail } from './emails.js';

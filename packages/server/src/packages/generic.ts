@@ -23,7 +23,7 @@ import {
 } from '@repohost/core';
 import { authenticate } from '../auth.js';
 import { requestCredentials } from '../api/router.js';
-import { pathEscape, rangedFileAnswer } from '../serve-file.js';
+import { pathEscape, rangedFileAnswer, redirectAnswer, storageFailureAnswer } from '../serve-file.js';
 
 const PREFIX = '/api/packages/:owner/generic/:name/:version';
 
@@ -102,6 +102,8 @@ async function answer(host: RepoHost, event: H3Event, handler: (loaded: { actor:
     if (error instanceof BadRequestError) return plain(400, error.message);
     if (error instanceof ConflictError) return plain(409, error.message);
     if (error instanceof NotFoundError) return plain(404, error.message);
+    const failed = storageFailureAnswer(error, (status, message) => plain(status, message));
+    if (failed) return failed;
     // A client that went away mid-upload gets no answer worth logging.
     if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET') console.error('[repohost] package registry error:', error);
     return plain(500, '');
@@ -139,7 +141,8 @@ async function* bodyOf(event: H3Event): AsyncIterable<Uint8Array> {
  * Forgejo's `ServePackageFile` → `ServeContent`: `application/octet-stream`, an attachment disposition with the
  * file's name, `Last-Modified` of the file, ranges as Go's `http.ServeContent` answers them.
  */
-function serveFile(event: H3Event, { file, body, range }: PackageDownload): Promise<Response> {
+async function serveFile(event: H3Event, { file, body, range, redirect }: PackageDownload): Promise<Response> {
+  if (redirect) return redirectAnswer(redirect);
   const size = file.blob.size;
   const quoted = file.name.replaceAll('\\', '\\\\').replaceAll('"', '\\"');
   const headers: Record<string, string> = {

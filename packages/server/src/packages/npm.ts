@@ -28,7 +28,7 @@ import {
 } from '@repohost/core';
 import { authenticate } from '../auth.js';
 import { DEFAULT_MAX_BODY_BYTES, requestCredentials } from '../api/router.js';
-import { rangedFileAnswer } from '../serve-file.js';
+import { rangedFileAnswer, redirectAnswer, storageFailureAnswer } from '../serve-file.js';
 
 /** Room for a publish document's JSON besides its base64 tarball (the manifest, the readme). */
 const METADATA_ROOM = 1024 * 1024;
@@ -220,6 +220,8 @@ async function answer(host: RepoHost, event: H3Event, handler: (loaded: Loaded) 
     if (error instanceof BadRequestError) return jsonAnswer(400, { error: error.message });
     if (error instanceof ConflictError) return jsonAnswer(409, { error: error.message });
     if (error instanceof NotFoundError) return jsonAnswer(404, { error: error.message || 'Not Found' });
+    const failed = storageFailureAnswer(error, (status, message) => jsonAnswer(status, { error: message }));
+    if (failed) return failed;
     if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET') console.error('[repohost] npm registry error:', error);
     return jsonAnswer(500, { error: '' });
   }
@@ -250,7 +252,8 @@ function plain(status: number, message: string): Response {
 }
 
 /** Forgejo's `ServePackageFile`: the tarball as an attachment, with its length and modification time (no ranges). */
-function serveFile(event: H3Event, { file, body }: PackageDownload): Promise<Response> {
+async function serveFile(event: H3Event, { file, body, redirect }: PackageDownload): Promise<Response> {
+  if (redirect) return redirectAnswer(redirect);
   if (!body) throw new NotFoundError();
   const headers: Record<string, string> = {
     'content-type': 'application/octet-stream',

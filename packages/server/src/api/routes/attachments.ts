@@ -7,13 +7,14 @@ import {
   EditAttachmentOptionsSchema,
   toApiAttachment,
   type AttachmentDownload,
+  type AttachmentRedirect,
   type OpenUpload,
   type RepoHost,
 } from '@repohost/core';
 import { authenticate } from '../../auth.js';
 import type { Groups } from '../groups.js';
 import { readMultipartFile } from '../multipart.js';
-import { pathEscape, rangedFileAnswer } from '../../serve-file.js';
+import { pathEscape, rangedFileAnswer, redirectAnswer } from '../../serve-file.js';
 import { errorResponse, requestCredentials, type ApiRouter } from '../router.js';
 
 /** `name` (replaces the file's own name) and `updated_at` (a migration's date; site administrators only). */
@@ -166,7 +167,10 @@ export function registerAttachmentRoutes(_router: ApiRouter, { issue, comment }:
 /** Forgejo's cache lifetime for served files (`private, max-age=300`). */
 const CACHE_CONTROL = 'private, max-age=300';
 
-async function downloadResponse(event: H3Event, { attachment, size, served, body, range, countDownload }: AttachmentDownload): Promise<Response> {
+async function downloadResponse(event: H3Event, download: AttachmentDownload | AttachmentRedirect): Promise<Response> {
+  // `SERVE_DIRECT`: the object storage serves it (Forgejo's redirect to a presigned URL).
+  if ('redirect' in download) return redirectAnswer(download.redirect);
+  const { attachment, size, served, body, range, countDownload } = download;
   // A stored name may hold lone surrogates (JSON allows them); they go out as U+FFFD.
   const name = attachment.name.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
   const etag = `"${attachment.uuid}"`;
