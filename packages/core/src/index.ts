@@ -158,6 +158,7 @@ export { toApiRepository, type PendingTransferView } from './repos/convert.js';
 export { GitTransferService, type TransferRequest, type TransferOptions, type RunTransferOptions } from './repos/transfer.js';
 export type { RedirectsService, RepoRedirect } from './redirects/service.js';
 export { ConcurrencyLimit } from './git/limit.js';
+export { gitProcessStats, type GitProcessStats } from './git/index.js';
 export { RepoStorageService, repoStorageLock, type ReconcileReport, type StorageCheck } from './repos/storage.js';
 export { RepoSettingsService, editUnits, isValidExternalUrl, isValidExternalTrackerFormat } from './repos/edit.js';
 export { RepoTransferService, RepoStatus, type RepoAccessWithTransfer, type TransferOutcome, type OfferedTransfer } from './repos/transfers.js';
@@ -176,6 +177,7 @@ export { RepoFlagsService, ReplaceFlagsOptionSchema, type ReplaceFlagsOption } f
 export { RepoAvatarsService, UpdateRepoAvatarOptionSchema, type UpdateRepoAvatarOption } from './repos/avatars.js';
 export { SigningKeyService } from './repos/signing.js';
 export { NodeInfoSchema, NodeInfoService, type NodeInfo } from './nodeinfo/index.js';
+export { MonitoringService, type HealthCheck, type PoolStatistics, type QueueStatistics, type SiteStatistics } from './monitoring/index.js';
 export { type LanguageStat } from './repos/languages-store.js';
 export { RepoArchiveService, type RepoArchive } from './repos/archive.js';
 export { REPO_AVATARS_PATH, repoWebPath } from './repos/convert.js';

@@ -27,6 +27,8 @@ const LAYERS = [
   // What works over all of the above.
   'mirrors', 'pushmirrors', 'webhooks', 'migrate', 'accounts', 'actions', 'packages',
   'activity', 'notifications', 'contents', 'redirects', 'oauth2', 'markup', 'secretsatrest', 'cron', 'nodeinfo',
+  // What operators watch: health checks and counts over every domain's tables (read only).
+  'monitoring',
 ];
 
 interface Import {

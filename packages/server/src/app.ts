@@ -16,6 +16,10 @@ import { registerAttachmentDownloads } from './api/routes/attachments.js';
 import { registerGenericPackages } from './packages/generic.js';
 import { registerNpmPackages } from './packages/npm.js';
 import { startSshServer, type RunningSshServer } from './ssh/server.js';
+import { accessLogOf, requestObserverHook, type RequestObserver } from './access-log.js';
+import { bindClientAddresses } from './client-address.js';
+import { registerHealthz } from './healthz.js';
+import { ServerMetrics, registerMetrics } from './metrics.js';
 
 export interface RepoHostApp {
   /** The h3 application: mount it, or call `app.fetch(request)` in-process. */
@@ -24,12 +28,43 @@ export interface RepoHostApp {
   readonly routes: readonly RegisteredRoute[];
   /** The swagger 2.0 document generated from the routes' schemas (built on first use). */
   openapi(): Record<string, unknown>;
+  /**
+   * The Prometheus registry and exposition (`metrics.ts`), when `[metrics] ENABLED`; it resolves once prom-client
+   * has loaded.
+   */
+  readonly metrics?: Promise<ServerMetrics>;
+  /**
+   * Resolves when what the app opens or loads beside the host is ready (the access log's file, the metrics
+   * library); rejects with the reason when it cannot be (the log folder cannot be written). `startServer` waits for
+   * it before listening.
+   */
+  ready(): Promise<void>;
+  /** Writes out and closes the access log. The host stays open. */
+  close(): Promise<void>;
 }
 
 /** Builds the HTTP application (API v1, swagger document, git smart HTTP) over a RepoHost. */
 export function createApp(host: RepoHost): RepoHostApp {
+  // `[log] ENABLE_ACCESS_LOG` and `[metrics] ENABLED`: each request served by Node is followed to its response's end.
+  const accessLog = accessLogOf(host);
+  const metrics = host.settings.metrics.ENABLED ? ServerMetrics.create(host, { accessLog: accessLog?.writer }) : undefined;
+  let loadedMetrics: ServerMetrics | undefined;
+  void metrics?.then((loaded) => (loadedMetrics = loaded), () => undefined);
+  const observers: RequestObserver[] = [];
+  if (accessLog) observers.push(accessLog.observe);
+  if (metrics) observers.push((outcome) => loadedMetrics?.observe(outcome));
+  const onRequest = observers.length > 0 ? requestObserverHook(observers, { countBody: accessLog !== undefined }) : undefined;
   // HEAD on every GET route; what h3 refuses before any route runs (a malformed path) in the API's error format.
-  const app = new H3WithHead({ onError: (error, event) => unroutedErrorResponse(host, error, event) });
+  const app = new H3WithHead({
+    onError: (error, event) => {
+      // A malformed path is refused before `onRequest` runs: it is followed (logged, counted) from here.
+      onRequest?.(event);
+      return unroutedErrorResponse(host, error, event);
+    },
+    ...(onRequest && { onRequest }),
+  });
+  // Client addresses as the trusted proxies report them (`[security] REVERSE_PROXY_*`).
+  bindClientAddresses(app, host);
   const router = new ApiRouter(app, host);
   registerRoutes(router);
   // Built when first asked for: nothing at start-up needs it.
@@ -46,6 +81,7 @@ export function createApp(host: RepoHost): RepoHostApp {
       return new FastResponse(openapiJson, { headers: { 'content-type': 'application/json;charset=utf-8', 'content-length': openapiLength } });
     });
   }
+  registerHealthz(app, host);
   // Anything else under /api answers in the API's JSON error format.
   app.all('/api/**', () => errorResponse(host, new NotFoundError(), apiResponseHeaders()));
   registerSmartHttp(app, host);
@@ -55,8 +91,20 @@ export function createApp(host: RepoHost): RepoHostApp {
   registerAttachmentDownloads(app, host);
   registerGenericPackages(app, host);
   registerNpmPackages(app, host);
+  if (metrics) registerMetrics(app, host, metrics);
   app.all('/**', () => errorResponse(host, new NotFoundError()));
-  return { app, routes: router.routes, openapi: document };
+  return {
+    app,
+    routes: router.routes,
+    openapi: document,
+    ...(metrics && { metrics }),
+    ready: async () => {
+      await Promise.all([accessLog?.writer.open(), metrics]);
+    },
+    close: async () => {
+      await accessLog?.writer.close();
+    },
+  };
 }
 
 export interface ListenOptions {
@@ -74,6 +122,8 @@ export interface RunningServer {
   readonly url: string;
   /** The built-in SSH server, when `[server] START_SSH_SERVER` is on (and `DISABLE_SSH` off). */
   readonly ssh?: RunningSshServer;
+  /** The Prometheus registry behind `/metrics`, when `[metrics] ENABLED` (for a cluster worker to hand to prom-client's AggregatorRegistry). */
+  readonly metrics?: ServerMetrics;
   close(): Promise<void>;
 }
 
@@ -110,14 +160,28 @@ export function configureHttpServer(server: Server, settings: RepoHost['settings
 
 /** Starts a Node HTTP server for `host`. Closing it does not close the host. */
 export async function startServer(host: RepoHost, options: ListenOptions = {}): Promise<RunningServer> {
-  const { app, routes } = createApp(host);
+  const built = createApp(host);
+  const { app, routes } = built;
+  // The access log's file opens (or the start fails, saying why) before anything is served.
+  try {
+    await built.ready();
+  } catch (error) {
+    await built.close();
+    throw error;
+  }
+  const metrics = await built.metrics;
   const server = createServer(toNodeHandler(app));
   configureHttpServer(server, host.settings);
   const hostname = options.hostname ?? host.settings.server.HTTP_ADDR;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? host.settings.server.HTTP_PORT, hostname, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? host.settings.server.HTTP_PORT, hostname, () => resolve());
+    });
+  } catch (error) {
+    await built.close();
+    throw error;
+  }
   const address = server.address() as AddressInfo;
   followListeningPort(host.settings, address.port);
   const closeHttp = () =>
@@ -132,6 +196,7 @@ export async function startServer(host: RepoHost, options: ListenOptions = {}): 
       ssh = await startSshServer(host);
     } catch (error) {
       await closeHttp();
+      await built.close();
       throw error;
     }
   }
@@ -147,8 +212,10 @@ export async function startServer(host: RepoHost, options: ListenOptions = {}): 
     routes,
     url: `http://${shownHost}:${address.port}/`,
     ssh,
+    ...(metrics && { metrics }),
     close: async () => {
       await Promise.all([closeHttp(), ssh?.close()]);
+      await built.close();
     },
   };
 }

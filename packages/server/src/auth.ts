@@ -1,5 +1,5 @@
-import { BlockList, isIP } from 'node:net';
 import { ANONYMOUS, canSignIn, ForbiddenError, NotFoundError, UnauthorizedError, isPublicOnly, isSiteAdmin, looksLikeOAuth2AccessToken, looksLikeToken, userActor, type Actor, type RepoHost, type User } from '@repohost/core';
+import { normalizeAddress, proxyTrust } from './client-address.js';
 
 /** How a request proved who it is. Token management needs `basic_password` (or reverse-proxy) auth. */
 export type AuthMethod = 'anonymous' | 'token' | 'basic_password' | 'reverse_proxy';
@@ -16,7 +16,15 @@ export interface Authentication {
 export interface CredentialSource {
   header(name: string): string | null;
   query: URLSearchParams;
+  /** The socket's peer: a reverse proxy's own address when there is one (what `REVERSE_PROXY_TRUSTED_PROXIES` is checked against). */
   remoteAddress: string | undefined;
+  /**
+   * The client's address as a trusted proxy reports it (`client-address.ts`): what sign-in throttling counts.
+   * Absent, the peer's address is the client's.
+   */
+  clientAddress?: string;
+  /** Told who the request turned out to be (the access log's user). */
+  identified?(auth: Authentication): void;
 }
 
 export const QUERY_TOKEN_WARNING = 'token and access_token API authentication is deprecated';
@@ -27,6 +35,12 @@ export const QUERY_TOKEN_WARNING = 'token and access_token API authentication is
  * header from a trusted proxy. Session cookies are never looked at. Throws UnauthorizedError on bad credentials.
  */
 export async function authenticate(host: RepoHost, source: CredentialSource, options: { allowReverseProxy: boolean }): Promise<Authentication> {
+  const auth = await authenticateOnce(host, source, options);
+  source.identified?.(auth);
+  return auth;
+}
+
+async function authenticateOnce(host: RepoHost, source: CredentialSource, options: { allowReverseProxy: boolean }): Promise<Authentication> {
   const settings = host.settings;
   const queryToken = source.query.get('token') || source.query.get('access_token');
   const authorization = source.header('authorization');
@@ -45,7 +59,7 @@ export async function authenticate(host: RepoHost, source: CredentialSource, opt
   }
   if (options.allowReverseProxy && settings.service.ENABLE_REVERSE_PROXY_AUTHENTICATION_API) {
     const name = source.header(settings.security.REVERSE_PROXY_AUTHENTICATION_USER);
-    if (name && isTrustedProxy(source.remoteAddress, settings.security.REVERSE_PROXY_TRUSTED_PROXIES)) {
+    if (name && isTrustedProxy(settings, source.remoteAddress)) {
       const user = await host.users.findByName(name);
       if (user && canSignIn(user)) {
         return { actor: userActor(user), method: 'reverse_proxy', scopes: null };
@@ -101,7 +115,7 @@ async function byBasic(host: RepoHost, encoded: string, source: CredentialSource
   const code = source.header('x-forgejo-otp') || source.header('x-gitea-otp') || '';
   const second: { factor: 'none' | 'accepted' | 'refused' } = { factor: 'none' };
   const secondFactor = async (candidate: User) => (second.factor = await host.twoFactor.signInFactor(candidate, code)) !== 'refused';
-  const user = login ? await host.users.authenticate(login, password, { address: source.remoteAddress, secondFactor }) : null;
+  const user = login ? await host.users.authenticate(login, password, { address: source.clientAddress ?? source.remoteAddress, secondFactor }) : null;
   if (!user) throw new UnauthorizedError(second.factor === 'refused' ? 'invalid provided OTP' : 'invalid username, password or token');
   return { actor: userActor(user), method: 'basic_password', scopes: null, twoFactor: second.factor === 'accepted' };
 }
@@ -115,18 +129,8 @@ export async function applySudo(host: RepoHost, auth: Authentication, name: stri
   return { ...auth, actor: userActor(user, { publicOnly: auth.actor.publicOnly, repoIds: auth.actor.repoIds }) };
 }
 
-function isTrustedProxy(address: string | undefined, trusted: readonly string[]): boolean {
-  if (!address) return false;
-  const ip = address.startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
-  const family = isIP(ip) === 6 ? 'ipv6' : 'ipv4';
-  const list = new BlockList();
-  for (const entry of trusted) {
-    if (entry === '*') return true;
-    const [net, bits] = entry.split('/');
-    if (!net || !isIP(net)) continue;
-    const netFamily = isIP(net) === 6 ? 'ipv6' : 'ipv4';
-    if (bits === undefined) list.addAddress(net, netFamily);
-    else list.addSubnet(net, Number(bits), netFamily);
-  }
-  return list.check(ip, family);
+/** Whether the socket's peer (never a forwarded address) is one of `REVERSE_PROXY_TRUSTED_PROXIES`. */
+function isTrustedProxy(settings: RepoHost['settings'], peer: string | undefined): boolean {
+  const address = peer === undefined ? undefined : normalizeAddress(peer);
+  return address !== undefined && proxyTrust(settings).trusts(address);
 }

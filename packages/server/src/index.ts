@@ -3,6 +3,7 @@
  * @packageDocumentation
  */
 export { createApp, startServer, configureHttpServer, type RepoHostApp, type ListenOptions, type RunningServer } from './app.js';
+export { ServerMetrics, type Exposition } from './metrics.js';
 export { ApiRouter, RouteGroup, PagingQuery } from './api/router.js';
 export { defineGroups, type Groups } from './api/groups.js';
 export type { RouteSpec, Reply, ReplyValue, RequestBase, HandlerContext, PathParams, RegisteredRoute, GroupOptions, Guard } from './api/contract.js';

@@ -13,7 +13,9 @@ import {
   type TokenRequest,
   type User,
 } from '@repohost/core';
-import { errorResponse, requestCredentials } from './api/router.js';
+import { errorResponse } from './api/router.js';
+import { noteUser } from './access-log.js';
+import { requestClientAddress } from './client-address.js';
 import { FormTooLarge, cookieHeader, cookieOf, csrfMatches, csrfToken, escapeHtml, htmlPage, readForm, redirect } from './web-pages.js';
 
 /** Pages other than the authorization page that the sign-in form may return to: a fixed set, so never an open redirect. */
@@ -62,6 +64,7 @@ async function authorizePage(host: RepoHost, event: H3Event): Promise<Response> 
   if (check.kind === 'error_redirect') return redirect(check.location);
   const cookie = cookieOf(event);
   const user = cookie ? await host.oauth2Provider.sessionUser(cookie) : undefined;
+  noteUser(event, user?.name);
   if (!user) return signInPage(host, cookie, event.url.search, 200, '');
   return consentPage(host, cookie!, user, check.app.name, check.request);
 }
@@ -117,7 +120,8 @@ async function signIn(host: RepoHost, event: H3Event): Promise<Response> {
   const password = form.get('password') ?? '';
   let outcome;
   try {
-    outcome = await host.oauth2Provider.signIn(login, password, form.get('otp') ?? '', requestCredentials(event).remoteAddress);
+    // Throttled by the client's address as a trusted proxy reports it, not the proxy's own.
+    outcome = await host.oauth2Provider.signIn(login, password, form.get('otp') ?? '', requestClientAddress(event));
   } catch (error) {
     if (error instanceof TooManyRequestsError) return signInPage(host, cookie, authorizeQuery, 429, 'Too many failed sign-in attempts; try again later.', returnTo);
     throw error;
@@ -126,6 +130,7 @@ async function signIn(host: RepoHost, event: H3Event): Promise<Response> {
     const message = outcome.failure === 'second_factor' ? 'The two-factor code is missing or wrong.' : 'Username or password is incorrect.';
     return signInPage(host, cookie, authorizeQuery, 401, message, returnTo);
   }
+  noteUser(event, outcome.user.name);
   // A new id after sign-in: a value planted before it (session fixation) is worth nothing.
   const session = await host.oauth2Provider.createSession(outcome.user);
   if (returnTo) return redirect(`${host.settings.server.ROOT_URL}${returnTo}`, { 'set-cookie': cookieHeader(host, session, WEB_SESSION_LIFETIME) });
@@ -161,6 +166,7 @@ async function grant(host: RepoHost, event: H3Event): Promise<Response> {
   const form = await readForm(event);
   const cookie = cookieOf(event);
   const user = cookie ? await host.oauth2Provider.sessionUser(cookie) : undefined;
+  noteUser(event, user?.name);
   if (!cookie || !user) return errorPage('access_denied', 'You are not signed in (or your session has expired); start again from the application.', 401);
   const fields: Record<string, string> = {};
   for (const name of REQUEST_FIELDS) fields[name] = form.get(name) ?? '';
@@ -239,6 +245,7 @@ async function userInfo(host: RepoHost, event: H3Event): Promise<Response> {
       headers: { 'www-authenticate': 'Bearer realm=""', 'content-type': 'text/plain;charset=utf-8', 'content-length': String(body.length) },
     });
   }
+  noteUser(event, found.user.name);
   return jsonAnswer(200, await host.oauth2Provider.userInfo(found.user), NO_STORE);
 }
 

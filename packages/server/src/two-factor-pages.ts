@@ -1,6 +1,8 @@
 import type { H3, H3Event } from 'h3';
 import { ConflictError, NotFoundError, TooManyRequestsError, ValidationError, userActor, type RepoHost, type User } from '@repohost/core';
-import { errorResponse, requestCredentials } from './api/router.js';
+import { errorResponse } from './api/router.js';
+import { noteUser } from './access-log.js';
+import { requestClientAddress } from './client-address.js';
 import { signInPage } from './oauth2-provider.js';
 import { FormTooLarge, cookieOf, csrfMatches, csrfToken, escapeHtml, htmlPage, readForm, redirect } from './web-pages.js';
 
@@ -38,6 +40,7 @@ interface Session {
 async function sessionOf(host: RepoHost, event: H3Event): Promise<Session | undefined> {
   const cookie = cookieOf(event);
   const user = cookie ? await host.oauth2Provider.sessionUser(cookie) : undefined;
+  noteUser(event, user?.name);
   return cookie && user ? { cookie, user } : undefined;
 }
 
@@ -154,7 +157,7 @@ async function disable(host: RepoHost, event: H3Event): Promise<Response> {
   // The password, checked as a sign-in is (`[security] LOGIN_*` throttle), so the page is no way to guess it.
   let checked;
   try {
-    checked = await host.users.authenticate(session.user.name, form.get('password') ?? '', { address: requestCredentials(event).remoteAddress });
+    checked = await host.users.authenticate(session.user.name, form.get('password') ?? '', { address: requestClientAddress(event) });
   } catch (error) {
     if (error instanceof TooManyRequestsError) return page(host, 429, '<p class="error">Too many failed attempts; try again later.</p>', session, true);
     throw error;

@@ -27,6 +27,10 @@ const cronTask = (enabled: boolean, runAtStart: boolean, schedule: string) => ({
   NOTICE_ON_SUCCESS: bool(false),
 });
 
+/** Forgejo's default `[log] ACCESS_LOG_TEMPLATE`, the only one RepoHost writes. */
+export const DEFAULT_ACCESS_LOG_TEMPLATE =
+  '{{.Ctx.RemoteHost}} - {{.Identity}} {{.Start.Format "[02/Jan/2006:15:04:05 -0700]" }} "{{.Ctx.Req.Method}} {{.Ctx.Req.URL.RequestURI}} {{.Ctx.Req.Proto}}" {{.ResponseWriter.Status}} {{.ResponseWriter.Size}} "{{.Ctx.Req.Referer}}" "{{.Ctx.Req.UserAgent}}"';
+
 /** The version string `GET /version` reports; SDK feature gates compare it as semver. */
 export const DEFAULT_REPORTED_VERSION = '11.0.0+repohost-0.1.0';
 
@@ -165,6 +169,11 @@ const SPEC = {
     DISABLE_QUERY_AUTH_TOKEN: bool(false),
     REVERSE_PROXY_AUTHENTICATION_USER: str('X-WEBAUTH-USER'),
     REVERSE_PROXY_TRUSTED_PROXIES: list(['127.0.0.0/8', '::1/128']),
+    /**
+     * Hops of `X-Forwarded-For` read from the right when the connection comes from a trusted proxy (Forgejo's
+     * default 1: the address the proxy itself saw); 0 ignores forwarding headers.
+     */
+    REVERSE_PROXY_LIMIT: int(1),
     MIN_PASSWORD_LENGTH: int(8),
     /** Site administrators may migrate from local paths and `file://` addresses. */
     IMPORT_LOCAL_PATHS: bool(false),
@@ -338,6 +347,27 @@ const SPEC = {
      */
     MINIO_REQUEST_TIMEOUT: int(30),
   },
+  log: {
+    /** Folder of the log files; empty means `log` in the work path (Forgejo's default). */
+    ROOT_PATH: str(''),
+    /** One line per HTTP request (API, git over HTTP, packages, pages). */
+    ENABLE_ACCESS_LOG: bool(false),
+    /** Where the access log goes: `file` (`access.log` in ROOT_PATH) or `console` (standard output). */
+    ACCESS: str('file'),
+    /** Forgejo's default line; RepoHost writes that line only (another template is refused at start). */
+    ACCESS_LOG_TEMPLATE: str(DEFAULT_ACCESS_LOG_TEMPLATE),
+    /** RepoHost's own: `text` (the template's line) or `json` (one JSON object per line). */
+    ACCESS_LOG_FORMAT: str('text'),
+  },
+  metrics: {
+    /** Prometheus metrics at `/metrics` (404 when off). */
+    ENABLED: bool(false),
+    /** When set, `/metrics` requires `Authorization: Bearer TOKEN`. */
+    TOKEN: str(''),
+    /** `gitea_issues_by_label` and `gitea_issues_by_repository`: a series per label or repository, off by default. */
+    ENABLED_ISSUE_BY_LABEL: bool(false),
+    ENABLED_ISSUE_BY_REPOSITORY: bool(false),
+  },
   /** RepoHost's own settings (Forgejo has no equivalent). */
   repohost: {
     REPORTED_VERSION: str(DEFAULT_REPORTED_VERSION),
@@ -355,6 +385,8 @@ const SPEC = {
     GIT_MAX_FETCH_REQUEST_SIZE: int(104857600),
     /** git's `receive.maxInputSize` for pushes, in bytes; 0 is unlimited (as in Forgejo). */
     GIT_RECEIVE_MAX_INPUT_SIZE: int(0),
+    /** Seconds each check of `GET /api/healthz` may take before it counts as failed (at least 1). */
+    HEALTHCHECK_TIMEOUT: int(3),
     /**
      * Seconds a process's claim lasts unless renewed (every third of it while the work runs): named locks, git
      * intents, jobs, cron runs and webhook deliveries. Another process takes over a claim whose process died once it
@@ -589,6 +621,14 @@ function deriveSettings(s: Settings): void {
   repo.ROOT = repo.ROOT ? path.resolve(s.workPath, repo.ROOT) : path.join(server.APP_DATA_PATH, 'forgejo-repositories');
   repo.BACKEND = repo.BACKEND.toLowerCase();
   if (repo.BACKEND !== 'native' && repo.BACKEND !== 'memory') throw new ConfigError(`[repository] BACKEND: "${repo.BACKEND}" is not supported (native, memory)`);
+
+  const log = s.log;
+  log.ROOT_PATH = path.resolve(s.workPath, log.ROOT_PATH || 'log');
+  log.ACCESS = log.ACCESS.trim().toLowerCase();
+  if (log.ACCESS !== 'file' && log.ACCESS !== 'console') throw new ConfigError(`[log] ACCESS: "${log.ACCESS}" is not supported (file, console)`);
+  log.ACCESS_LOG_FORMAT = log.ACCESS_LOG_FORMAT.trim().toLowerCase();
+  if (log.ACCESS_LOG_FORMAT !== 'text' && log.ACCESS_LOG_FORMAT !== 'json') throw new ConfigError(`[log] ACCESS_LOG_FORMAT: "${log.ACCESS_LOG_FORMAT}" is not supported (text, json)`);
+  if (log.ACCESS_LOG_TEMPLATE.trim() !== DEFAULT_ACCESS_LOG_TEMPLATE) throw new ConfigError('[log] ACCESS_LOG_TEMPLATE: only Forgejo\'s default line is supported; remove the key, or set [log] ACCESS_LOG_FORMAT = json');
 
   const api = s.api;
   if (api.MAX_RESPONSE_ITEMS < 1) throw new ConfigError('[api] MAX_RESPONSE_ITEMS: must be at least 1');

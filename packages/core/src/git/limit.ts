@@ -1,4 +1,5 @@
 import { UnavailableError } from '../errors.js';
+import { gitCounters } from './stats.js';
 
 /** Gives a slot back. Calling it again does nothing, so every exit path may call it. */
 export type ReleaseSlot = () => void;
@@ -30,11 +31,12 @@ export class ConcurrencyLimit {
     // Nobody may overtake those already waiting.
     if (this.active < this.max && this.waiting.size === 0) {
       this.active += 1;
+      gitCounters.active += 1;
       return Promise.resolve(this.releaser());
     }
     return new Promise<ReleaseSlot>((resolve, reject) => {
       const leave = () => {
-        this.waiting.delete(waiter);
+        if (this.waiting.delete(waiter)) gitCounters.waiting -= 1;
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
       };
@@ -57,6 +59,7 @@ export class ConcurrencyLimit {
       timer.unref();
       signal?.addEventListener('abort', onAbort, { once: true });
       this.waiting.add(waiter);
+      gitCounters.waiting += 1;
     });
   }
 
@@ -68,7 +71,10 @@ export class ConcurrencyLimit {
       const next = this.waiting.values().next();
       // The slot passes straight to the oldest waiter, so the count never dips and lets a newcomer in first.
       if (!next.done) next.value.grant(this.releaser());
-      else this.active -= 1;
+      else {
+        this.active -= 1;
+        gitCounters.active -= 1;
+      }
     };
   }
 }

@@ -55,6 +55,7 @@ import { ObjectReaderPool, isSafeRevision, readTree, streamBlob, listRefs, type 
 import type { GitObjectData, GitObjectInfo, GitRefEntry, IncomingObjects, ReadObjectOptions, ReadTreeOptions, ReadTreeResult } from './backend.js';
 import type { MaintenanceOptions, MaintenanceResult } from './backend.js';
 import { runMaintenance } from './native-maintenance.js';
+import { gitCounters } from './stats.js';
 
 export interface NativeGitOptions {
   /** Folder holding `<owner>/<name>.git` bare repositories ([repository] ROOT). */
@@ -127,6 +128,24 @@ const DEFAULT_MAX_OBJECT_BYTES = 16 * 1024 * 1024;
  * dies with the server (kill -9 included) instead of finishing a push nobody will record.
  */
 const SETPRIV = process.platform === 'linux' && existsSync('/usr/bin/setpriv') ? '/usr/bin/setpriv' : undefined;
+
+/**
+ * Counts a git process as running (`/metrics`) until it exits. One that could not be started has no pid (its
+ * 'error' is its callers' to handle) and is not counted; 'close' stands in for an 'exit' that never came.
+ */
+function countRunning(child: ChildProcessWithoutNullStreams): void {
+  if (child.pid === undefined) return;
+  gitCounters.started += 1;
+  gitCounters.running += 1;
+  let counted = true;
+  const exited = () => {
+    if (!counted) return;
+    counted = false;
+    gitCounters.running -= 1;
+  };
+  child.once('exit', exited);
+  child.once('close', exited);
+}
 
 /** Git storage on disk, driven through the `git` binary. */
 export class NativeGitBackend implements GitBackend {
@@ -209,8 +228,9 @@ export class NativeGitBackend implements GitBackend {
   spawnGit(args: string[], env: Record<string, string> = {}): ChildProcessWithoutNullStreams {
     this.started++;
     const options: SpawnOptionsWithoutStdio = { env: this.env(env), stdio: 'pipe' };
-    if (SETPRIV) return spawn(SETPRIV, ['--pdeathsig', 'KILL', '--', this.gitPath, ...args], options);
-    return spawn(this.gitPath, args, options);
+    const child = SETPRIV ? spawn(SETPRIV, ['--pdeathsig', 'KILL', '--', this.gitPath, ...args], options) : spawn(this.gitPath, args, options);
+    countRunning(child);
+    return child;
   }
 
   /** Runs git to the end, collecting its output (see `spawnGit`). */

@@ -22,7 +22,9 @@ import {
   type ScopeCategory,
   type ScopeLevel,
 } from '@repohost/core';
-import { applySudo, authenticate, QUERY_TOKEN_WARNING } from '../auth.js';
+import { applySudo, authenticate, QUERY_TOKEN_WARNING, type CredentialSource } from '../auth.js';
+import { noteActor } from '../access-log.js';
+import { peerAddress, requestClientAddress } from '../client-address.js';
 import { errorStatus, HttpError } from './errors.js';
 import type { AnyRouteSpec, GroupOptions, Loader, PathParams, RegisteredRoute, Reply, RequestBase, RouteSpec } from './contract.js';
 import { MovedError, movedResponse } from './redirects.js';
@@ -209,6 +211,7 @@ export class RouteTable {
       if (url.searchParams.get('token') || url.searchParams.get('access_token')) headers.warning = QUERY_TOKEN_WARNING;
       let auth = await authenticate(host, requestCredentials(event), { allowReverseProxy: true });
       auth = await applySudo(host, auth, event.req.headers.get('sudo') || url.searchParams.get('sudo'));
+      noteActor(event, auth.actor);
       if (spec.auth === 'token' && auth.actor.kind === 'anonymous') throw new UnauthorizedError('token is required');
       const ctx: Record<string, unknown> & RequestBase<Record<string, string>> = {
         event,
@@ -276,11 +279,18 @@ export function missingScopeError(categories: readonly ScopeCategory[], level: S
   return new ForbiddenError(`token does not have at least one of required scope(s): [${categories.map((c) => `${level}:${c}`).join(' ')}]`);
 }
 
-export function requestCredentials(event: H3Event) {
+/**
+ * What authentication reads of a request: its headers and query, the socket's peer and the client's address as
+ * trusted proxies report it (`client-address.ts`); whoever it turns out to be is noted for the access log.
+ */
+export function requestCredentials(event: H3Event): CredentialSource & { remoteAddress: string | undefined } {
+  const clientAddress = requestClientAddress(event);
   return {
     header: (name: string) => event.req.headers.get(name),
     query: event.url.searchParams,
-    remoteAddress: (event.req as { ip?: string }).ip,
+    remoteAddress: peerAddress(event),
+    ...(clientAddress !== undefined && { clientAddress }),
+    identified: (auth) => noteActor(event, auth.actor),
   };
 }
 
