@@ -1,5 +1,6 @@
 import { writeFile, rm } from 'node:fs/promises';
-import type { RepoHost } from '@repohost/core';
+import { availableParallelism } from 'node:os';
+import { ConfigError, type RepoHost } from '@repohost/core';
 import { startServer } from '@repohost/server';
 import { cliSettings, openHost, type GlobalOptions } from '../config.js';
 import { UsageError, type CliIo } from '../io.js';
@@ -8,11 +9,13 @@ import type { LeafCommand, Parsed } from '../command.js';
 export const WEB: LeafCommand = {
   name: 'web',
   summary: 'Start the server',
-  description: 'Starts the server: API at /api/v1, git over HTTP (and SSH when [server] START_SSH_SERVER), swagger document at\n/swagger.v1.json. It listens on [server] HTTP_ADDR (default 0.0.0.0, every interface) and HTTP_PORT (3000).\n',
+  description:
+    'Starts the server: API at /api/v1, git over HTTP (and SSH when [server] START_SSH_SERVER), swagger document at\n/swagger.v1.json. It listens on [server] HTTP_ADDR (default 0.0.0.0, every interface) and HTTP_PORT (3000).\nWith --workers N (or [server] WORKERS) N processes serve that port; a worker that dies is started again.\n',
   flags: {
     port: { type: 'string', short: 'p', value: 'PORT', help: 'listen on PORT instead of [server] HTTP_PORT' },
     pid: { type: 'string', short: 'P', value: 'FILE', help: 'write the process id to FILE' },
     quiet: { type: 'boolean', short: 'q', help: 'print nothing once started' },
+    workers: { type: 'string', value: 'N', help: 'serve with N processes, 0 for one per CPU, instead of [server] WORKERS (1)' },
   },
   run: web,
 };
@@ -21,7 +24,7 @@ export const WEB: LeafCommand = {
  * Says what start-up repaired, then compares storage with the database in the background (it reads every
  * owner's folder: not worth delaying the first request for) and warns of what an administrator must decide.
  */
-function reportStorage(host: RepoHost, io: CliIo): NodeJS.Timeout {
+export function reportStorage(host: RepoHost, io: CliIo, checked?: () => void): NodeJS.Timeout {
   const { abandonedCreates, finishedRemovals, resynced } = host.reconciled;
   const names = (keys: { owner: string; name: string }[]) => keys.map((k) => `${k.owner}/${k.name}`).join(', ');
   if (abandonedCreates.length) io.stderr(`repaired: removed the storage of ${abandonedCreates.length} interrupted creation(s): ${names(abandonedCreates)}\n`);
@@ -35,7 +38,7 @@ function reportStorage(host: RepoHost, io: CliIo): NodeJS.Timeout {
         if (unadopted.length) io.stderr(`warning: ${unadopted.length} unadopted repositories in storage (see /api/v1/admin/unadopted): ${names(unadopted)}\n`);
       },
       (error: unknown) => io.stderr(`warning: comparing storage with the database failed: ${(error as Error).message}\n`),
-    );
+    ).finally(checked);
   return setTimeout(warn, 1000).unref();
 }
 
@@ -43,9 +46,10 @@ function reportStorage(host: RepoHost, io: CliIo): NodeJS.Timeout {
  * One line for a port that cannot be listened on (another server has it, or it needs privileges), naming the
  * setting that chooses it; undefined for any other error, which is reported as it is.
  */
-function listenFailure(error: unknown, httpPort: number): string | undefined {
+export function listenFailure(error: unknown, httpPort: number): string | undefined {
   const { code, syscall, address, port } = error as NodeJS.ErrnoException & { address?: string; port?: number };
-  if (syscall !== 'listen' || port === undefined) return undefined;
+  // A worker of `--workers` hears of the primary's failure to bind the shared socket.
+  if ((syscall !== 'listen' && syscall !== 'bind') || port === undefined) return undefined;
   const http = port === httpPort;
   if (code === 'EADDRNOTAVAIL') return `cannot listen on ${address ?? 'that address'}: no interface has it; choose another with ${http ? '[server] HTTP_ADDR' : '[server] SSH_LISTEN_HOST'} in app.ini`;
   const why = code === 'EADDRINUSE' ? 'it is already in use (is another server running?)' : code === 'EACCES' ? 'permission denied (ports below 1024 need privileges)' : code;
@@ -53,15 +57,33 @@ function listenFailure(error: unknown, httpPort: number): string | undefined {
   return `cannot listen on port ${port}${address ? ` of ${address}` : ''}: ${why}; choose another with ${setting}`;
 }
 
+/** Set in the environment of the processes `web --workers N` starts: what they serve (see web-cluster.ts). */
+export const WORKER_ENV = 'REPOHOST_WEB_WORKER';
+
 async function web({ values }: Parsed, global: GlobalOptions, io: CliIo): Promise<number> {
-  const v = values as { port?: string; pid?: string; quiet?: boolean };
+  if (io.env[WORKER_ENV] !== undefined) return (await import('./web-cluster.js')).runWorker(io);
+  const v = values as { port?: string; pid?: string; quiet?: boolean; workers?: string };
   let port: number | undefined;
   if (v.port !== undefined) {
     port = Number(v.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be a port number');
   }
+  let workers: number | undefined;
+  if (v.workers !== undefined) {
+    workers = Number(v.workers);
+    if (v.workers.trim() === '' || !Number.isInteger(workers) || workers < 0) throw new UsageError('--workers must be a number of processes (0: one per CPU)');
+  }
   // Given before loading, so a ROOT_URL derived from the port follows it.
-  const settings = cliSettings(global, io, port === undefined ? undefined : { server: { HTTP_PORT: port } });
+  const overrides = { ...(port === undefined ? {} : { HTTP_PORT: port }), ...(workers === undefined ? {} : { WORKERS: workers }) };
+  const settings = cliSettings(global, io, port === undefined && workers === undefined ? undefined : { server: overrides });
+  let count = settings.server.WORKERS === 0 ? availableParallelism() : settings.server.WORKERS;
+  // Processes share the database file and the repositories' folders: what lives in one process's memory cannot be.
+  const inMemory = settings.database.DB_TYPE === 'sqlite3' && settings.database.PATH === ':memory:' ? '[database] PATH = :memory:' : settings.repository.BACKEND === 'memory' ? '[repository] BACKEND = memory' : undefined;
+  if (inMemory && count > 1) {
+    if (settings.server.WORKERS !== 0) throw new ConfigError(`--workers (or [server] WORKERS) needs storage the processes share, and ${inMemory} keeps it in one process's memory`);
+    count = 1;
+  }
+  if (count > 1) return (await import('./web-cluster.js')).runPrimary({ settings, global, port, workers: count, pidFile: v.pid, quiet: v.quiet === true }, io);
   const host = await openHost(settings, io, { announce: true });
   let server: Awaited<ReturnType<typeof startServer>>;
   try {

@@ -27,6 +27,9 @@ const cronTask = (enabled: boolean, runAtStart: boolean, schedule: string) => ({
   NOTICE_ON_SUCCESS: bool(false),
 });
 
+/** Most processes `[server] WORKERS` (and `repohost web --workers`) may name. */
+const MAX_WORKERS = 64;
+
 /** Forgejo's default `[log] ACCESS_LOG_TEMPLATE`, the only one RepoHost writes. */
 export const DEFAULT_ACCESS_LOG_TEMPLATE =
   '{{.Ctx.RemoteHost}} - {{.Identity}} {{.Start.Format "[02/Jan/2006:15:04:05 -0700]" }} "{{.Ctx.Req.Method}} {{.Ctx.Req.URL.RequestURI}} {{.Ctx.Req.Proto}}" {{.ResponseWriter.Status}} {{.ResponseWriter.Size}} "{{.Ctx.Req.Referer}}" "{{.Ctx.Req.UserAgent}}"';
@@ -68,6 +71,11 @@ const SPEC = {
     /** Refuse keys below `[ssh.minimum_key_sizes]` (Forgejo's defaults: RSA 3071 bits; DSA not allowed). */
     MINIMUM_KEY_SIZE_CHECK: bool(true),
     LFS_START_SERVER: bool(false),
+    /**
+     * RepoHost's own: processes `repohost web` serves with (one port, node:cluster); 0 means one per CPU. One
+     * process needs no cluster; `--workers` overrides it.
+     */
+    WORKERS: int(1),
   },
   database: {
     DB_TYPE: str('sqlite3'),
@@ -601,6 +609,7 @@ function deriveSettings(s: Settings): void {
   }
   if (!server.SSH_DOMAIN) server.SSH_DOMAIN = server.DOMAIN;
   if (server.HTTP_PORT < 0 || server.HTTP_PORT > 65535) throw new ConfigError('[server] HTTP_PORT: out of range');
+  if (server.WORKERS < 0 || server.WORKERS > MAX_WORKERS) throw new ConfigError(`[server] WORKERS: must be 0 (one per CPU) to ${MAX_WORKERS}`);
   if (server.SSH_LISTEN_PORT === -1) server.SSH_LISTEN_PORT = server.SSH_PORT;
   if (server.SSH_LISTEN_PORT < 0 || server.SSH_LISTEN_PORT > 65535) throw new ConfigError('[server] SSH_LISTEN_PORT: out of range');
   server.SSH_SERVER_HOST_KEYS = server.SSH_SERVER_HOST_KEYS.map((file) => path.resolve(server.APP_DATA_PATH, file));

@@ -1,9 +1,27 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type DatabaseIntrospector, type DatabaseMetadata, type Dialect, type Expression, type SchemaMetadata, type SqlBool, type TableMetadata } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type DatabaseConnection,
+  type DatabaseIntrospector,
+  type DatabaseMetadata,
+  type Dialect,
+  type Driver,
+  type Expression,
+  type QueryResult,
+  type SchemaMetadata,
+  type SqlBool,
+  type TableMetadata,
+  type TransactionSettings,
+} from 'kysely';
 import type { Settings } from '../config/index.js';
 import { BoundedMap } from '../bounded-map.js';
 import { guardedPool } from './postgres-pool.js';
+import { UnavailableError } from '../errors.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -38,16 +56,206 @@ async function openSqlite(settings: Settings['database']): Promise<Storage> {
     mkdirSync(path.dirname(settings.PATH), { recursive: true, mode: 0o700 });
     closeSync(openSync(settings.PATH, 'a', 0o600));
   }
-  const sqlite = new SqliteDatabase(settings.PATH, { timeout: Math.max(settings.SQLITE_TIMEOUT, 5000) });
+  // How long a statement may wait for another process's write lock in all, asynchronously (see SqliteDriver).
+  const lockWaitMs = Math.max(settings.SQLITE_TIMEOUT, 5000);
+  // Opening may wait that long synchronously: nothing is served yet, and a second process setting WAL mode or
+  // reading the schema while the first writes must not fail.
+  const sqlite = new SqliteDatabase(settings.PATH, { timeout: lockWaitMs });
   if (settings.PATH !== ':memory:') sqlite.pragma(`journal_mode = ${settings.SQLITE_JOURNAL_MODE || 'WAL'}`);
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
+  // From now on SQLite's own busy handler, which sleeps the thread, waits a moment only; longer waits are the
+  // driver's, off the event loop.
+  sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_SLICE_MS}`);
   const database = cachingStatements(sqlite);
   // better-sqlite3 runs a statement to completion synchronously, so outside a transaction a direct read cannot
-  // interleave with anything Kysely is doing on the same connection; inside one it must wait its turn.
-  const directRead = (sql: string, parameters: readonly unknown[]) =>
-    sqlite.inTransaction ? undefined : database.prepare(sql).all(parameters as unknown[]);
-  return makeStorage(new SqliteDialect({ database }), 'sqlite', directRead);
+  // interleave with anything Kysely is doing on the same connection; inside one it must wait its turn. A read that
+  // finds the database busy (another process recovering its WAL) goes through Kysely too, which waits for it.
+  const directRead = (sql: string, parameters: readonly unknown[]) => {
+    if (sqlite.inTransaction) return undefined;
+    try {
+      return database.prepare(sql).all(parameters as unknown[]);
+    } catch (error) {
+      if (isSqliteBusy(error)) return undefined;
+      throw error;
+    }
+  };
+  const driver = new SqliteDriver(sqlite, database, lockWaitMs);
+  return makeStorage(new SqliteDriverDialect(database, driver), 'sqlite', directRead);
+}
+
+/**
+ * SQLite with several processes on one file (`repohost web --workers N`, several servers on one machine, `repohost
+ * serv` beside the server). WAL lets readers go on while one process writes, but writers take turns on one lock, and
+ * better-sqlite3 is synchronous: left to SQLite's busy handler, a statement waiting for another process's lock would
+ * hold the whole event loop (every request of this process) for up to the busy timeout. So:
+ *
+ * - SQLite's busy handler waits `SQLITE_BUSY_SLICE_MS` at most; when the lock is still taken, the statement is
+ *   tried again after an asynchronous pause (growing, with jitter), until it runs or `lockWaitMs` have passed in
+ *   all, which ends in an `UnavailableError` (503 with Retry-After), never a 500. A statement that failed with
+ *   SQLITE_BUSY outside a transaction changed nothing, so trying it again is safe.
+ * - While it waits, the connection is given back, so this process's reads (and transactions) go on meanwhile.
+ * - Transactions begin IMMEDIATE: they take the write lock first (waiting as above), so a transaction that reads
+ *   and then writes cannot fail with SQLITE_BUSY_SNAPSHOT (another process wrote since its read: no wait cures
+ *   that). A transaction asked for as `accessMode: 'read only'` begins DEFERRED and takes no lock.
+ *
+ * Kysely's own SqliteDriver is the same otherwise (one connection, taken in turn, statements run synchronously).
+ */
+class SqliteDriver implements Driver {
+  private readonly turns = new Turns();
+  private readonly connection: SqliteConnection;
+
+  constructor(
+    private readonly sqlite: BetterSqlite,
+    statements: StatementSource,
+    lockWaitMs: number,
+  ) {
+    this.connection = new SqliteConnection(sqlite, statements, this.turns, lockWaitMs);
+  }
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    await this.turns.take();
+    return this.connection;
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    await connection.executeQuery(settings.accessMode === 'read only' ? BEGIN_DEFERRED : BEGIN_IMMEDIATE);
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(COMMIT);
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(ROLLBACK);
+  }
+
+  async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`savepoint ${quoteIdent(name)}`));
+  }
+
+  async rollbackToSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`rollback to ${quoteIdent(name)}`));
+  }
+
+  async releaseSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`release ${quoteIdent(name)}`));
+  }
+
+  async releaseConnection(): Promise<void> {
+    this.turns.give();
+  }
+
+  async destroy(): Promise<void> {
+    this.sqlite.close();
+  }
+}
+
+const BEGIN_IMMEDIATE = CompiledQuery.raw('begin immediate');
+const BEGIN_DEFERRED = CompiledQuery.raw('begin');
+const COMMIT = CompiledQuery.raw('commit');
+const ROLLBACK = CompiledQuery.raw('rollback');
+
+/**
+ * Longest time (ms) SQLite's busy handler may sleep the thread, per attempt, for a lock another process holds: a
+ * write lock is usually released within it (a commit in WAL mode takes well under a millisecond), and no request of
+ * this process waits longer than that for another's statement.
+ */
+export const SQLITE_BUSY_SLICE_MS = 2;
+/** Longest asynchronous pause (ms) between two attempts at a busy lock (before jitter). */
+const SQLITE_BUSY_PAUSE_MAX_MS = 25;
+
+function isSqliteBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
+
+/** The connection, taken by one user at a time, first come first served. */
+class Turns {
+  private taken = false;
+  private readonly waiting: (() => void)[] = [];
+
+  take(): Promise<void> {
+    if (!this.taken) {
+      this.taken = true;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  give(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.taken = false;
+  }
+}
+
+interface StatementSource {
+  prepare(sql: string): ReturnType<BetterSqlite['prepare']>;
+}
+
+class SqliteConnection implements DatabaseConnection {
+  constructor(
+    private readonly sqlite: BetterSqlite,
+    private readonly statements: StatementSource,
+    private readonly turns: Turns,
+    private readonly lockWaitMs: number,
+  ) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    let deadline: number | undefined;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return this.run<R>(query);
+      } catch (error) {
+        if (!isSqliteBusy(error)) throw error;
+        // Inside a transaction a statement cannot be tried alone again (and an IMMEDIATE one holds the lock: only
+        // a DEFERRED one that writes gets here); the transaction rolls back with a retryable error.
+        if (this.sqlite.inTransaction) throw busy(error);
+        const now = performance.now();
+        deadline ??= now + this.lockWaitMs;
+        if (now >= deadline) throw busy(error);
+        const pause = Math.min(deadline - now, Math.min(SQLITE_BUSY_PAUSE_MAX_MS, 2 ** attempt) * (0.5 + Math.random()));
+        // Others of this process use the connection meanwhile; it is taken back (in turn) before the next attempt.
+        this.turns.give();
+        await new Promise((resolve) => setTimeout(resolve, pause));
+        await this.turns.take();
+      }
+    }
+  }
+
+  private run<R>(query: CompiledQuery): QueryResult<R> {
+    const statement = this.statements.prepare(query.sql);
+    if (statement.reader) return { rows: statement.all(query.parameters as unknown[]) as R[] };
+    const { changes, lastInsertRowid } = statement.run(query.parameters as unknown[]);
+    return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+  }
+
+  async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    const statement = this.statements.prepare(query.sql);
+    if (!statement.reader) throw new Error('the SQLite driver streams only queries that return rows');
+    for (const row of statement.iterate(query.parameters as unknown[])) yield { rows: [row as R] };
+  }
+}
+
+function busy(error: unknown): UnavailableError {
+  return new UnavailableError(`the database is busy (another process holds its write lock): ${(error as Error).message}; try again shortly`, 1);
+}
+
+/** Kysely's SQLite dialect (its query compiler, adapter and introspector) over the driver above. */
+class SqliteDriverDialect extends SqliteDialect {
+  constructor(
+    database: ReturnType<typeof cachingStatements>,
+    private readonly driver: SqliteDriver,
+  ) {
+    super({ database });
+  }
+
+  override createDriver(): Driver {
+    return this.driver;
+  }
 }
 
 /**
