@@ -4,7 +4,6 @@
  * process writes every other serves, concurrent writers spread over them lose nothing and leave every counter
  * equal to a recount, git goes through the balancer, and cron runs once per schedule.
  */
-import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
@@ -14,28 +13,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RepoHost, SYSTEM, loadSettings } from '@repohost/core';
 import { testDatabaseEnv } from '@repohost/test-support';
 import { TEST_S3, freshBucket } from './support/s3.js';
-import { NodeProcess, RoundRobinProxy, freePort, waitFor } from './support/cluster.js';
+import { NodeProcess, RoundRobinProxy, freePort, git, waitFor } from './support/cluster.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const PROCESSES = 3;
 const USERS = 6;
-
-interface GitResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function git(args: string[], cwd: string): Promise<GitResult> {
-  return new Promise((resolve) => {
-    execFile(
-      'git',
-      ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'init.defaultBranch=main', ...args],
-      { cwd, env: { PATH: process.env.PATH, HOME: cwd, GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1' }, maxBuffer: 64 << 20 },
-      (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout: String(stdout), stderr: String(stderr) }),
-    );
-  });
-}
 
 describe('three processes on one installation behind a load balancer', () => {
   let workPath: string;

@@ -2,44 +2,19 @@
  * kill -9 of the built server in the middle of work, then a restart: the database and the disk must agree, every
  * repository must pass `git fsck`, no git process may outlive the server, and no name may stay blocked.
  */
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RepoHost, SYSTEM, loadSettings } from '@repohost/core';
 import { testDatabaseEnv } from '@repohost/test-support';
+import { freePort, git, waitFor } from './support/cluster.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const CLI = path.join(root, 'packages', 'cli', 'dist', 'main.js');
-
-interface GitResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function git(args: string[], cwd: string): Promise<GitResult> {
-  return new Promise((resolve) => {
-    execFile('git', args, { cwd, env: { PATH: process.env.PATH, HOME: cwd, GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1' }, maxBuffer: 64 << 20 }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout: String(stdout), stderr: String(stderr) }),
-    );
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** Pids of live processes whose command line mentions `text` (our git processes all name the work path). */
 async function processesMentioning(text: string): Promise<{ pid: number; cmd: string }[]> {
@@ -70,16 +45,6 @@ async function bytesUnpacked(dir: string): Promise<number> {
     }
   }
   return total;
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
 }
 
 class ServerProcess {

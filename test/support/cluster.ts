@@ -3,7 +3,7 @@
  * blobs; one database), each on its own port as if on its own host, behind a round-robin HTTP proxy of the test's
  * own standing in for the load balancer.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { createServer as createNetServer, connect } from 'node:net';
 import path from 'node:path';
@@ -11,6 +11,24 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 export const CLI = path.join(root, 'packages', 'cli', 'dist', 'main.js');
+
+export interface GitResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the `git` client in `cwd` as a test user of its own (HOME is `cwd`; no system or global configuration). */
+export function git(args: string[], cwd: string): Promise<GitResult> {
+  return new Promise((resolve) => {
+    execFile(
+      'git',
+      ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'init.defaultBranch=main', ...args],
+      { cwd, env: { PATH: process.env.PATH, HOME: cwd, GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1' }, maxBuffer: 64 << 20 },
+      (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout: String(stdout), stderr: String(stderr) }),
+    );
+  });
+}
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -23,7 +41,7 @@ export function freePort(): Promise<number> {
   });
 }
 
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000, everyMs = 20): Promise<T> {
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000, everyMs = 5): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
