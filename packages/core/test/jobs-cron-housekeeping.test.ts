@@ -38,15 +38,16 @@ describe("RepoHost's housekeeping tasks", () => {
     return { last_error: state.last_error, last_message: state.last_message };
   }
 
-  it('sixteen tasks are listed, the last five RepoHost\'s own', async () => {
+  it('seventeen tasks are listed, the last six RepoHost\'s own', async () => {
     const listed = await host.cron.list(SYSTEM, { page: 1, limit: 50 });
-    expect(listed.total).toBe(16);
-    expect(listed.items.slice(-5).map((task) => task.name)).toEqual([
+    expect(listed.total).toBe(17);
+    expect(listed.items.slice(-6).map((task) => task.name)).toEqual([
       'cleanup_orphaned_attachments',
       'cleanup_expired_sessions',
       'cleanup_sign_in_failures',
       'check_pull_requests',
       'update_repo_languages',
+      'repair_git_intents',
     ]);
   });
 
