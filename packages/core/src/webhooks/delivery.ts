@@ -167,12 +167,7 @@ export class HookDeliverer {
         }
         const now = nowUnix();
         const task = await this.store.claimNext({ owner: this.owner, now, leaseUntil: now + this.leaseSeconds }, [...this.held]);
-        if (!task) {
-          // What is still due may wait for an attempt under way (one per hook at a time): claim again after it.
-          if (attempts.size === 0) break;
-          await Promise.race(attempts);
-          continue;
-        }
+        if (!task) break;
         claimed++;
         const attempt: Promise<void> = this.attempt(task).finally(() => attempts.delete(attempt));
         attempts.add(attempt);

@@ -170,20 +170,6 @@ export class WebhooksStore extends Store<WebhooksTables> {
           .where('due.next_attempt_unix', '<=', now)
           .where('due.lease_until_unix', '<', now);
         if (exclude.length > 0) candidate = candidate.where('due.id', 'not in', [...exclude]);
-        // One attempt per hook at a time, in the order the events happened: a task waits while an earlier one of
-        // its hook is being delivered (by any process). One that failed and waits for its retry holds nothing up.
-        candidate = candidate.where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('hook_task as earlier')
-                .select('earlier.id')
-                .whereRef('earlier.hook_id', '=', 'due.hook_id')
-                .whereRef('earlier.id', '<', 'due.id')
-                .where('earlier.is_delivered', '=', 0)
-                .where('earlier.lease_until_unix', '>=', now),
-            ),
-          ),
-        );
         candidate = candidate.orderBy('due.next_attempt_unix').orderBy('due.id').limit(1);
         return this.postgres ? candidate.forUpdate().skipLocked() : candidate;
       })
