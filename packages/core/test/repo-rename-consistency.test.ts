@@ -125,12 +125,15 @@ describe('renames and transfers: git storage and database consistency', () => {
     const access = await host.repos.create(userActor(alice), { name: 'pair', auto_init: true });
     await host.git.commitFiles(key('alice', 'pair'), { branch: 'dev', message: 'm', author, files: [{ path: 'f', content: 'x' }] });
     const real = host.git.setDefaultBranch.bind(host.git);
-    const setHead = vi.spyOn(host.git, 'setDefaultBranch').mockImplementationOnce(async (k, branch) => {
+    // The change "dies" once its HEAD step has finished (git's HEAD.lock released), not while it runs.
+    let headSet = false;
+    vi.spyOn(host.git, 'setDefaultBranch').mockImplementationOnce(async (k, branch) => {
       await real(k, branch);
+      headSet = true;
       return never();
     });
     void host.repoSettings.edit(userActor(alice), access, { name: 'pair2', default_branch: 'dev' });
-    await vi.waitFor(() => expect(setHead).toHaveBeenCalled());
+    await vi.waitFor(() => expect(headSet).toBe(true), { timeout: 30_000 });
     expect(await host.repoStorage.pending()).toHaveLength(2);
     const report = await host.repoStorage.reconcile();
     expect(report.undoneRenames).toEqual([key('alice', 'pair')]);
