@@ -4,13 +4,11 @@
  * start), and a run is claimed by one conditional UPDATE under a lease, so of several processes on one database
  * exactly one runs each due time, and a manual run (`POST /admin/cron/{task}`) never overlaps a scheduled one.
  */
-import { hostname } from 'node:os';
-import { randomBytes } from 'node:crypto';
 import type { CoreContext } from '../context.js';
 import { ForbiddenError, NotFoundError } from '../errors.js';
 import { isSiteAdmin, type Actor } from '../users/index.js';
 import { clampPage, offsetOf, type Page, type Paging } from '../paging.js';
-import { nowUnix } from '../storage/index.js';
+import { newLeaseOwner, nowUnix } from '../storage/index.js';
 import { isoTime } from '../wire.js';
 import { parseSchedule, type Schedule } from './schedule.js';
 import { CronStore } from './store.js';
@@ -39,7 +37,7 @@ function clip(text: string): string {
 }
 
 export class CronService {
-  readonly owner = `${hostname().slice(0, 32)}:${process.pid}:${randomBytes(6).toString('hex')}`;
+  readonly owner = newLeaseOwner();
   /** The tasks the domains declare (`register`), in order. */
   private tasks: readonly CronTaskDefinition[] = [];
   private plannedCache: PlannedTask[] | undefined;

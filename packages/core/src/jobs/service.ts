@@ -5,12 +5,10 @@
  * polls next takes the job over, so work survives restarts and two processes on one database never run the same
  * job. Jobs sharing a kind and key never run at once, and a queued one absorbs later enqueues of the same key.
  */
-import { hostname } from 'node:os';
-import { randomBytes } from 'node:crypto';
 import type { CoreContext, CoreTransaction } from '../context.js';
 import { forEachRowInBatches } from '../security/index.js';
 import { NotFoundError, ValidationError } from '../errors.js';
-import { nowUnix } from '../storage/index.js';
+import { newLeaseOwner, nowUnix } from '../storage/index.js';
 import type { JobKind, JobPayloads } from './kinds.js';
 import { JobsStore } from './store.js';
 import type { JobRow, JobStatus } from './tables.js';
@@ -121,7 +119,7 @@ interface InFlight {
 
 export class JobsService {
   /** This process, as lease owner: host name, pid and a per-host random part (several hosts may share a process). */
-  readonly owner = `${hostname().slice(0, 32)}:${process.pid}:${randomBytes(6).toString('hex')}`;
+  readonly owner = newLeaseOwner();
   private readonly handlers = new Map<string, JobHandler<JobKind>>();
   private readonly inFlight = new Map<number, InFlight>();
   private readonly waiters = new Map<number, Set<() => void>>();

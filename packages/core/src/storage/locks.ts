@@ -8,9 +8,9 @@
  * Waiters in the same host queue in memory behind each other (no polling among them); only the head of that queue
  * asks the database, with short polls that back off, for a bounded time. Correctness comes from the rows alone.
  *
- * The lease owner names a process as `host:pid:random` (the jobs worker and cron name theirs the same way); the host
- * part carries, on Linux, a tag of the kernel's boot and this pid namespace, so that "the pid is gone" is asked only
- * of processes that ran where this one runs.
+ * The lease owner names a process as `host:pid:random` (`newLeaseOwner`, which jobs, cron and webhook deliveries
+ * use too); the host part carries, on Linux, a tag of the kernel's boot and this pid namespace, so that "the pid is
+ * gone" is asked only of processes that ran where this one runs.
  */
 import { hostname } from 'node:os';
 import { createHash, randomBytes } from 'node:crypto';

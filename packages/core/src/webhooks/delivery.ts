@@ -10,15 +10,14 @@
  * is at least once at the HTTP level (a receiver may see an attempt that never got recorded, with the same
  * `X-Forgejo-Delivery` id), and exactly once per recorded attempt.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { hostname } from 'node:os';
 import type { CoreContext } from '../context.js';
 import { UnavailableError } from '../errors.js';
-import { nowUnix } from '../storage/index.js';
+import { newLeaseOwner, nowUnix } from '../storage/index.js';
 import { FULL_HEX_ID } from '../git/index.js';
 import { ReposPort } from '../repos/index.js';
 import { repoKey } from '../repos/index.js';
@@ -67,7 +66,7 @@ interface SendResult {
 
 export class HookDeliverer {
   /** This host as lease owner: host name, pid and a random part (several hosts may share a process). */
-  readonly owner = `${hostname().slice(0, 32)}:${process.pid}:${randomBytes(6).toString('hex')}`;
+  readonly owner = newLeaseOwner();
   private stopped = true;
   private running: Promise<void> | undefined;
   private again = false;
