@@ -17,6 +17,25 @@ import { measureCases } from './history.mjs';
 
 const ISSUES = Number(process.env.BENCH_ISSUES ?? 2000);
 
+/**
+ * `count` issues in `access`'s repository (which has the Default labels) by `actor` (the user `bench`): two labels
+ * each, one milestone, assigned to bench, every fourth closed. For the benches that list them.
+ */
+export async function createBenchIssues(host, actor, access, count) {
+  const labels = (await host.labels.listOfRepo(actor, access, { limit: 50 })).items;
+  const milestone = await host.milestones.create(actor, access, { title: 'v1' });
+  for (let i = 0; i < count; i++) {
+    await host.issues.create(actor, access, {
+      title: `Issue ${i} about part-${i % 100}`,
+      body: `Body of issue ${i}.\n\nIt mentions part-${i % 100} and a few more words.`,
+      labels: [labels[i % labels.length].id, labels[(i + 1) % labels.length].id],
+      milestone: milestone.id,
+      assignees: ['bench'],
+      closed: i % 4 === 0,
+    });
+  }
+}
+
 export async function runIssuesBench(log = console.log) {
   const folder = await mkdtemp(path.join(tmpdir(), 'repohost-bench-issues-'));
   const settings = loadSettings({ workPath: folder, overrides: { server: { DOMAIN: '127.0.0.1', HTTP_PORT: 0 }, database: { PATH: path.join(folder, 'bench.db') } } });
@@ -27,19 +46,8 @@ export async function runIssuesBench(log = console.log) {
     const user = await host.users.create(SYSTEM, { username: 'bench', email: 'bench@example.com', password: 'bench-password-123', admin: false });
     const actor = userActor(user);
     const access = await host.repos.create(actor, { name: 'issues', issue_labels: 'Default' });
-    const labels = (await host.labels.listOfRepo(actor, access, { limit: 50 })).items;
-    const milestone = await host.milestones.create(actor, access, { title: 'v1' });
     const started = performance.now();
-    for (let i = 0; i < ISSUES; i++) {
-      await host.issues.create(actor, access, {
-        title: `Issue ${i} about part-${i % 100}`,
-        body: `Body of issue ${i}.\n\nIt mentions part-${i % 100} and a few more words.`,
-        labels: [labels[i % labels.length].id, labels[(i + 1) % labels.length].id],
-        milestone: milestone.id,
-        assignees: ['bench'],
-        closed: i % 4 === 0,
-      });
-    }
+    await createBenchIssues(host, actor, access, ISSUES);
     log(`issues: ${ISSUES} issues with labels, a milestone and an assignee created in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
     const api = `${settings.server.ROOT_URL}api/v1`;

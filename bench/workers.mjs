@@ -29,6 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { RepoHost, SYSTEM, loadSettings, userActor } from '@repohost/core';
 import { startServer } from '@repohost/server';
 import { cloneLoad, gitEnv, mustGit } from './git-client.mjs';
+import { createBenchIssues } from './issues.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const LOADGEN = path.join(here, 'loadgen.mjs');
@@ -182,19 +183,8 @@ async function populate(workPath, gitHome) {
     const user = await host.users.create(SYSTEM, { username: 'bench', email: 'bench@example.com', password: 'bench-password-123', admin: false });
     const actor = userActor(user);
     const access = await host.repos.create(actor, { name: 'hello', auto_init: true, issue_labels: 'Default' });
-    const labels = (await host.labels.listOfRepo(actor, access, { limit: 50 })).items;
-    const milestone = await host.milestones.create(actor, access, { title: 'v1' });
     const started = performance.now();
-    for (let i = 0; i < ISSUES; i++) {
-      await host.issues.create(actor, access, {
-        title: `Issue ${i} about part-${i % 100}`,
-        body: `Body of issue ${i}.\n\nIt mentions part-${i % 100} and a few more words.`,
-        labels: [labels[i % labels.length].id, labels[(i + 1) % labels.length].id],
-        milestone: milestone.id,
-        assignees: ['bench'],
-        closed: i % 4 === 0,
-      });
-    }
+    await createBenchIssues(host, actor, access, ISSUES);
     progress(`${ISSUES} issues created in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     // A few commits of sources and docs, so a clone transfers a real (if small) pack.
     const { value: token } = await host.tokens.create(SYSTEM, user, { name: 'bench-write', scopes: ['write:repository'] });
