@@ -9,8 +9,9 @@
  * cores the server's processes used and how busy the machine was (Linux's /proc): the load generator and the git
  * clients take their share of the same cores, and on a shared machine so does everything else. The counts run in the order
  * 1, 2, 2, 1 (each figure is the mean of its two runs), so a machine whose speed drifts during the bench does not
- * favour either. Load comes from bench/loadgen.mjs
- * in its own process (32 keep-alive connections), clones from bench/git-client.mjs: on a 2-core machine the load
+ * favour either. Load comes from wrk (Debian's package, one thread) when it is on PATH, else (or with
+ * BENCH_LOADGEN=node) from bench/loadgen.mjs, in its own process (32 keep-alive connections): wrk costs the shared
+ * cores far less than a Node.js load generator, which on 2 cores is most of the difference. Clones from bench/git-client.mjs: on a 2-core machine the load
  * generator and the git clients share the cores with the server, so the ratio says what a second process adds on
  * the same machine, not what a second machine would. Numbers are reported, not asserted.
  *
@@ -20,7 +21,7 @@
  * BENCH_WARMUP_MS (1000), BENCH_DURATION_MS (5000), BENCH_CLONE_CLIENTS (32), BENCH_CLONE_MS (10000).
  */
 import { fork, spawn } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { accessSync, constants, readFileSync, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -105,8 +106,71 @@ const progress = (line) => process.stderr.write(`  … ${line}\n`);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const fixed = (n, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 
-/** req/s and latencies of GET `url`, measured by loadgen in a child process. */
+/** wrk (Debian's package) when it is on PATH and BENCH_LOADGEN is not 'node': a load generator in C. */
+const WRK = process.env.BENCH_LOADGEN === 'node' ? undefined : findOnPath('wrk');
+
+function findOnPath(name) {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    try {
+      const file = path.join(dir, name);
+      accessSync(file, constants.X_OK);
+      return file;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+/** One `wrk` run: its output, or a rejection when it fails. */
+function runWrk(url, seconds) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(WRK, ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '--timeout', '10s', url], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (out += c));
+    const timer = setTimeout(() => child.kill('SIGKILL'), (seconds + 30) * 1000);
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(out);
+      else reject(new Error(`wrk exited with ${code}: ${out}`));
+    });
+  });
+}
+
+/** Milliseconds of a wrk duration such as 635.00us, 2.05ms or 1.10s. */
+function wrkMs(text) {
+  const match = /^([\d.]+)(us|ms|s|m)$/.exec(text);
+  if (!match) return Number.NaN;
+  const value = Number(match[1]);
+  return { us: value / 1000, ms: value, s: value * 1000, m: value * 60_000 }[match[2]];
+}
+
+/**
+ * req/s and latencies of GET `url` by wrk (one thread, CONNECTIONS keep-alive connections): a warm-up run, then the
+ * measured one. Errors are non-2xx answers plus socket errors (timeouts included).
+ */
+async function measureWrk(url) {
+  await runWrk(url, Math.max(1, Math.round(WARMUP_MS / 1000)));
+  const out = await runWrk(url, Math.max(1, Math.round(DURATION_MS / 1000)));
+  const figure = (regex) => regex.exec(out)?.[1];
+  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  return {
+    rps: Number(figure(/Requests\/sec:\s+([\d.]+)/)),
+    p50Ms: wrkMs(figure(/^\s+50%\s+(\S+)$/m) ?? ''),
+    p99Ms: wrkMs(figure(/^\s+99%\s+(\S+)$/m) ?? ''),
+    errors: Number(figure(/Non-2xx or 3xx responses: (\d+)/) ?? 0) + (socketErrors ? socketErrors.slice(1).reduce((a, b) => a + Number(b), 0) : 0),
+  };
+}
+
+/** req/s and latencies of GET `url`: by wrk when present, else by loadgen in a child process. */
 function measure(url) {
+  return WRK ? measureWrk(url) : measureNode(url);
+}
+
+/** req/s and latencies of GET `url`, measured by loadgen in a child process. */
+function measureNode(url) {
   return new Promise((resolve, reject) => {
     const child = fork(LOADGEN, [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     const timer = setTimeout(() => {
@@ -216,7 +280,7 @@ async function main() {
   const gitHome = await mkdtemp(path.join(tmpdir(), 'repohost-bench-workers-git-home-'));
   try {
     log(`Workers benchmark — node ${process.version}, ${cpus().length} CPU(s), load average before ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
-    log(`data: SQLite on disk (WAL); ${CONNECTIONS} keep-alive connections, ${WARMUP_MS / 1000} s warm-up + ${DURATION_MS / 1000} s measured; ${CLONE_CLIENTS} parallel git clones for ${CLONE_MS / 1000} s`);
+    log(`load generator: ${WRK ? `${WRK} (one thread)` : 'bench/loadgen.mjs (Node.js)'}; data: SQLite on disk (WAL); ${CONNECTIONS} keep-alive connections, ${WARMUP_MS / 1000} s warm-up + ${DURATION_MS / 1000} s measured; ${CLONE_CLIENTS} parallel git clones for ${CLONE_MS / 1000} s`);
     progress(`setting up ${ISSUES} issues and a small repository …`);
     await populate(workPath, gitHome);
 
@@ -293,7 +357,14 @@ async function main() {
     }
     if (COUNTS.includes(1) && COUNTS.includes(2)) {
       log();
-      for (const c of cases) log(`${c.label}: 2 workers ${fixed(results.get(`${c.label} 2`).rps / results.get(`${c.label} 1`).rps, 2)}× 1 worker`);
+      // Per server core: what each core the server used gave; equal figures mean the second process scales and only
+      // the cores the machine had to spare (after the load generator) limit the total.
+      const perCore = (r, rate) => rate / r.serverCores;
+      for (const c of cases) {
+        const one = results.get(`${c.label} 1`);
+        const two = results.get(`${c.label} 2`);
+        log(`${c.label}: 2 workers ${fixed(two.rps / one.rps, 2)}× 1 worker; req/s per server core ${fixed(perCore(one, one.rps), 0)} and ${fixed(perCore(two, two.rps), 0)}`);
+      }
       log(`${CLONE_CLIENTS} parallel git clones: 2 workers ${fixed(results.get('clones 2').clonesPerSecond / results.get('clones 1').clonesPerSecond, 2)}× 1 worker`);
     }
     log(`load average after ${loadavg().map((n) => n.toFixed(2)).join(' ')} (other processes on the machine count against both runs)`);
