@@ -3,7 +3,8 @@
  *
  * 1. Clone of a 2,000-commit repository over smart HTTP from a RepoHost server in this process, against
  *    `git clone --no-local` of the same bare repository from its path: median of CLONE_RUNS runs each, after one
- *    warm-up of each. Target: within 10 %.
+ *    warm-up of each. Target: within 10 %. Then `--depth 1` and `--filter=blob:none` clones against the same over
+ *    file://, and the full clone again after `git gc` (one pack with a bitmap, as maintenance leaves it).
  * 2. Creating empty repositories: `host.repos.create` in a closed loop for CREATE_MS, and the storage step alone
  *    two ways: the backend's skeleton (no git process) and the former way (`git init --bare` plus three
  *    `git config` runs), each CREATE_STORAGE_COUNT times. Target: the whole create at ≥ 2× the former rate, measured
@@ -58,25 +59,43 @@ export async function runRepoBench(log = console.log) {
     await mustGit(['-C', source, 'checkout', '-q', 'main'], { env });
     await mustGit(['-C', source, 'push', '-q', `${settings.server.ROOT_URL}bench/history.git`, 'main'], { env, timeoutMs: 120_000 });
     const bare = path.join(settings.repository.ROOT, 'bench', 'history.git');
-    const viaHttp = [];
-    const viaPath = [];
-    for (let run = 0; run <= CLONE_RUNS; run++) {
-      const a = path.join(work, `http-${run}`);
-      const b = path.join(work, `local-${run}`);
-      const http = await timed('git', ['clone', '-q', '--bare', `${settings.server.ROOT_URL}bench/history.git`, a], { env });
-      const local = await timed('git', ['clone', '-q', '--bare', '--no-local', bare, b], { env });
-      await rm(a, { recursive: true, force: true });
-      await rm(b, { recursive: true, force: true });
-      // Run 0 warms caches for both.
-      if (run > 0) {
-        viaHttp.push(http);
-        viaPath.push(local);
+    const url = `${settings.server.ROOT_URL}bench/history.git`;
+    /** Median ms of `git clone --bare <extra>` over HTTP and from the path (`local`: the same with file:// or --no-local), alternating. */
+    const clonePair = async (extra, local) => {
+      const viaHttp = [];
+      const viaPath = [];
+      for (let run = 0; run <= CLONE_RUNS; run++) {
+        const a = path.join(work, `http-${run}`);
+        const b = path.join(work, `local-${run}`);
+        const http = await timed('git', ['clone', '-q', '--bare', ...extra, url, a], { env });
+        const direct = await timed('git', ['clone', '-q', '--bare', ...extra, ...local, b], { env });
+        await rm(a, { recursive: true, force: true });
+        await rm(b, { recursive: true, force: true });
+        // Run 0 warms caches for both.
+        if (run > 0) {
+          viaHttp.push(http);
+          viaPath.push(direct);
+        }
       }
-    }
-    results.cloneHttpMs = median(viaHttp);
-    results.cloneLocalMs = median(viaPath);
-    results.cloneRatio = results.cloneHttpMs / results.cloneLocalMs;
+      return { http: median(viaHttp), local: median(viaPath), ratio: median(viaHttp) / median(viaPath) };
+    };
+    const full = await clonePair([], ['--no-local', bare]);
+    results.cloneHttpMs = full.http;
+    results.cloneLocalMs = full.local;
+    results.cloneRatio = full.ratio;
     log(`clone of a ${COMMITS}-commit repository (median of ${CLONE_RUNS}): over HTTP ${results.cloneHttpMs.toFixed(0)} ms, git clone --no-local from the path ${results.cloneLocalMs.toFixed(0)} ms (${results.cloneRatio.toFixed(2)}×)`);
+    // Shallow and partial clones need a transport: file:// (upload-pack over a pipe, as --no-local) is the local one.
+    for (const [label, extra] of [['--depth 1', ['--depth', '1']], ['--filter=blob:none', ['--filter=blob:none']]]) {
+      const r = await clonePair(extra, [`file://${bare}`]);
+      results[`clone ${label}`] = r;
+      log(`  ${label}: over HTTP ${r.http.toFixed(0)} ms, over file:// ${r.local.toFixed(0)} ms (${r.ratio.toFixed(2)}×)`);
+    }
+    // What maintenance leaves: `git gc` (cron git_gc_repos) repacks into one pack with a bitmap (bare repositories
+    // write bitmaps by default), which both sides then use.
+    await mustGit(['--git-dir', bare, 'gc', '--quiet'], { env, timeoutMs: 120_000 });
+    const packed = await clonePair([], ['--no-local', bare]);
+    results.clonePackedRatio = packed.ratio;
+    log(`  after git gc (one pack, bitmap): over HTTP ${packed.http.toFixed(0)} ms, --no-local ${packed.local.toFixed(0)} ms (${packed.ratio.toFixed(2)}×)`);
 
     // ---- 2. creating empty repositories ---------------------------------------------------------------
     const createLoop = async (label) => {
