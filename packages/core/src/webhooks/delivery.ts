@@ -160,16 +160,22 @@ export class HookDeliverer {
     let claimed = 0;
     try {
       while (!this.stopped && claimed < limit) {
-        if (attempts.size >= POOL_SIZE) {
+        // Claims are made for half the pool at a time, not for each attempt that ends.
+        if (attempts.size > POOL_SIZE / 2) {
           await Promise.race(attempts);
           continue;
         }
         const now = nowUnix();
-        const task = await this.store.claimNext({ owner: this.owner, now, leaseUntil: now + this.leaseSeconds }, [...this.held]);
-        if (!task) break;
-        claimed++;
-        const attempt: Promise<void> = this.attempt(task).finally(() => attempts.delete(attempt));
-        attempts.add(attempt);
+        // As many as the pool has room for (and the round allows) in one statement: one write per claim was most
+        // of a delivery's database cost.
+        const room = Math.min(POOL_SIZE - attempts.size, limit - claimed);
+        const tasks = await this.store.claimDue({ owner: this.owner, now, leaseUntil: now + this.leaseSeconds }, room, [...this.held]);
+        if (tasks.length === 0) break;
+        claimed += tasks.length;
+        for (const task of tasks) {
+          const attempt: Promise<void> = this.attempt(task).finally(() => attempts.delete(attempt));
+          attempts.add(attempt);
+        }
       }
     } finally {
       // A claim that failed (the database went away) ends the round, not the attempts already under way.

@@ -150,19 +150,20 @@ export class WebhooksStore extends Store<WebhooksTables> {
   }
 
   /**
-   * Takes one attempt of the oldest task that is due and that nobody holds, in one conditional UPDATE, for
-   * `lease.owner` until `lease.leaseUntil`: of any number of processes (and of the workers of each) exactly one gets
-   * each attempt. On PostgreSQL the row is chosen with `FOR UPDATE SKIP LOCKED`, so claimers racing for the head of
-   * the queue take different tasks instead of queueing behind one; SQLite runs one writer at a time. The conditions
-   * are repeated on the row updated, so a task claimed or finished meanwhile is left alone. `exclude`: tasks this
-   * process holds already (it never takes one twice, even when a stalled attempt outlived its lease).
+   * Takes one attempt each of the `count` oldest tasks that are due and that nobody holds, in one conditional
+   * UPDATE, for `lease.owner` until `lease.leaseUntil`: of any number of processes (and of the workers of each)
+   * exactly one gets each attempt. On PostgreSQL the rows are chosen with `FOR UPDATE SKIP LOCKED`, so claimers
+   * racing for the head of the queue take different tasks instead of queueing behind one; SQLite runs one writer at a
+   * time. The conditions are repeated on the rows updated, so a task claimed or finished meanwhile is left alone.
+   * `exclude`: tasks this process holds already (it never takes one twice, even when a stalled attempt outlived its
+   * lease). Oldest first.
    */
-  claimNext(lease: TaskLease, exclude: readonly number[] = []): Promise<HookTask | undefined> {
+  async claimDue(lease: TaskLease, count: number, exclude: readonly number[] = []): Promise<HookTask[]> {
     const { now } = lease;
-    return this.db
+    const claimed = await this.db
       .updateTable('hook_task')
       .set({ lease_owner: lease.owner, lease_until_unix: lease.leaseUntil })
-      .where('id', '=', (eb) => {
+      .where('id', 'in', (eb) => {
         let candidate = eb
           .selectFrom('hook_task as due')
           .select('due.id')
@@ -170,14 +171,16 @@ export class WebhooksStore extends Store<WebhooksTables> {
           .where('due.next_attempt_unix', '<=', now)
           .where('due.lease_until_unix', '<', now);
         if (exclude.length > 0) candidate = candidate.where('due.id', 'not in', [...exclude]);
-        candidate = candidate.orderBy('due.next_attempt_unix').orderBy('due.id').limit(1);
+        candidate = candidate.orderBy('due.next_attempt_unix').orderBy('due.id').limit(Math.max(1, count));
         return this.postgres ? candidate.forUpdate().skipLocked() : candidate;
       })
       .where('is_delivered', '=', 0)
       .where('next_attempt_unix', '<=', now)
       .where('lease_until_unix', '<', now)
       .returningAll()
-      .executeTakeFirst();
+      .execute();
+    // RETURNING keeps no order.
+    return claimed.sort((a, b) => a.next_attempt_unix - b.next_attempt_unix || a.id - b.id);
   }
 
   /** Extends the lease of a task this owner still holds; false when it no longer does. */
