@@ -44,7 +44,7 @@ export class CoreContext {
     private readonly storage: Storage,
     readonly git: GitBackend,
   ) {
-    this.root = new StoreScope(storage, storage.db);
+    this.root = new StoreScope(storage, storage.db, settings.repohost.LEASE_SECONDS);
   }
 
   get dialect(): DialectName {
@@ -94,7 +94,7 @@ export class CoreContext {
   async transaction<T>(work: (tx: CoreTransaction) => Promise<T>): Promise<T> {
     const events: AnyDomainEvent[] = [];
     const result = await this.storage.db.transaction().execute(async (trx) => {
-      const scope = new StoreScope(this.storage, trx);
+      const scope = new StoreScope(this.storage, trx, this.settings.repohost.LEASE_SECONDS);
       const tx: CoreTransaction = {
         store: (cls) => scope.store(cls),
         port: (cls) => scope.store(cls),

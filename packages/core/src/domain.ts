@@ -29,11 +29,12 @@ export interface InterruptedIntent {
 /**
  * A start-up repair, run by `RepoStorageService.reconcile` before anything is served. One with `intent` finishes or
  * undoes each left-over intent of that op (which the domain records with `ReposPort.beginIntent(op, …)`), in the pass
- * over every intent, oldest first; the intent is deleted after it. One without runs once after that pass, in the order
- * of `domains.ts`, for what the domain's own rows say was interrupted.
+ * over every intent, oldest first; the intent is deleted after it, unless the repair answers 'busy' (a live change of
+ * another process holds what it guards: the intent is left for the next sweep). One without runs once after that
+ * pass, in the order of `domains.ts`, for what the domain's own rows say was interrupted.
  */
 export type DomainRepair =
-  | { readonly intent: string; run(ctx: CoreContext, intent: InterruptedIntent, report: RepairReport): Promise<void> }
+  | { readonly intent: string; run(ctx: CoreContext, intent: InterruptedIntent, report: RepairReport): Promise<void | 'busy'> }
   | { readonly intent?: undefined; run(ctx: CoreContext, report: RepairReport): Promise<void> };
 
 /**

@@ -3,7 +3,7 @@ import { createSecretKeyFile, generateSecretKey } from './config/index.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { openStorage, setLeaseSeconds, type DialectName, type Storage } from './storage/index.js';
+import { openStorage, type DialectName, type Storage } from './storage/index.js';
 import { hasMigrated, migrateToLatest } from './storage/index.js';
 import type { GitBackend } from './git/index.js';
 import { NativeGitBackend } from './git/index.js';
@@ -473,7 +473,6 @@ export class RepoHost {
   static async open(options: RepoHostOptions = {}): Promise<RepoHost> {
     const settings = options.settings ?? loadSettings(options.config);
     const storage = await openStorage(settings.database);
-    setLeaseSeconds(storage, settings.repohost.LEASE_SECONDS);
     try {
       const generatedSecretKeyFile = await settleSecretKey(settings, storage, options.noSecretKey ?? 'refuse');
       if (options.migrate !== false) await migrateToLatest(storage.db, storage.dialect);

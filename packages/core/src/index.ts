@@ -80,6 +80,7 @@ export { openStorage, backupSqlite, type Storage, type DialectName } from './sto
 export { Store, StoreScope, type StoreClass } from './storage/store.js';
 export { migrateToLatest, migrationNames } from './storage/migrator.js';
 export { DatabaseLocks, LockLostError, LockTimeoutError, type HeldLock, type LockOptions } from './storage/locks.js';
+export { isContention } from './storage/contention.js';
 export * from './git/backend.js';
 export { pktLine, FLUSH_PKT } from './git/pkt-line.js';
 export { NativeGitBackend, type NativeGitOptions } from './git/native.js';

@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { PullRequestSchema, schemaErrors } from '@repohost/core';
+import { PullRequestSchema, schemaErrors, type SettingsOverrides } from '@repohost/core';
 import { createToken, createUser, jsonInit, PASSWORD, startTestServer, tokenHeader, type TestServer } from '@repohost/test-support';
 import { json, uniq } from './helpers';
 
@@ -37,8 +37,8 @@ export interface MergeWorld {
   close(): Promise<void>;
 }
 
-export async function mergeWorld(): Promise<MergeWorld> {
-  const s = await startTestServer();
+export async function mergeWorld(overrides: SettingsOverrides = {}): Promise<MergeWorld> {
+  const s = await startTestServer(overrides);
   const scratch = await mkdtemp(path.join(tmpdir(), 'repohost-merge-'));
   const account = async (prefix: string) => {
     const name = uniq(prefix);

@@ -61,8 +61,12 @@ export interface GitStorage {
   list(): Promise<RepoKey[]>;
   /** Object format and HEAD branch of a stored repository. */
   describe(key: RepoKey): Promise<StoredRepository>;
-  /** Removes what interrupted removals left behind; run at start-up, before anything else uses storage. */
-  collectGarbage(): Promise<void>;
+  /**
+   * Removes what interrupted removals and changes left behind (removed repositories, scratch folders) that nothing
+   * has touched for `olderThanMs` (default 0: all of it): younger leftovers may belong to a change another process
+   * sharing the storage is making now.
+   */
+  collectGarbage(olderThanMs?: number): Promise<void>;
   /** Bytes of git objects (loose and packed) the repository holds. */
   size(key: RepoKey): Promise<number>;
   /**

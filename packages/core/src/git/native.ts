@@ -385,8 +385,20 @@ export class NativeGitBackend implements GitBackend {
     };
   }
 
-  async collectGarbage(): Promise<void> {
-    await rm(this.trash, { recursive: true, force: true });
+  async collectGarbage(olderThanMs = 0): Promise<void> {
+    // Another process on a shared volume may be using a scratch folder here right now: only what nothing has
+    // touched for `olderThanMs` goes (a scratch folder's time moves whenever an entry in it is written).
+    const before = Date.now() - olderThanMs;
+    for (const entry of await readdirOrEmpty(this.trash)) {
+      const full = path.join(this.trash, entry.name);
+      let modified: number;
+      try {
+        modified = (await stat(full)).mtimeMs;
+      } catch {
+        continue;
+      }
+      if (modified <= before) await rm(full, { recursive: true, force: true });
+    }
   }
 
   async commitFiles(key: RepoKey, options: CommitFilesOptions): Promise<string> {

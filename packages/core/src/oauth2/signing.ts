@@ -1,5 +1,5 @@
-import { createHash, createPrivateKey, createPublicKey, generateKeyPair, sign, type KeyObject } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createHash, createPrivateKey, createPublicKey, generateKeyPair, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
@@ -28,7 +28,10 @@ const MODULUS_BITS = 2048;
 
 /**
  * The ID-token signing key, kept as PKCS#8 PEM at `file` (Forgejo's `jwt/private.pem` under the data path),
- * created when absent. The file is written exclusively, so two processes starting together end up with one key.
+ * created when absent. Several processes may start at once on one data folder (a shared volume): a new key is
+ * written whole to a file of its own beside `file` and then hard-linked to `file`, which fails when `file` exists,
+ * so a reader sees no key or a whole one, never half of one, and the processes of a first start all end up with the
+ * key of the first link (the others read it).
  */
 export async function loadOrCreateSigningKey(file: string): Promise<SigningKey> {
   let pem: string;
@@ -38,11 +41,7 @@ export async function loadOrCreateSigningKey(file: string): Promise<SigningKey> 
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     const { privateKey } = await generateRsa('rsa', { modulusLength: MODULUS_BITS });
     await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-    try {
-      await writeFile(file, privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600, flag: 'wx' });
-    } catch (writeError) {
-      if ((writeError as NodeJS.ErrnoException).code !== 'EEXIST') throw writeError;
-    }
+    await placeExclusively(file, privateKey.export({ format: 'pem', type: 'pkcs8' }) as string);
     pem = await readFile(file, 'utf8');
   }
   const privateKey = createPrivateKey(pem);
@@ -61,4 +60,27 @@ function base64urlJson(value: unknown): string {
 export function signJwt(key: SigningKey, claims: Record<string, unknown>): string {
   const input = `${base64urlJson({ alg: 'RS256', kid: key.jwk.kid, typ: 'JWT' })}.${base64urlJson(claims)}`;
   return `${input}.${sign('sha256', Buffer.from(input), key.privateKey).toString('base64url')}`;
+}
+
+/**
+ * Puts `content` at `file` unless a file is there already, all at once: written (and flushed) to a new file in the
+ * same folder, then hard-linked into place. A file system without hard links gets an exclusive write instead.
+ */
+async function placeExclusively(file: string, content: string): Promise<void> {
+  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  await writeFile(temporary, content, { mode: 0o600, flag: 'wx', flush: true });
+  try {
+    await link(temporary, file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw error;
+    try {
+      await writeFile(file, content, { mode: 0o600, flag: 'wx', flush: true });
+    } catch (writeError) {
+      if ((writeError as NodeJS.ErrnoException).code !== 'EEXIST') throw writeError;
+    }
+  } finally {
+    await unlink(temporary).catch(() => undefined);
+  }
 }

@@ -21,7 +21,9 @@ export const pullsDomain = defineDomain({
       intent: 'merge',
       // `repoId` names the pull request; the row's repository, not the intent's key, is where its base is.
       async run(ctx, intent, report) {
-        if (await ctx.service(PullMergePush).repairMerge(intent.repoId)) report.resynced.push(intent.key);
+        const outcome = await ctx.service(PullMergePush).repairMerge(intent.repoId);
+        if (outcome === 'busy') return 'busy';
+        if (outcome) report.resynced.push(intent.key);
       },
     },
   ],

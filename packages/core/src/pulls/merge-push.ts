@@ -4,7 +4,7 @@ import { userActor, type Actor } from '../users/index.js';
 import { AccessService } from '../access/index.js';
 import { ConflictError } from '../errors.js';
 import { RefConflictError, type RefUpdate, type RepoKey } from '../git/index.js';
-import { nowUnix } from '../storage/index.js';
+import { DatabaseLocks, LockTimeoutError, nowUnix, type HeldLock } from '../storage/index.js';
 import type { RepoAccess } from '../repos/index.js';
 import { repoKey, ReposService } from '../repos/index.js';
 import { ReposPort } from '../repos/index.js';
@@ -84,9 +84,27 @@ export class PullMergePush {
   /**
    * Start-up repair of a merge a crash interrupted (`merge` intent of pull request `pullId`): when the marker ref
    * shows the base branch moved (and still contains the merge), the pull request is marked merged by the merger
-   * the marker names and its issue closed, as the merge would have; the marker goes either way.
+   * the marker names and its issue closed, as the merge would have; the marker goes either way. It holds the pull
+   * request's lock (`pull:<id>`, as merges and updates do, `PullWorkQueue`) when that is free within a moment, and
+   * commits only while it still holds it; 'busy' when another process's merge or update of it holds the lock: the
+   * intent is then left for the next sweep, as the storage repairs leave theirs.
    */
-  async repairMerge(pullId: number): Promise<boolean> {
+  async repairMerge(pullId: number): Promise<boolean | 'busy'> {
+    let lock: HeldLock;
+    try {
+      lock = await this.ctx.service(DatabaseLocks).acquire(`pull:${pullId}`, { waitMs: 1000 });
+    } catch (error) {
+      if (error instanceof LockTimeoutError) return 'busy';
+      throw error;
+    }
+    try {
+      return await this.repairMergeHolding(pullId, lock);
+    } finally {
+      await lock.release();
+    }
+  }
+
+  private async repairMergeHolding(pullId: number, lock: HeldLock): Promise<boolean> {
     const row = await this.ctx.store(PullMergeStore).pullById(pullId);
     const repo = row && (await this.ctx.port(ReposPort).byId(row.base_repo_id));
     const owner = repo && (await this.ctx.port(UsersPort).byId(repo.owner_id));
@@ -106,6 +124,7 @@ export class PullMergePush {
         const actor = userActor(merger);
         const access = await this.ctx.service(AccessService).repoAccess(actor, repo, owner);
         await this.ctx.transaction(async (tx) => {
+          await lock.confirm(tx);
           const merged = await tx.store(PullMergeStore).markMerged(fresh.id, {
             merged_commit_id: marker.id,
             merger_id: merger.id,

@@ -84,18 +84,19 @@ export class RepoSettingsService {
     if (opts.template !== undefined) patch.is_template = opts.template ? 1 : 0;
 
     const key = target ?? repoKey(owner, repo);
-    let head: { key: RepoKey; branch: string; previous: string } | undefined;
+    let head: { key: RepoKey; branch: string; previous: string; ifBranchExists?: boolean } | undefined;
     if (opts.default_branch !== undefined && opts.default_branch !== repo.default_branch) {
       const branch = opts.default_branch;
       if (repo.is_empty === 1) {
         // Nothing to check against yet: the first push creates it (or picks another branch, see deriveFromRefs).
         assertValidBranchName(branch);
         head = { key, branch, previous: repo.default_branch };
-      } else if ((await this.ctx.git.readRefs(repoKey(owner, repo), [`refs/heads/${branch}`])).has(`refs/heads/${branch}`)) {
-        head = { key, branch, previous: repo.default_branch };
+      } else {
+        // As Forgejo: a branch the repository does not have leaves the default branch as it is. Checked holding
+        // the repository's storage lock, so a branch deleted while this change waited for it is seen gone.
+        head = { key, branch, previous: repo.default_branch, ifBranchExists: true };
       }
-      // As Forgejo: a branch the repository does not have leaves the default branch as it is.
-      if (head) patch.default_branch = branch;
+      patch.default_branch = branch;
     }
     if (opts.wiki_branch !== undefined && opts.wiki_branch !== repo.wiki_branch) {
       // '' stands for the default branch. No wiki storage exists yet, so there is no branch to rename.
@@ -121,7 +122,9 @@ export class RepoSettingsService {
     patch.updated_unix = nowUnix();
     const move = target ? { from: repoKey(owner, repo), to: target } : undefined;
     try {
-      const updated = await this.storage.changeWithStorage({ repoId: repo.id, move, head }, async (tx) => {
+      const updated = await this.storage.changeWithStorage({ repoId: repo.id, move, head }, async (tx, applied) => {
+        // The branch was gone when looked at under the lock: every other field is applied, the default branch not.
+        if (!applied.head) delete patch.default_branch;
         const row = await tx.store(ReposStore).updateIfUnchanged(repo.id, repo, patch);
         if (!row) throw new ConflictError('the repository was changed meanwhile; try again');
         await mirrors.applyEdit(tx, access, opts);

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { ConflictError } from '../errors.js';
 import { Store } from '../storage/index.js';
-import { leaseOwnerOf, leaseSecondsOf, nowUnix, type Storage } from '../storage/index.js';
+import { leaseOwnerOf, nowUnix, type Storage } from '../storage/index.js';
 import type { RepoKey } from '../git/index.js';
 import type { RepoGitIntent, ReposTables } from './tables.js';
 
@@ -57,6 +57,8 @@ class IntentLeases {
   /** Held intents: id → when the hold began (ms). */
   private readonly held = new Map<number, number>();
   private timer: NodeJS.Timeout | undefined;
+  /** The lease of the intents held, in seconds: set by each `hold` (every host on one storage has the same). */
+  private leaseSeconds = 60;
 
   constructor(private readonly storage: Storage) {}
 
@@ -64,10 +66,12 @@ class IntentLeases {
     return leaseOwnerOf(this.storage);
   }
 
-  hold(id: number): void {
+  /** Holds an intent whose lease lasts `leaseSeconds` (the holding host's `[repohost] LEASE_SECONDS`) unless renewed. */
+  hold(id: number, leaseSeconds: number): void {
     this.held.set(id, Date.now());
+    this.leaseSeconds = leaseSeconds;
     if (this.timer) return;
-    this.timer = setInterval(() => void this.renew(), (leaseSecondsOf(this.storage) * 1000) / 3);
+    this.timer = setInterval(() => void this.renew(), (this.leaseSeconds * 1000) / 3);
     this.timer.unref();
   }
 
@@ -102,7 +106,7 @@ class IntentLeases {
     const ids = [...this.held.keys()];
     if (ids.length === 0) return this.stop();
     const db = this.storage.db as Kysely<ReposTables>;
-    const leaseUntil = nowUnix() + leaseSecondsOf(this.storage);
+    const leaseUntil = nowUnix() + this.leaseSeconds;
     const renewed = new Set<number>();
     try {
       for (let i = 0; i < ids.length; i += RENEW_BATCH) {
@@ -123,7 +127,7 @@ class IntentLeases {
     // transaction still open is not seen yet, so only holds older than a lease are let go.
     for (const id of ids) {
       const since = this.held.get(id);
-      if (!renewed.has(id) && since !== undefined && started - since > leaseSecondsOf(this.storage) * 1000) this.held.delete(id);
+      if (!renewed.has(id) && since !== undefined && started - since > this.leaseSeconds * 1000) this.held.delete(id);
     }
     if (this.held.size === 0) this.stop();
   }
@@ -153,11 +157,11 @@ export class GitIntentStore extends Store<ReposTables> {
     const now = nowUnix();
     const row = await this.db
       .insertInto('repo_git_intent')
-      .values({ op, owner_name: key.owner, repo_name: key.name, repo_id: repoId, created_unix: now, owner: this.owner, lease_until_unix: now + leaseSecondsOf(this.scope.storage) })
+      .values({ op, owner_name: key.owner, repo_name: key.name, repo_id: repoId, created_unix: now, owner: this.owner, lease_until_unix: now + this.scope.leaseSeconds })
       .returning('id')
       .executeTakeFirstOrThrow();
     const id = Number(row.id);
-    this.leases.hold(id);
+    this.leases.hold(id, this.scope.leaseSeconds);
     return id;
   }
 
@@ -189,13 +193,13 @@ export class GitIntentStore extends Store<ReposTables> {
   async claim(intent: Pick<RepoGitIntent, 'id' | 'owner' | 'lease_until_unix'>): Promise<boolean> {
     const result = await this.db
       .updateTable('repo_git_intent')
-      .set({ owner: this.owner, lease_until_unix: nowUnix() + leaseSecondsOf(this.scope.storage) })
+      .set({ owner: this.owner, lease_until_unix: nowUnix() + this.scope.leaseSeconds })
       .where('id', '=', intent.id)
       .where('owner', '=', intent.owner)
       .where('lease_until_unix', '=', intent.lease_until_unix)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) return false;
-    this.leases.hold(intent.id);
+    this.leases.hold(intent.id, this.scope.leaseSeconds);
     return true;
   }
 

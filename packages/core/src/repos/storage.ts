@@ -55,6 +55,14 @@ const emptyReport = (): ReconcileReport => ({ abandonedCreates: [], finishedRemo
 export const repoStorageLock = (repoId: number) => `repo-storage:${repoId}`;
 const STORAGE_BUSY = 'another change of this repository is in progress; try again later';
 
+/**
+ * How long what interrupted changes left in the storage's trash (removed repositories, scratch folders) is left
+ * alone: processes sharing the storage put the scratch folders of their changes there, and a change keeps one for
+ * far less than this. Older leftovers are garbage of a change whose process died; nothing names their process, so
+ * their age is what tells.
+ */
+const TRASH_GRACE_MS = 3600_000;
+
 /** What repairing one intent came to: done (the intent goes), done and the intent already gone with it, or not now. */
 type RepairOutcome = 'repaired' | 'deleted' | 'busy';
 
@@ -98,7 +106,7 @@ export class RepoStorageService {
     const report = emptyReport();
     await this.locks.reset();
     this.ctx.store(GitIntentStore).dropHolds();
-    await this.ctx.git.collectGarbage();
+    await this.ctx.git.collectGarbage(TRASH_GRACE_MS);
     await this.repairIntents(true, report);
     // Then what other domains' own rows say was interrupted (migrations that ended without completing).
     for (const repair of this.repairs) if (repair.intent === undefined) await repair.run(this.ctx, report);
@@ -112,6 +120,8 @@ export class RepoStorageService {
   async sweep(): Promise<ReconcileReport> {
     const report = emptyReport();
     await this.repairIntents(false, report);
+    // What dead changes left in the storage's trash, once old enough not to be a live change's.
+    await this.ctx.git.collectGarbage(TRASH_GRACE_MS);
     return report;
   }
 
@@ -185,9 +195,11 @@ export class RepoStorageService {
           }
         });
       default:
-        // Ops other domains record (a pull request's `merge`): their repairs, in the same pass, oldest first.
+        // Ops other domains record (a pull request's `merge`): their repairs, in the same pass, oldest first. One
+        // that answers 'busy' (a live change holds what it guards) leaves the intent for the next pass.
         for (const repair of this.repairs) {
-          if (repair.intent === intent.op) await repair.run(this.ctx, { id: intent.id, op: intent.op, repoId: intent.repo_id, key: k }, report);
+          if (repair.intent !== intent.op) continue;
+          if ((await repair.run(this.ctx, { id: intent.id, op: intent.op, repoId: intent.repo_id, key: k }, report)) === 'busy') return 'busy';
         }
         return 'repaired';
     }
@@ -302,14 +314,16 @@ export class RepoStorageService {
    * (in the storage's new place when both are asked). Each git step is recorded as an intent first; `commit`
    * runs in the transaction that deletes the intents, so the row changes exactly when the intents go. If `commit`
    * (or a git step) fails, the git steps are undone here; if the process dies first, `reconcile` undoes them.
+   * A `head` with `ifBranchExists` is made only when the storage has that branch, as seen holding the lock (a
+   * branch deleted while the change waited for it is seen gone); `commit` learns whether HEAD moved.
    */
   async changeWithStorage<T>(
-    change: { repoId: number; move?: { from: RepoKey; to: RepoKey }; head?: { key: RepoKey; branch: string; previous: string } },
-    commit: (tx: CoreTransaction) => Promise<T>,
+    change: { repoId: number; move?: { from: RepoKey; to: RepoKey }; head?: { key: RepoKey; branch: string; previous: string; ifBranchExists?: boolean } },
+    commit: (tx: CoreTransaction, applied: { head: boolean }) => Promise<T>,
   ): Promise<T> {
     const move = change.move && keyText(change.move.from) !== keyText(change.move.to) ? change.move : undefined;
     const { head } = change;
-    if (!move && !head) return this.ctx.transaction(commit);
+    if (!move && !head) return this.ctx.transaction((tx) => commit(tx, { head: false }));
     // One storage change per repository at a time, whichever process makes it (a lock in the database); a change
     // the caller based on a row that moved since (a concurrent rename, transfer or default-branch change) is
     // refused before git is touched. The transaction recording it commits only while the lock is still held.
@@ -322,9 +336,12 @@ export class RepoStorageService {
           (move !== undefined && keyText(current.key) !== keyText(move.from)) ||
           (head !== undefined && (keyText(current.key) !== keyText(move?.from ?? head.key) || current.repo.default_branch !== head.previous));
         if (stale) throw new ConflictError('the repository was changed meanwhile; try again');
-        return this.applyStorageChange(change.repoId, move, head, async (tx) => {
+        // Read where the storage is now (before the move): nothing else moves its HEAD or storage while the lock is held.
+        const branchRef = head && `refs/heads/${head.branch}`;
+        const headNow = head && (!head.ifBranchExists || (await this.ctx.git.readRefs(current.key, [branchRef!])).has(branchRef!)) ? head : undefined;
+        return this.applyStorageChange(change.repoId, move, headNow, async (tx) => {
           await lock.confirm(tx);
-          return commit(tx);
+          return commit(tx, { head: headNow !== undefined });
         });
       },
       { busyMessage: STORAGE_BUSY },

@@ -21,6 +21,7 @@ import {
 import type { Settings } from '../config/index.js';
 import { BoundedMap } from '../bounded-map.js';
 import { guardedPool } from './postgres-pool.js';
+import { isContention } from './contention.js';
 import { UnavailableError } from '../errors.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -76,7 +77,7 @@ async function openSqlite(settings: Settings['database']): Promise<Storage> {
     try {
       return database.prepare(sql).all(parameters as unknown[]);
     } catch (error) {
-      if (isSqliteBusy(error)) return undefined;
+      if (isContention(error)) return undefined;
       throw error;
     }
   };
@@ -167,11 +168,6 @@ export const SQLITE_BUSY_SLICE_MS = 2;
 /** Longest asynchronous pause (ms) between two attempts at a busy lock (before jitter). */
 const SQLITE_BUSY_PAUSE_MAX_MS = 25;
 
-function isSqliteBusy(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
-}
-
 /** The connection, taken by one user at a time, first come first served. */
 class Turns {
   private taken = false;
@@ -210,7 +206,7 @@ class SqliteConnection implements DatabaseConnection {
       try {
         return this.run<R>(query);
       } catch (error) {
-        if (!isSqliteBusy(error)) throw error;
+        if (!isContention(error)) throw error;
         // Inside a transaction a statement cannot be tried alone again (and an IMMEDIATE one holds the lock: only
         // a DEFERRED one that writes gets here); the transaction rolls back with a retryable error.
         if (this.sqlite.inTransaction) throw busy(error);
@@ -241,7 +237,10 @@ class SqliteConnection implements DatabaseConnection {
 }
 
 function busy(error: unknown): UnavailableError {
-  return new UnavailableError(`the database is busy (another process holds its write lock): ${(error as Error).message}; try again shortly`, 1);
+  const unavailable = new UnavailableError(`the database is busy (another process holds its write lock): ${(error as Error).message}; try again shortly`, 1);
+  // For `isContention`: the driver's SQLITE_BUSY stays readable behind the 503.
+  unavailable.cause = error;
+  return unavailable;
 }
 
 /** Kysely's SQLite dialect (its query compiler, adapter and introspector) over the driver above. */

@@ -3,7 +3,8 @@
  * stores above all) is private; `test/domain-layers.test.ts` checks that imports from outside come through here.
  */
 export { containsText, isStorableText, isUniqueViolation, likeContaining, nowUnix, openStorage, type DialectName, type Storage } from './database.js';
-export { DatabaseLocks, leaseOwnerGone, leaseOwnerOf, newLeaseOwner, leaseSecondsOf, setLeaseSeconds, LockLostError, LockTimeoutError, type HeldLock, type LockOptions } from './locks.js';
+export { isContention } from './contention.js';
+export { DatabaseLocks, leaseOwnerGone, leaseOwnerOf, newLeaseOwner, LockLostError, LockTimeoutError, type HeldLock, type LockOptions } from './locks.js';
 export { hasMigrated, migrateToLatest } from './migrator.js';
 export { type Row, type Schema } from './schema.js';
 export { Store, type StoreScope } from './store.js';

@@ -17,6 +17,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, readlinkSync } from 'node:fs';
 import type { CoreContext, CoreTransaction } from '../context.js';
 import { ConflictError, UnavailableError } from '../errors.js';
+import { isContention } from './contention.js';
 import { nowUnix, type Storage } from './database.js';
 import { Store } from './store.js';
 
@@ -37,21 +38,6 @@ declare module './schema.js' {
   interface Schema extends LocksTables {}
 }
 
-const DEFAULT_LEASE_SECONDS = 60;
-const leaseSeconds = new WeakMap<Storage, number>();
-
-/**
- * Sets how long a git intent of this open database lasts unless renewed (`[repohost] LEASE_SECONDS`, which the
- * host's services read from its settings); the intents' renewal timer belongs to the storage, not to one host.
- */
-export function setLeaseSeconds(storage: Storage, seconds: number): void {
-  leaseSeconds.set(storage, seconds);
-}
-
-/** The lease of claims on this open database, in seconds (see `setLeaseSeconds`). */
-export function leaseSecondsOf(storage: Storage): number {
-  return leaseSeconds.get(storage) ?? DEFAULT_LEASE_SECONDS;
-}
 /** How long `acquire` waits for a lock by default before answering 503. */
 const DEFAULT_WAIT_MS = 10 * 60_000;
 /** Polls of the database for a lock another process holds: from this, doubling, up to the cap. */
@@ -109,12 +95,6 @@ export function leaseOwnerOf(storage: Storage): string {
   let owner = owners.get(storage);
   if (owner === undefined) owners.set(storage, (owner = newLeaseOwner()));
   return owner;
-}
-
-/** A write that lost to another process's (SQLite busy, a PostgreSQL serialization failure or deadlock): try again. */
-function isContention(error: unknown): boolean {
-  const code = (error as { code?: unknown })?.code;
-  return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED') || code === '40001' || code === '40P01');
 }
 
 class LockStore extends Store<LocksTables> {

@@ -16,6 +16,7 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import type { Pool, PoolClient } from 'pg';
 import { DatabaseUnavailableError } from '../errors.js';
+import { isContention } from './contention.js';
 
 /**
  * SQLSTATEs that say "not now" rather than "wrong": the server shut the connection (57P01 admin shutdown, 57P02
@@ -96,7 +97,8 @@ function guardedClient(client: PoolClient): PostgresPoolClient {
     if (typeof text !== 'string') return client.query(text as never) as unknown as PostgresCursor<unknown>;
     return (client.query(text, parameters as unknown[]) as unknown as Promise<PostgresQueryResult<unknown>>).catch((error: unknown) => {
       const thrown = translated(error);
-      if (thrown instanceof DatabaseUnavailableError) broken = true;
+      // A serialization failure or deadlock ended the transaction, not the connection: it goes back to the pool.
+      if (thrown instanceof DatabaseUnavailableError && !isContention(error)) broken = true;
       throw thrown;
     });
   };

@@ -30,6 +30,8 @@ export class StoreScope {
     readonly storage: Storage,
     /** The executor stores use: `storage.db`, or the transaction. */
     readonly db: Kysely<any>,
+    /** `[repohost] LEASE_SECONDS` of the host: how long a claim its stores write (a git intent) lasts unless renewed. */
+    readonly leaseSeconds: number,
   ) {}
 
   get inTransaction(): boolean {
