@@ -3,7 +3,9 @@
  * refs on disk are unchanged, a commit page and its count under the tip's commit id. These tests prove that what
  * is kept is never served stale: two RepoHost instances are opened on one work folder and one database (two
  * server processes, as far as git storage can tell), the refs are changed through the second one (pushes, a
- * force-push, branch deletions, packed refs) and the first one must answer the new state at once.
+ * force-push, branch deletions, packed refs, branches in folders) and the first one must answer the new state at
+ * once. What a kept listing or page is combined with at each read (the accounts behind commit emails, branch
+ * rules) follows changes at once too.
  */
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -213,4 +215,103 @@ test('the commit count of a branch tip follows new commits and force-pushes', as
   // Another instance's own pages are right too (it keeps its own).
   const res = await fetch(`${otherUrl}api/v1/repos/${full}/commits?limit=1&stat=false`, { headers: h });
   expect(res.headers.get('x-total-count')).toBe(String(before.total));
+});
+
+test('branches in folders, added and removed by another instance, are seen once the list was kept', async () => {
+  const names = async () => (await branches()).map(([name]) => name);
+  /** The list is kept again: the next read starts no git process. */
+  const kept = async () => {
+    await settle();
+    await branches();
+    expect(await processesFor(() => branches())).toBe(0);
+  };
+  await kept();
+  // A new folder under refs/heads.
+  await git(['branch', 'feature/a', 'main'], work);
+  await pushViaOther('feature/a');
+  expect(await names()).toContain('feature/a');
+  // A branch added inside that folder: refs/heads itself keeps its time stamps, only the folder's change.
+  await kept();
+  await git(['branch', 'feature/b', 'main~1'], work);
+  await pushViaOther('feature/b');
+  expect(await names()).toEqual(expect.arrayContaining(['feature/a', 'feature/b']));
+  // A folder inside the folder.
+  await kept();
+  await git(['branch', 'feature/deep/c', 'main'], work);
+  await pushViaOther('feature/deep/c');
+  expect(await names()).toContain('feature/deep/c');
+  expect((await s.fetch(`/api/v1/repos/${full}/branches/feature/deep/c`, { headers: h })).status).toBe(200);
+  // Deleted again, the innermost first (git removes the folders left empty).
+  await kept();
+  await pushViaOther(':refs/heads/feature/deep/c');
+  expect(await names()).not.toContain('feature/deep/c');
+  expect((await s.fetch(`/api/v1/repos/${full}/branches/feature/deep/c`, { headers: h })).status).toBe(404);
+  await kept();
+  await pushViaOther(':refs/heads/feature/a', ':refs/heads/feature/b');
+  expect((await names()).filter((name) => name.startsWith('feature/'))).toEqual([]);
+});
+
+test('kept branch lists and commit pages follow the accounts behind commit emails and the branch rules', async () => {
+  const ghost = `${uniq('ghost')}@example.com`;
+  const saved = { author: env.GIT_AUTHOR_EMAIL, committer: env.GIT_COMMITTER_EMAIL };
+  env.GIT_AUTHOR_EMAIL = ghost;
+  env.GIT_COMMITTER_EMAIL = ghost;
+  let first: string;
+  let second: string;
+  try {
+    await git(['checkout', '-q', '-b', 'ghost', 'main'], work);
+    first = await commit('by an address nobody has yet');
+    second = await commit('and another');
+    await pushViaOther('ghost');
+  } finally {
+    env.GIT_AUTHOR_EMAIL = saved.author;
+    env.GIT_COMMITTER_EMAIL = saved.committer;
+    await git(['checkout', '-q', 'main'], work);
+  }
+  type Branch = { name: string; protected: boolean; effective_branch_protection_name: string; commit: { id: string; author: { email: string; username: string }; committer: { username: string } } };
+  type Commit = { sha: string; author: { id: number; login: string } | null; committer: { id: number; login: string } | null; commit: { author: { email: string } } };
+  const branch = async () => {
+    const res = await s.fetch(`/api/v1/repos/${full}/branches/ghost`, { headers: h });
+    expect(res.status).toBe(200);
+    return json<Branch>(res);
+  };
+  const listed = async () => (await json<Branch[]>(await s.fetch(`/api/v1/repos/${full}/branches?limit=50`, { headers: h }))).find((b) => b.name === 'ghost');
+  const page = async () => {
+    const res = await s.fetch(`/api/v1/repos/${full}/commits?sha=ghost&limit=2&stat=false&files=false`, { headers: h });
+    expect(res.status).toBe(200);
+    return json<Commit[]>(res);
+  };
+  await settle();
+  expect((await branch()).commit).toMatchObject({ id: second, author: { email: ghost, username: '' }, committer: { username: '' } });
+  expect((await page()).map((c) => [c.sha, c.author, c.committer, c.commit.author.email])).toEqual([
+    [second, null, null, ghost],
+    [first, null, null, ghost],
+  ]);
+  // Both are kept now: read again without git.
+  expect(await processesFor(branch)).toBe(0);
+  expect(await processesFor(page)).toBe(0);
+
+  // The address becomes alice's: the kept listing and page name her at once.
+  expect((await s.fetch('/api/v1/user/emails', jsonInit('POST', { emails: [ghost] }, h))).status).toBe(201);
+  expect((await branch()).commit).toMatchObject({ id: second, author: { email: ghost, username: alice.name }, committer: { username: alice.name } });
+  expect((await listed())?.commit.author.username).toBe(alice.name);
+  const named = await page();
+  for (const c of named) {
+    expect(c.author).toMatchObject({ id: alice.id, login: alice.name });
+    expect(c.committer).toEqual(c.author);
+  }
+  expect(named[1]!.author).toEqual(named[0]!.author);
+  // And no longer hers.
+  expect((await s.fetch('/api/v1/user/emails', jsonInit('DELETE', { emails: [ghost] }, h))).status).toBe(204);
+  expect((await branch()).commit.author.username).toBe('');
+  expect((await page()).map((c) => c.author)).toEqual([null, null]);
+
+  // A rule made for the branch, then removed: the kept listing follows it.
+  expect(await listed()).toMatchObject({ protected: false, effective_branch_protection_name: '' });
+  expect((await s.fetch(`/api/v1/repos/${full}/branch_protections`, jsonInit('POST', { rule_name: 'ghost' }, h))).status).toBe(201);
+  expect(await branch()).toMatchObject({ protected: true, effective_branch_protection_name: 'ghost' });
+  expect(await listed()).toMatchObject({ protected: true, effective_branch_protection_name: 'ghost' });
+  expect((await s.fetch(`/api/v1/repos/${full}/branch_protections/ghost`, { method: 'DELETE', headers: h })).status).toBe(204);
+  expect(await branch()).toMatchObject({ protected: false, effective_branch_protection_name: '' });
+  expect(await processesFor(listed)).toBe(0);
 });

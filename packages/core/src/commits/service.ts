@@ -8,7 +8,7 @@ import { repoKey } from '../repos/index.js';
 import { UsersPort } from '../users/index.js';
 import type { CommitView } from './convert.js';
 import type { CommitViewOptions } from './schemas.js';
-import { CommitVerifier } from './verification.js';
+import { CommitVerifier, extractSignature, type CommitVerification } from './verification.js';
 import { BoundedMap } from '../bounded-map.js';
 
 export interface CommitListQuery extends CommitViewOptions {
@@ -36,6 +36,8 @@ const COUNT_CACHE_SIZE = 1024;
 /** Bytes (estimated) of commit pages kept, and of one page at most: a page larger than that is not kept. */
 const PAGE_CACHE_BYTES = 32 * 1024 * 1024;
 const PAGE_MAX_BYTES = 4 * 1024 * 1024;
+/** Commit ids known to carry no signature (about 100 bytes each). */
+const UNSIGNED_KEPT = 32_768;
 
 /** About what a listed commit holds in memory: its strings (UTF-16) and the objects around them. */
 function commitBytes(commit: GitCommit): number {
@@ -95,6 +97,12 @@ export class CommitsService {
   private readonly pages = new PageCache();
   /** Reads under way, shared by the requests that ask for the same one at once. */
   private readonly reading = new Map<string, Promise<unknown>>();
+  /**
+   * Commits whose object has no signature, by id: an object never changes under its id, so an unsigned commit is
+   * read from git once to learn it, not at every listing (its verdict, `not signed`, depends on nothing else). A
+   * signed commit is read and checked each time: its verdict depends on accounts and keys, which change.
+   */
+  private readonly unsigned = new BoundedMap<string, true>(UNSIGNED_KEPT);
 
   constructor(private readonly ctx: CoreContext) {}
 
@@ -212,27 +220,43 @@ export class CommitsService {
     return { items: await this.views(key, commits, { ...options, stat: true }), total, page };
   }
 
-  /** Accounts (one query) and verifications (one object read) for a page of commits. */
+  /**
+   * The verification of each commit (full ids this repository's git named): one object read for the commits not
+   * known to be unsigned, none when all are (what a page of a repository without signed commits costs once read).
+   */
+  async verifications(key: RepoKey, ids: readonly string[]): Promise<CommitVerification[]> {
+    const toRead = [...new Set(ids.filter((id) => !this.unsigned.has(id)))];
+    const raws = toRead.length > 0 ? await this.ctx.git.readObjects(key, toRead, { reachable: true }) : [];
+    const rawOf = new Map<string, Buffer>();
+    toRead.forEach((id, i) => {
+      const raw = raws[i];
+      // An object that could not be read is not kept: it is read again next time.
+      if (raw?.type !== 'commit') return;
+      if (extractSignature(raw.content)) rawOf.set(id, raw.content);
+      else this.unsigned.set(id, true);
+    });
+    const verifier = new CommitVerifier(this.ctx);
+    return Promise.all(ids.map((id) => verifier.verify(rawOf.get(id))));
+  }
+
+  /** Accounts (one query) and verifications (at most one object read) for a page of commits. */
   private async views(key: RepoKey, commits: GitCommit[], options: CommitViewOptions): Promise<CommitView[]> {
     const stat = options.stat ?? true;
     const files = options.files ?? true;
     const verify = options.verification ?? true;
     const emails = commits.flatMap((c) => [c.authorEmail, c.committerEmail]);
-    const [users, raws] = await Promise.all([
+    const [users, verifications] = await Promise.all([
       this.ctx.port(UsersPort).byEmails(emails),
-      verify ? this.ctx.git.readObjects(key, commits.map((c) => c.id), { reachable: true }) : Promise.resolve([]),
+      verify ? this.verifications(key, commits.map((c) => c.id)) : Promise.resolve([]),
     ]);
-    const verifier = new CommitVerifier(this.ctx);
-    return Promise.all(
-      commits.map(async (commit, i) => ({
-        commit,
-        author: users.get(commit.authorEmail.toLowerCase()),
-        committer: users.get(commit.committerEmail.toLowerCase()),
-        verification: verify ? await verifier.verify(raws[i]?.type === 'commit' ? raws[i]!.content : undefined) : undefined,
-        stat,
-        files,
-      })),
-    );
+    return commits.map((commit, i) => ({
+      commit,
+      author: users.get(commit.authorEmail.toLowerCase()),
+      committer: users.get(commit.committerEmail.toLowerCase()),
+      verification: verifications[i],
+      stat,
+      files,
+    }));
   }
 }
 

@@ -1,4 +1,4 @@
-import { readdir, stat } from 'node:fs/promises';
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { BoundedMap } from '../bounded-map.js';
 import { cleanCommitMessage } from './text.js';
@@ -93,11 +93,40 @@ async function forEachRef(git: NativeGitRunner, key: RepoKey, args: string[]): P
  * A ref state whose newest time stamp is younger than this is not kept: file systems stamp times with a coarse
  * clock (a jiffy; a second on some), so a change in the same tick as the one read could leave the stamp unchanged.
  */
-const RACY_MS = 2000;
+export const RACY_MS = 2000;
 /** Listings longer than this are read again each time rather than kept. */
 const MAX_CACHED_REFS = 10_000;
 /** Repositories × kinds whose listing is kept (least recently used dropped first). */
 const MAX_CACHED_LISTINGS = 256;
+/** Ref folders whose subfolder names are kept (see `subfoldersOf`). */
+const MAX_CACHED_FOLDERS = 4096;
+
+/** Subfolder names of ref folders, by path, under the folder's own stamp (inode, modification and change times). */
+const subfolders = new BoundedMap<string, { stamp: string; names: string[] }>(MAX_CACHED_FOLDERS);
+
+/**
+ * The names of a ref folder's subfolders. An entry is only added, removed or renamed in a folder by changing the
+ * folder's modification time, so the names read under one stamp of the folder hold while it keeps that stamp: the
+ * folder is listed again only when it changed (with 50 loose branches, that listing was most of a read's stamp).
+ * A stamp younger than RACY_MS is not kept, as for listings: a change in the same clock tick keeps the stamp.
+ */
+function subfoldersOf(folder: string, stamp: string, changedMs: number, now: number): string[] | undefined {
+  const kept = subfolders.get(folder);
+  if (kept && kept.stamp === stamp) return kept.names;
+  let entries;
+  try {
+    entries = readdirSync(folder, { withFileTypes: true });
+  } catch (error) {
+    // Removed since its stat (git prunes empty ref folders): its stamp already differs from the last one.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw error;
+  }
+  const names = entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+  if (now - changedMs > RACY_MS) subfolders.set(folder, { stamp, names });
+  else subfolders.delete(folder);
+  return names;
+}
 
 /**
  * What the refs of one kind look like on disk in a repository with the files ref backend: `packed-refs` (inode,
@@ -105,47 +134,36 @@ const MAX_CACHED_LISTINGS = 256;
  * time. git changes a loose ref by writing `<name>.lock` and renaming it over `<name>`, and a packed ref by
  * rewriting `packed-refs` the same way (a new inode), so every change to these refs, by any process, changes this
  * stamp. Undefined when the repository uses another ref backend (reftable): then nothing is kept.
+ *
+ * Taken at every read, so it is read synchronously: a few `stat`s of files the kernel has in its cache (and a
+ * `readdir` of a folder that changed) take microseconds, where each asynchronous call is a round trip through
+ * libuv's thread pool, which cost more than the rest of a branch list.
  */
-async function refsStamp(dir: string, prefix: string): Promise<{ stamp: string; newestMs: number } | undefined> {
+export function refsStamp(dir: string, prefix: string, now: number): { stamp: string; newestMs: number } | undefined {
   const parts: string[] = [];
   let newest = 0n;
-  const statOf = async (file: string) => {
-    try {
-      return await stat(file, { bigint: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
-    }
-  };
-  const [packed, reftable] = await Promise.all([statOf(path.join(dir, 'packed-refs')), statOf(path.join(dir, 'reftable'))]);
-  if (reftable) return undefined;
+  const statOf = (file: string) => statSync(file, { bigint: true, throwIfNoEntry: false });
+  if (statOf(path.join(dir, 'reftable'))) return undefined;
+  const packed = statOf(path.join(dir, 'packed-refs'));
   if (packed) {
     parts.push(`p ${packed.ino} ${packed.size} ${packed.mtimeNs} ${packed.ctimeNs}`);
     if (packed.mtimeNs > newest) newest = packed.mtimeNs;
     if (packed.ctimeNs > newest) newest = packed.ctimeNs;
   } else parts.push('p -');
-  const walk = async (folder: string, relative: string): Promise<void> => {
-    const info = await statOf(folder);
+  const walk = (folder: string, relative: string): void => {
+    const info = statOf(folder);
     if (!info?.isDirectory()) {
       parts.push(`d ${relative} -`);
       return;
     }
-    parts.push(`d ${relative} ${info.ino} ${info.mtimeNs} ${info.ctimeNs}`);
-    if (info.mtimeNs > newest) newest = info.mtimeNs;
-    if (info.ctimeNs > newest) newest = info.ctimeNs;
-    let entries;
-    try {
-      entries = await readdir(folder, { withFileTypes: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw error;
-    }
-    await Promise.all(entries.filter((e) => e.isDirectory()).map((e) => walk(path.join(folder, e.name), `${relative}/${e.name}`)));
+    const stamp = `${info.ino} ${info.mtimeNs} ${info.ctimeNs}`;
+    parts.push(`d ${relative} ${stamp}`);
+    const changed = info.mtimeNs > info.ctimeNs ? info.mtimeNs : info.ctimeNs;
+    if (changed > newest) newest = changed;
+    for (const name of subfoldersOf(folder, stamp, Number(changed / 1_000_000n), now) ?? []) walk(path.join(folder, name), `${relative}/${name}`);
   };
-  await walk(path.join(dir, ...prefix.split('/').filter(Boolean)), prefix);
-  // Folders are walked in parallel: their order in the stamp is made fixed here.
-  const [first, ...rest] = parts;
-  return { stamp: [first, ...rest.sort()].join('\n'), newestMs: Number(newest / 1_000_000n) };
+  walk(path.join(dir, ...prefix.split('/').filter(Boolean)), prefix);
+  return { stamp: parts.join('\n'), newestMs: Number(newest / 1_000_000n) };
 }
 
 /**
@@ -162,7 +180,7 @@ export class RefListings {
   async listing(git: NativeGitRunner, key: RepoKey, kind: RefKind): Promise<RefDetail[] | undefined> {
     const dir = git.pathOf(key);
     const readAt = Date.now();
-    const state = await refsStamp(dir, PREFIX[kind]);
+    const state = refsStamp(dir, PREFIX[kind], readAt);
     if (!state) return undefined;
     const id = `${kind}\0${dir}`;
     const found = this.kept.get(id);

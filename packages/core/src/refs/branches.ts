@@ -18,7 +18,7 @@ import {
   type UpdateBranchRefOption,
   type UpdateBranchRepoOption,
 } from './schemas.js';
-import { CommitVerifier } from '../commits/index.js';
+import { CommitsService } from '../commits/index.js';
 import { toApiVerification } from '../commits/index.js';
 import { UsersPort } from '../users/index.js';
 import { assertCanWriteRefs, moveRefs, zeroId } from './writes.js';
@@ -205,23 +205,21 @@ export class BranchesService {
     return refs[0];
   }
 
-  /** The page's branches with their commits' accounts, found in one lookup. */
+  /**
+   * The page's branches with their commits' accounts, found in one lookup, their rules in one query, and their
+   * commits' verifications (the commits not known to be unsigned read in one pass over the object reader).
+   */
   private async toApi(refs: RefDetail[], access: RepoAccess, view: ApiView): Promise<ApiBranch[]> {
     const withCommits = refs.filter((r): r is RefDetail & { commit: RefCommitInfo } => r.commit !== undefined);
+    if (withCommits.length === 0) return [];
     const emails = withCommits.flatMap((r) => [r.commit.authorEmail, r.commit.committerEmail]);
-    // The raw commits (one read over the repository's object reader) carry the signatures to verify.
-    const [usernames, raws, protections] = await Promise.all([
+    const [usernames, verifications, protections] = await Promise.all([
       this.ctx.port(UsersPort).usernamesByCommitEmail(emails, this.ctx.settings.server.DOMAIN),
-      withCommits.length > 0 ? this.ctx.git.readObjects(repoKey(access.owner, access.repo), withCommits.map((r) => r.commit.id), { reachable: true }) : Promise.resolve([]),
+      this.ctx.service(CommitsService).verifications(repoKey(access.owner, access.repo), withCommits.map((r) => r.commit.id)),
       this.protectionViews(withCommits.map((r) => r.ref.slice(HEADS.length)), access, view),
     ]);
-    const verifier = new CommitVerifier(this.ctx);
-    return Promise.all(
-      withCommits.map(async (r, i) => {
-        const raw = raws[i];
-        const verification = toApiVerification(await verifier.verify(raw?.type === 'commit' ? raw.content : undefined));
-        return toApiBranch(r.ref.slice(HEADS.length), r.commit, access, view, usernames, verification, protections[i]);
-      }),
+    return withCommits.map((r, i) =>
+      toApiBranch(r.ref.slice(HEADS.length), r.commit, access, view, usernames, toApiVerification(verifications[i]!), protections[i]),
     );
   }
 }

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { FastResponse } from 'srvx';
-import { CommitSchema, CompareSchema, PullRequestSchema, repoWebPath, toApiCommit, toApiPullRequest, type Page, type PageRequest } from '@repohost/core';
+import { CommitSchema, CompareSchema, PullRequestSchema, repoWebPath, toApiCommit, toApiPullRequest, type ApiUser, type Page, type PageRequest } from '@repohost/core';
 import { mapPage, type ApiRouter } from '../router.js';
 import type { Groups } from '../groups.js';
 
@@ -52,7 +52,8 @@ export function registerCommitRoutes(_router: ApiRouter, { repo }: Groups): void
     handler: async ({ host, actor, repo, query, page, view, responseHeaders }) => {
       const result = await host.commits.list(actor, repo, query, page);
       const path = repoWebPath(repo.owner, repo.repo);
-      return commitLikePage(result, responseHeaders, (commit) => toApiCommit(commit, path, view));
+      const users = new Map<number, ApiUser>();
+      return commitLikePage(result, responseHeaders, (commit) => toApiCommit(commit, path, view, users));
     },
   });
 
@@ -113,7 +114,8 @@ export function registerCommitRoutes(_router: ApiRouter, { repo }: Groups): void
     handler: async ({ host, actor, repo, params, query, view }) => {
       const result = await host.commits.compare(actor, repo, params.basehead, query);
       const path = repoWebPath(repo.owner, repo.repo);
-      return { total_commits: result.total, commits: result.items.map((commit) => toApiCommit(commit, path, view)) };
+      const users = new Map<number, ApiUser>();
+      return { total_commits: result.total, commits: result.items.map((commit) => toApiCommit(commit, path, view, users)) };
     },
   });
 }
