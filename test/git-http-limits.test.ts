@@ -131,6 +131,19 @@ function lsRefs(): Promise<Response> {
   });
 }
 
+/**
+ * A protocol v2 fetch of main by a client that has it: git answers it (with an empty pack), so it needs a slot.
+ * The body is read, so git has exited and freed its slot when this resolves.
+ */
+async function fetchPack(): Promise<{ status: number; body: string }> {
+  const res = await ts.fetch(UPLOAD_PACK, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-git-upload-pack-request', 'git-protocol': 'version=2' },
+    body: pkt('command=fetch\n') + '0001' + pkt(`want ${head}\n`) + pkt(`have ${head}\n`) + pkt('done\n') + '0000',
+  });
+  return { status: res.status, body: Buffer.from(await res.arrayBuffer()).toString('latin1') };
+}
+
 beforeAll(async () => {
   ts = await startTestServer({
     repohost: { GIT_MAX_SERVICES: 1, GIT_SERVICE_QUEUE_TIMEOUT: 1, GIT_MAX_FETCH_REQUEST_SIZE: FETCH_CAP },
@@ -187,7 +200,11 @@ describe('git smart HTTP limits', () => {
       expect(await waitFor(() => gitProcesses().length === 1, 5000)).toBe(true);
 
       const started = Date.now();
-      const refused = await lsRefs();
+      const refused = await ts.fetch(UPLOAD_PACK, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-git-upload-pack-request', 'git-protocol': 'version=2' },
+        body: pkt('command=fetch\n') + '0001' + pkt(`want ${head}\n`) + pkt('done\n') + '0000',
+      });
       expect(refused.status).toBe(503);
       expect(Date.now() - started).toBeGreaterThanOrEqual(900);
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
@@ -201,13 +218,19 @@ describe('git smart HTTP limits', () => {
       expect(advertisement.status).toBe(503);
       expect(advertisement.headers.get('retry-after')).toBeTruthy();
       await advertisement.arrayBuffer();
+
+      // ls-refs is answered from the server's ref listing, without git: it needs no slot.
+      const listed = await lsRefs();
+      expect(listed.status).toBe(200);
+      expect(Buffer.from(await listed.arrayBuffer()).toString('latin1')).toContain(`${head} refs/heads/main`);
+      expect(gitProcesses().length).toBe(1);
     } finally {
       holder.socket.destroy();
     }
     expect(await waitFor(() => gitProcesses().length === 0, 2000)).toBe(true);
-    const served = await lsRefs();
+    const served = await fetchPack();
     expect(served.status).toBe(200);
-    expect(Buffer.from(await served.arrayBuffer()).toString('latin1')).toContain(`${head} refs/heads/main`);
+    expect(served.body).toContain('packfile');
   });
 
   it('kills git and frees its slot when the client hangs up, mid-body or while the pack is being sent', async () => {
@@ -216,7 +239,7 @@ describe('git smart HTTP limits', () => {
     partial.socket.destroy();
     expect(await waitFor(() => gitProcesses().length === 0, 1500)).toBe(true);
     // The slot is free: with a 1 s queue, a held slot would turn this into a 503.
-    expect((await lsRefs()).status).toBe(200);
+    expect((await fetchPack()).status).toBe(200);
 
     const body = pkt(`want ${head} ofs-delta\n`) + '0000' + pkt('done\n');
     const reading = await rawRequest(port, uploadPackHead(Buffer.byteLength(body)), body);
@@ -227,7 +250,7 @@ describe('git smart HTTP limits', () => {
     await new Promise((r) => setTimeout(r, 300));
     reading.socket.destroy();
     expect(await waitFor(() => gitProcesses().length === 0, 1500)).toBe(true);
-    expect((await lsRefs()).status).toBe(200);
+    expect((await fetchPack()).status).toBe(200);
   });
 
   it('answers 413 to a fetch request that inflates past the cap, and stops git', async () => {
@@ -255,7 +278,7 @@ describe('git smart HTTP limits', () => {
     expect(plain.status).toBe(413);
     await plain.arrayBuffer();
     expect(await waitFor(() => gitProcesses().length === 0, 1500)).toBe(true);
-    expect((await lsRefs()).status).toBe(200);
+    expect((await fetchPack()).status).toBe(200);
   });
 
   it('answers 400 to a body that claims gzip and is not', async () => {

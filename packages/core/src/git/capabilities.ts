@@ -9,6 +9,7 @@ import type { CommitTreeOptions, RebaseOptions, RebaseResult } from './merge-typ
 import type { FetchRemoteOptions, RemoteGitAccess, RemoteHead } from './remote-types.js';
 import type { MirrorPushRequest } from './push-mirror-types.js';
 import type {
+  ListedRefs,
   AnnotatedTagOptions,
   AppliedPatch,
   ArchiveOptions,
@@ -168,6 +169,11 @@ export interface GitTransfer {
   advertiseRefs(key: RepoKey, service: GitService, options: ServiceOptions): Promise<Buffer>;
   /** Runs upload-pack or receive-pack over a byte stream. */
   runService(key: RepoKey, service: GitService, options: RunServiceOptions): ServiceSession;
+  /**
+   * HEAD and the refs protocol v2's `ls-refs` shows, so that command is answered without a git process (see
+   * ls-refs.ts); undefined when the backend cannot say exactly what git would (git then answers).
+   */
+  listRefsForTransfer?(key: RepoKey): Promise<ListedRefs | undefined>;
   /**
    * Reads objects of a push in progress: `quarantine` is the pre-receive hook's environment (its object-directory
    * variables are used, nothing else); empty, it reads the repository as it is.

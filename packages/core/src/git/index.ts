@@ -6,6 +6,7 @@ export { type GitBackend } from './backend.js';
 export { type GitHistory, type GitObjects } from './capabilities.js';
 export { hasLineTerminator, identTail } from './ident.js';
 export { ConcurrencyLimit } from './limit.js';
+export { firstPktLine, formatLsRefs, parseLsRefsRequest } from './ls-refs.js';
 export { gitProcessStats, type GitProcessStats } from './stats.js';
 export { MemoryGitBackend } from './memory/backend.js';
 export { type MergeSignature } from './merge-types.js';

@@ -39,6 +39,8 @@ import { HOOK_CLIENT_SCRIPT } from './native-hook-client.js';
 import { incomingObjects } from './native-incoming.js';
 import { commitDiff, countCommits, listCommits } from './native-commits.js';
 import { RefListings, isAncestor, refDetails, updateRefs, writeAnnotatedTag } from './native-refs.js';
+import { TransferRefListings } from './native-ls-refs.js';
+import type { ListedRefs } from './types.js';
 import { changedFiles, diffRange, mergeBase, mergeTree, storeCommitRef } from './native-pulls.js';
 import { fileDiffs } from './native-reviews.js';
 import type { ChangedFileEntry, MergeTreeResult } from './backend.js';
@@ -165,6 +167,7 @@ export class NativeGitBackend implements GitBackend {
 
   /** Branch and tag listings kept while the refs on disk are unchanged (see `git/native-refs.ts`). */
   private readonly refListings = new RefListings();
+  private readonly transferRefs = new TransferRefListings();
 
   /** How many git processes this backend has started: lets tests prove a page does not start one per item. */
   get processesStarted(): number {
@@ -566,6 +569,10 @@ export class NativeGitBackend implements GitBackend {
       REPOHOST_NODE: process.execPath,
       REPOHOST_HOOK_CLIENT: path.join(this.hooksFolder(), 'push-check.cjs'),
     };
+  }
+
+  listRefsForTransfer(key: RepoKey): Promise<ListedRefs | undefined> {
+    return this.transferRefs.listing(this, key);
   }
 
   runService(key: RepoKey, service: GitService, options: RunServiceOptions): ServiceSession {

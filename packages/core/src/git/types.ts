@@ -463,3 +463,20 @@ export interface MaintenanceResult {
   /** What git said (shortened), or why it was stopped. */
   output: string;
 }
+
+/** One ref as `ls-refs` reports it. */
+export interface ListedRef {
+  name: string;
+  id: string;
+  /** The ref it points at when it is a symbolic ref. */
+  symrefTarget?: string;
+  /** The object an annotated tag peels to (not for other objects). */
+  peeled?: string;
+}
+
+/** The refs of a repository for `ls-refs`: HEAD and every ref under refs/ the service shows, in byte order. */
+export interface ListedRefs {
+  /** The ref HEAD names (a repository served here always has a symbolic HEAD). */
+  head: string;
+  refs: ListedRef[];
+}

@@ -1,12 +1,12 @@
 import { availableParallelism } from 'node:os';
-import type { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError } from '../errors.js';
 import type { CoreContext } from '../context.js';
 import type { Actor } from '../users/index.js';
 import { AccessMode, unitMode } from '../access/index.js';
 import { DEFAULT_OBJECT_FORMAT, isObjectFormat, type GitService, type ObjectFormat, type ServiceSession } from '../git/index.js';
 import { RepoStatus, type Repository } from './tables.js';
-import { ConcurrencyLimit } from '../git/index.js';
+import { ConcurrencyLimit, firstPktLine, formatLsRefs, parseLsRefsRequest, type RepoKey } from '../git/index.js';
 import { ReposService, repoKey } from './service.js';
 import { GitIntentStore } from './intents.js';
 import type { RepoAccess } from './access.js';
@@ -119,6 +119,40 @@ export class GitTransferService {
   }
 
   /**
+   * Protocol v2's `ls-refs` (the first request of every fetch over smart HTTP) answered from the backend's ref
+   * listing, without a git process; or the input to hand to git, unchanged, for every other request and whenever
+   * the backend cannot answer exactly as git would.
+   */
+  private async answerLsRefs(access: RepoAccess, key: RepoKey, input: Readable, signal: AbortSignal | undefined): Promise<{ session: ServiceSession } | { input: Readable }> {
+    if (!this.ctx.git.listRefsForTransfer) return { input };
+    const head = input.read() as Buffer | null;
+    if (head === null) return { input };
+    const first = firstPktLine(head);
+    if (first !== 'command=ls-refs\n' && first !== 'command=ls-refs') {
+      // Put back before the stream could end: git reads the body from its first byte.
+      input.unshift(head);
+      return { input };
+    }
+    const rest = await readUpTo(input, MAX_LS_REFS_REQUEST, signal);
+    const read = [head, ...rest.chunks];
+    if (input.errored) throw input.errored;
+    const replay = (): Readable => {
+      const again = new PassThrough();
+      for (const chunk of read) again.write(chunk);
+      if (rest.ended) again.end();
+      else input.pipe(again);
+      return again;
+    };
+    if (!rest.ended) return { input: replay() };
+    const body = Buffer.concat(read);
+    const parsed = parseLsRefsRequest(body, objectFormatOf(access.repo));
+    const listed = parsed && (await this.ctx.git.listRefsForTransfer(key));
+    if (!parsed || !listed) return { input: replay() };
+    const output = Readable.from([formatLsRefs(parsed, listed)], { objectMode: false });
+    return { session: { output, done: Promise.resolve([]) } };
+  }
+
+  /**
    * Runs the service over `input`; `done` settles after the push (if any) is recorded. git starts only once the
    * first bytes of `input` have arrived (unless the server speaks first) and a slot is free, so a client that
    * announces a body and sends nothing costs neither.
@@ -128,6 +162,11 @@ export class GitTransferService {
     // Input errors are read from `input.errored` below; one while nothing else listens must not crash the process.
     input.on('error', () => {});
     if (!options.serverSpeaksFirst) await bodyArrives(input, options.signal);
+    if (request.service === 'upload-pack' && options.stateless && protocol?.split(':').includes('version=2')) {
+      const listed = await this.answerLsRefs(access, key, input, options.signal);
+      if ('session' in listed) return listed.session;
+      input = listed.input;
+    }
     // Over quota, the pre-receive hook refuses every update but deletions (which free space), as Forgejo's does.
     const overQuota = request.service === 'receive-pack' && (await this.ctx.service(QuotaService).pushOverQuota(access.owner));
     // Only a repository with protection rules has its pushes checked by the server (from the pre-receive hook).
@@ -176,6 +215,47 @@ export class GitTransferService {
     done.catch(() => {});
     return { output: session.output, done };
   }
+}
+
+/** An `ls-refs` request longer than this is left to git (a client sends a few hundred bytes). */
+const MAX_LS_REFS_REQUEST = 256 * 1024;
+
+/**
+ * The whole of `input` when it ends within `limit` bytes (`ended`), else what was read so far with the stream
+ * paused where it stopped. Rejects when the stream fails or closes early.
+ */
+function readUpTo(input: Readable, limit: number, signal: AbortSignal | undefined): Promise<{ chunks: Buffer[]; ended: boolean }> {
+  const chunks: Buffer[] = [];
+  if (input.readableEnded) return Promise.resolve({ chunks, ended: true });
+  let size = 0;
+  return new Promise((resolve, reject) => {
+    const settle = (result: { chunks: Buffer[]; ended: boolean } | undefined, error?: unknown) => {
+      input.off('data', onData);
+      input.off('end', onEnd);
+      input.off('error', onError);
+      input.off('close', onClose);
+      signal?.removeEventListener('abort', onAbort);
+      if (result) resolve(result);
+      else reject(error);
+    };
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size > limit) {
+        input.pause();
+        settle({ chunks, ended: false });
+      }
+    };
+    const onEnd = () => settle({ chunks, ended: true });
+    const onError = (error: unknown) => settle(undefined, error);
+    const onClose = () => settle(undefined, input.errored ?? new BadRequestError('the request body was cut off'));
+    const onAbort = () => settle(undefined, signal?.reason);
+    input.on('data', onData);
+    input.once('end', onEnd);
+    input.once('error', onError);
+    input.once('close', onClose);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 /**
