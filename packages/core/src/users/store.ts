@@ -127,16 +127,20 @@ export class UsersStore extends Store<UsersTables & Pick<Schema, 'org_user'>> {
     const lower = [...new Set(emails.map((e) => e.toLowerCase()).filter((e) => e !== '' && isStorableText(e)))].slice(0, 500);
     const found = new Map<string, User>();
     if (lower.length === 0) return found;
-    const rows = await this.individuals()
-      .leftJoin('email_address', (join) => join.onRef('email_address.uid', '=', 'user.id').on('email_address.is_activated', '=', 1).on('email_address.lower_email', 'in', lower))
-      .selectAll('user')
-      .select('email_address.lower_email as matched_email')
-      .where((eb) => eb.or([eb('user.lower_email', 'in', lower), eb('email_address.lower_email', 'in', lower)]))
-      .execute();
-    for (const { matched_email, ...user } of rows) {
-      if (matched_email) found.set(matched_email, user);
-      if (lower.includes(user.lower_email) && !found.has(user.lower_email)) found.set(user.lower_email, user);
-    }
+    // Two lookups, each on its own index: one query that ORs the account's email with a joined address scans
+    // every account.
+    const [byAddress, byOwnEmail] = await Promise.all([
+      this.individuals()
+        .innerJoin('email_address', 'email_address.uid', 'user.id')
+        .selectAll('user')
+        .select('email_address.lower_email as matched_email')
+        .where('email_address.lower_email', 'in', lower)
+        .where('email_address.is_activated', '=', 1)
+        .execute(),
+      this.individuals().selectAll().where('lower_email', 'in', lower).execute(),
+    ]);
+    for (const { matched_email, ...user } of byAddress) found.set(matched_email, user);
+    for (const user of byOwnEmail) if (!found.has(user.lower_email)) found.set(user.lower_email, user);
     return found;
   }
 
