@@ -3,7 +3,7 @@ import type { ApiIssue } from '../issues/index.js';
 import { repoWebPath, toApiRepository } from '../repos/index.js';
 import { apiUrl, webUrl } from '../urls.js';
 import type { ChangedFileEntry } from '../git/index.js';
-import type { Repository } from '../repos/index.js';
+import type { RepoAccess, Repository } from '../repos/index.js';
 import type { User } from '../users/index.js';
 import { toApiUser } from '../users/index.js';
 import { toApiTeam } from '../orgs/index.js';
@@ -12,13 +12,27 @@ import type { ApiChangedFile, ApiPullRequest } from './schemas.js';
 import type { PullDetails } from './service.js';
 import { PULL_STATUS } from './tables.js';
 
+type ApiRepository = ReturnType<typeof toApiRepository>;
+
 /** Statuses in which a pull request cannot be merged (Forgejo's `Mergeable`). */
 const UNMERGEABLE = new Set<number>([PULL_STATUS.checking, PULL_STATUS.conflict, PULL_STATUS.error]);
 
-/** The API views of a page of pull requests; users, labels and milestones are converted once per page. */
+/**
+ * The API views of a page of pull requests; users, labels and milestones are converted once per page, and so is
+ * each repository (a page's base and head repositories are mostly one or two, each shown twice per item).
+ */
 export function toApiPullRequests(page: readonly PullDetails[], view: ApiView): ApiPullRequest[] {
   const issues = toApiIssues(page, view);
-  return page.map((details, i) => pullView(details, issues[i]!, view));
+  const repos = new Map<RepoAccess, ApiRepository>();
+  const repoView = (access: RepoAccess): ApiRepository => {
+    let converted = repos.get(access);
+    if (!converted) {
+      converted = toApiRepository(access, view);
+      repos.set(access, converted);
+    }
+    return converted;
+  };
+  return page.map((details, i) => pullView(details, issues[i]!, view, repoView));
 }
 
 /** The API view of a pull request, as Forgejo's `ToAPIPullRequest` shapes it. */
@@ -26,7 +40,7 @@ export function toApiPullRequest(details: PullDetails, view: ApiView): ApiPullRe
   return toApiPullRequests([details], view)[0]!;
 }
 
-function pullView(details: PullDetails, issue: ApiIssue, view: ApiView): ApiPullRequest {
+function pullView(details: PullDetails, issue: ApiIssue, view: ApiView, repoView: (access: RepoAccess) => ApiRepository): ApiPullRequest {
   const { pull, base, head } = details;
   const path = repoWebPath(base.owner, base.repo);
   const html = webUrl(view.settings, `${path}/pulls/${pull.index}`);
@@ -67,15 +81,16 @@ function pullView(details: PullDetails, issue: ApiIssue, view: ApiView): ApiPull
       ref: pull.base_branch,
       sha: details.baseCommit ?? '',
       repo_id: base.repo.id,
-      repo: toApiRepository(base, view),
+      repo: repoView(base),
     },
     head: head
       ? {
           label: crossRepo ? `${head.owner.name}:${pull.head_branch}` : pull.head_branch,
           ref: details.headBranchExists ? pull.head_branch : headRef,
-          sha: pull.head_commit_id,
+          // Forgejo's: the head branch's tip while it exists (closed and merged pull requests too), else the head ref's.
+          sha: details.headBranchCommit ?? pull.head_commit_id,
           repo_id: head.repo.id,
-          repo: toApiRepository(head, view),
+          repo: repoView(head),
         }
       : { label: pull.head_branch, ref: headRef, sha: pull.head_commit_id, repo_id: -1, repo: null },
     merge_base: pull.merge_base,

@@ -4,7 +4,7 @@ import { AccessMode, unitMode } from '../access/index.js';
 import { AccessService } from '../access/index.js';
 import { CommitsService, type CommitListPage } from '../commits/index.js';
 import { ConflictError, ForbiddenError, LockedError, NotFoundError, PreconditionFailedError, ValidationError } from '../errors.js';
-import type { ChangedFileEntry, RepoKey } from '../git/index.js';
+import type { ChangedFileEntry, RefUpdate, RepoKey } from '../git/index.js';
 import { IssuesService, type IssueDetails } from '../issues/index.js';
 import { IssuesPort } from '../issues/index.js';
 import { IssueLabelsService } from '../issues/index.js';
@@ -54,6 +54,8 @@ export interface PullDetails extends IssueDetails {
   baseCommit: string | undefined;
   /** Whether the head branch still exists in the head repository. */
   headBranchExists: boolean;
+  /** The head branch's tip now (absent when the branch is gone). */
+  headBranchCommit: string | undefined;
   /** Review requests still open, and the number of review comments (the reviews domain fills them). */
   reviewers: User[];
   reviewerTeams: Team[];
@@ -87,11 +89,21 @@ export class PullsService {
 
   /** Keeps pull requests in step with pushes to their head and base branches. */
   subscribe(): void {
+    // The branch tips views show are written by the push's own transaction: they hold exactly when it does.
+    this.ctx.events.withinTransaction('repo.pushed', async ({ payload }, tx) => {
+      const tips = movedBranches(payload.updates);
+      if (tips.size > 0) await tx.store(PullsStore).setBranchTips(payload.repo.id, tips);
+    });
+    // Refs moved with no push recorded (one that failed midway, or a crash): the next views read the tips again.
+    this.ctx.events.withinTransaction('repo.resynced', async ({ payload }, tx) => {
+      await tx.store(PullsStore).forgetBranchTips(payload.repo.id);
+    });
     this.ctx.events.on('repo.pushed', async ({ payload }) => {
+      await this.confirmBranchTips(payload.repo, payload.owner, payload.updates);
       for (const update of payload.updates) {
         if (!update.ref.startsWith('refs/heads/')) continue;
         const branch = update.ref.slice('refs/heads/'.length);
-        await this.branchMoved(payload.actor, payload.repo, branch, update.newId);
+        await this.branchMoved(payload.actor, payload.repo, payload.owner, branch, update.newId);
       }
     });
   }
@@ -140,10 +152,15 @@ export class PullsService {
   async details(actor: Actor, pulls: readonly Pull[], scope: Pick<CoreTransaction, 'store' | 'port'> = this.ctx): Promise<PullDetails[]> {
     if (pulls.length === 0) return [];
     const issueDetails = await this.issues.details(actor, pulls.map((p) => p.issue), scope);
-    const headIds = [...new Set(pulls.map((p) => p.pull.head_repo_id))];
-    const headRepos = await scope.port(ReposPort).byIds(headIds);
-    const userIds = [...headRepos.map((r) => r.owner_id), ...pulls.map((p) => p.pull.merger_id).filter((id) => id > 0)];
-    const users = await scope.port(UsersPort).byIds(userIds);
+    // Heads in the base repository (the usual case) and their owners come with the issue details: only other
+    // repositories, their owners and the mergers are queried, and nothing when there are none.
+    const knownRepos = new Map(issueDetails.map((d) => [d.repo.id, d]));
+    const otherHeadIds = [...new Set(pulls.map((p) => p.pull.head_repo_id))].filter((id) => !knownRepos.has(id));
+    const otherHeads = otherHeadIds.length > 0 ? await scope.port(ReposPort).byIds(otherHeadIds) : [];
+    const headRepos = [...[...new Set(pulls.map((p) => p.pull.head_repo_id))].flatMap((id) => knownRepos.get(id)?.repo ?? []), ...otherHeads];
+    const users = new Map<number, User>(issueDetails.map((d) => [d.owner.id, d.owner]));
+    const userIds = [...new Set([...otherHeads.map((r) => r.owner_id), ...pulls.map((p) => p.pull.merger_id).filter((id) => id > 0)])].filter((id) => !users.has(id));
+    if (userIds.length > 0) for (const [id, user] of await scope.port(UsersPort).byIds(userIds)) users.set(id, user);
     const reposById = new Map<number, Repository>(headRepos.map((r) => [r.id, r]));
     // Base repositories come with the issue details; their access (and that of heads elsewhere) in one batch.
     const pairs = new Map<number, { repo: Repository; owner: User }>();
@@ -154,26 +171,7 @@ export class PullsService {
     }
     const accesses = await this.ctx.service(AccessService).repoAccessMany(actor, [...pairs.values()]);
     const accessById = new Map(accesses.map((a) => [a.repo.id, a]));
-    // Branch tips, asked of each repository's long-lived object reader: no git process per request or item.
-    const tips = new Map<number, Map<string, string>>();
-    const wanted = new Map<number, Set<string>>();
-    for (const { pull } of pulls) {
-      wanted.set(pull.base_repo_id, (wanted.get(pull.base_repo_id) ?? new Set()).add(`refs/heads/${pull.base_branch}`));
-      wanted.set(pull.head_repo_id, (wanted.get(pull.head_repo_id) ?? new Set()).add(`refs/heads/${pull.head_branch}`));
-    }
-    await Promise.all(
-      [...wanted].map(async ([repoId, refs]) => {
-        const pair = pairs.get(repoId);
-        if (!pair) return;
-        const key = repoKey(pair.owner, pair.repo);
-        const found = new Map<string, string>();
-        await Promise.all([...refs].map(async (ref) => {
-          const info = await this.ctx.git.resolveRevision(key, ref);
-          if (info) found.set(ref, info.id);
-        }));
-        tips.set(repoId, found);
-      }),
-    );
+    const tips = await this.branchTips(pulls, pairs, scope);
     const reviews = await this.ctx.provider('pulls.reviews').summaries(pulls.map((p) => p.issue.id), scope);
     const prefixes = this.ctx.settings['repository.pull-request'].WORK_IN_PROGRESS_PREFIXES;
     return pulls.map(({ pull }, i) => {
@@ -187,13 +185,70 @@ export class PullsService {
         head: head && head.mode >= AccessMode.Read ? head : null,
         merger: pull.merger_id > 0 ? (users.get(pull.merger_id) ?? null) : null,
         draft: prefixes.some((prefix) => prefix !== '' && title.startsWith(prefix.toUpperCase())),
-        baseCommit: tips.get(pull.base_repo_id)?.get(`refs/heads/${pull.base_branch}`),
-        headBranchExists: tips.get(pull.head_repo_id)?.has(`refs/heads/${pull.head_branch}`) ?? false,
+        baseCommit: tips[i]!.base || undefined,
+        headBranchExists: tips[i]!.head !== '',
+        headBranchCommit: tips[i]!.head || undefined,
         reviewers: reviews.get(pull.issue_id)?.requestedReviewers ?? [],
         reviewerTeams: reviews.get(pull.issue_id)?.requestedTeams ?? [],
         reviewComments: reviews.get(pull.issue_id)?.reviewComments ?? 0,
       };
     });
+  }
+
+  /**
+   * The tips of each pull request's base and head branches (`''`: gone), as its row keeps them: no git at all.
+   * Tips a row does not know yet (see `PullRequestTable.base_branch_commit_id`) are read once from the repository's
+   * long-lived object reader and stored, unless a push stored its own meanwhile.
+   */
+  private async branchTips(pulls: readonly Pull[], repos: ReadonlyMap<number, { repo: Repository; owner: User }>, scope: Pick<CoreTransaction, 'store'>): Promise<{ base: string; head: string }[]> {
+    const reads = new Map<string, Promise<string>>();
+    const read = (repoId: number, branch: string): Promise<string> => {
+      const pair = repos.get(repoId);
+      // A head repository that is gone has no branches.
+      if (!pair) return Promise.resolve('');
+      const id = `${repoId}:${branch}`;
+      let found = reads.get(id);
+      if (!found) {
+        found = this.ctx.git.resolveRevision(repoKey(pair.owner, pair.repo), `refs/heads/${branch}`).then((info) => info?.id ?? '');
+        reads.set(id, found);
+      }
+      return found;
+    };
+    return Promise.all(
+      pulls.map(async ({ pull }) => {
+        const known = { base: pull.base_branch_commit_id, head: pull.head_branch_commit_id };
+        if (known.base !== null && known.head !== null) return { base: known.base, head: known.head };
+        const [base, head] = await Promise.all([known.base ?? read(pull.base_repo_id, pull.base_branch), known.head ?? read(pull.head_repo_id, pull.head_branch)]);
+        if (repos.has(pull.head_repo_id) || known.base === null) {
+          await scope.store(PullsStore).fillBranchTips(pull.id, {
+            ...(known.base === null ? { base } : {}),
+            ...(known.head === null && repos.has(pull.head_repo_id) ? { head } : {}),
+          });
+        }
+        return { base, head };
+      }),
+    );
+  }
+
+  /**
+   * After a push was recorded: the tips its transaction stored are checked against the refs (one object-reader call
+   * per moved branch that pull requests use), since two pushes to one branch may record in the other order than
+   * git moved it. What differs is corrected.
+   */
+  private async confirmBranchTips(repo: Repository, owner: User, updates: readonly RefUpdate[]): Promise<void> {
+    const moved = movedBranches(updates);
+    if (moved.size === 0) return;
+    const used = await this.store.branchesInUse(repo.id, [...moved.keys()]);
+    if (used.size === 0) return;
+    const key = repoKey(owner, repo);
+    const stale = new Map<string, string>();
+    await Promise.all(
+      [...used].map(async (branch) => {
+        const now = (await this.ctx.git.resolveRevision(key, `refs/heads/${branch}`))?.id ?? '';
+        if (now !== moved.get(branch)) stale.set(branch, now);
+      }),
+    );
+    if (stale.size > 0) await this.store.setBranchTips(repo.id, stale);
   }
 
   /** A page of a repository's pull requests (`GET /repos/{owner}/{repo}/pulls`). */
@@ -441,7 +496,7 @@ export class PullsService {
    * A branch of `repo` moved to `newId` (all zeros: deleted). Pull requests with that head follow it (their head
    * ref moves, `pull.synchronized`); pull requests into it are checked again.
    */
-  private async branchMoved(actor: Actor, repo: Repository, branch: string, newId: string): Promise<void> {
+  private async branchMoved(actor: Actor, repo: Repository, owner: User, branch: string, newId: string): Promise<void> {
     const deleted = /^0+$/.test(newId);
     const [heads, bases] = await Promise.all([this.store.withHead(repo.id, branch), this.store.withBase(repo.id, branch)]);
     const issues = await this.ctx.port(IssuesPort).byIds([...heads, ...bases].map((p) => p.issue_id));
@@ -451,11 +506,29 @@ export class PullsService {
         const issue = openIssues.get(pull.issue_id);
         if (!issue || pull.head_commit_id === newId) continue;
         await this.synchronize(actor, { issue, pull }, repo, newId);
+        await this.followHeadTip(actor, issue, repo, owner, branch, newId);
       }
     }
     for (const pull of bases) {
       const issue = openIssues.get(pull.issue_id);
       if (issue) await this.refresh({ issue, pull });
+    }
+  }
+
+  /**
+   * After synchronizing to `synced`: a later push to the branch, whose handler ran while this one was still
+   * checking, found the row not yet moved and left it. The branch's tip now decides; a few rounds at most.
+   */
+  private async followHeadTip(actor: Actor, issue: Issue, headRepo: Repository, headOwner: User, branch: string, synced: string): Promise<void> {
+    const key = repoKey(headOwner, headRepo);
+    for (let round = 0; round < 3; round++) {
+      const tip = (await this.ctx.git.resolveRevision(key, `refs/heads/${branch}`))?.id;
+      if (!tip || tip === synced) return;
+      // Only while it is open and unmerged, as `branchMoved` follows.
+      const [pull, now] = await Promise.all([this.store.byIssueId(issue.id), this.ctx.port(IssuesPort).byId(issue.id)]);
+      if (!pull || !now || now.is_closed || pull.has_merged || pull.head_commit_id === tip) return;
+      await this.synchronize(actor, { issue: now, pull }, headRepo, tip);
+      synced = tip;
     }
   }
 
@@ -576,4 +649,14 @@ export class PullsService {
     if (!head || !base) throw new NotFoundError('pull request has no commits to compare');
     return { base, head };
   }
+}
+
+/** The branches `updates` move, each with its new tip (`''`: deleted). */
+function movedBranches(updates: readonly RefUpdate[]): Map<string, string> {
+  const tips = new Map<string, string>();
+  for (const update of updates) {
+    if (!update.ref.startsWith('refs/heads/')) continue;
+    tips.set(update.ref.slice('refs/heads/'.length), /^0+$/.test(update.newId) ? '' : update.newId);
+  }
+  return tips;
 }

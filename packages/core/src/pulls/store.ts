@@ -1,6 +1,9 @@
-import type { Expression, Updateable } from 'kysely';
+import type { Expression, ExpressionBuilder, Updateable } from 'kysely';
 import { Store } from '../storage/index.js';
 import type { NewPullRequest, PullRequest, PullRequestTable, PullsTables } from './tables.js';
+
+/** Branches per statement when tips are written or looked up (bound parameters stay well under SQLite's limit). */
+const TIP_BATCH = 200;
 
 /** The `pull_request` table. */
 export class PullsStore extends Store<PullsTables> {
@@ -43,8 +46,64 @@ export class PullsStore extends Store<PullsTables> {
     return this.db.selectFrom('pull_request').selectAll().where('base_repo_id', '=', repoId).where('index', '=', index).executeTakeFirst();
   }
 
+  /** A new base branch's tip is not known yet (unless the change says it): the next view reads it. */
   update(id: number, changes: Updateable<PullRequestTable>): Promise<PullRequest> {
-    return this.db.updateTable('pull_request').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+    const set = changes.base_branch !== undefined && !('base_branch_commit_id' in changes) ? { ...changes, base_branch_commit_id: null } : changes;
+    return this.db.updateTable('pull_request').set(set).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  }
+
+  /**
+   * Branches of `repoId` moved: every pull request into one of them (base) or from one of them (head), open,
+   * closed or merged, keeps its new tip (`''`: deleted). One statement per side for up to 200 branches.
+   */
+  async setBranchTips(repoId: number, tips: ReadonlyMap<string, string>): Promise<void> {
+    const entries = [...tips];
+    for (let i = 0; i < entries.length; i += TIP_BATCH) {
+      const batch = entries.slice(i, i + TIP_BATCH);
+      const names = batch.map(([branch]) => branch);
+      const tipOf = (column: 'base_branch' | 'head_branch') => (eb: ExpressionBuilder<PullsTables, 'pull_request'>) => {
+        let cases = eb.case(column).when(batch[0]![0]).then(batch[0]![1]);
+        for (const [branch, tip] of batch.slice(1)) cases = cases.when(branch).then(tip);
+        return cases.end();
+      };
+      await this.db.updateTable('pull_request').set({ base_branch_commit_id: tipOf('base_branch') }).where('base_repo_id', '=', repoId).where('base_branch', 'in', names).execute();
+      await this.db.updateTable('pull_request').set({ head_branch_commit_id: tipOf('head_branch') }).where('head_repo_id', '=', repoId).where('head_branch', 'in', names).execute();
+    }
+  }
+
+  /** Of `branches`, those some pull request of `repoId` has as base or (from `repoId`) as head. */
+  async branchesInUse(repoId: number, branches: readonly string[]): Promise<Set<string>> {
+    const used = new Set<string>();
+    for (let i = 0; i < branches.length; i += TIP_BATCH) {
+      const names = branches.slice(i, i + TIP_BATCH);
+      const rows = await this.db
+        .selectFrom('pull_request')
+        .select('base_branch as branch')
+        .where('base_repo_id', '=', repoId)
+        .where('base_branch', 'in', names)
+        .union((db) => db.selectFrom('pull_request').select('head_branch as branch').where('head_repo_id', '=', repoId).where('head_branch', 'in', names))
+        .execute();
+      for (const row of rows) used.add(row.branch);
+    }
+    return used;
+  }
+
+  /**
+   * The repository's refs may have moved without a recorded push (an interrupted one, repaired from its refs):
+   * the tips of its pull requests' branches are unknown until the next view reads them again.
+   */
+  async forgetBranchTips(repoId: number): Promise<void> {
+    await this.db.updateTable('pull_request').set({ base_branch_commit_id: null }).where('base_repo_id', '=', repoId).execute();
+    await this.db.updateTable('pull_request').set({ head_branch_commit_id: null }).where('head_repo_id', '=', repoId).execute();
+  }
+
+  /**
+   * Stores tips a view read from git for a pull request whose tips were unknown, only where they still are: a
+   * push that moved the branch meanwhile wrote its own tip, which stays.
+   */
+  async fillBranchTips(id: number, tips: { base?: string; head?: string }): Promise<void> {
+    if (tips.base !== undefined) await this.db.updateTable('pull_request').set({ base_branch_commit_id: tips.base }).where('id', '=', id).where('base_branch_commit_id', 'is', null).execute();
+    if (tips.head !== undefined) await this.db.updateTable('pull_request').set({ head_branch_commit_id: tips.head }).where('id', '=', id).where('head_branch_commit_id', 'is', null).execute();
   }
 
   /** Unmerged pull requests whose head is `branch` of `headRepoId` (open or closed: a closed one may reopen). */

@@ -32,6 +32,14 @@ export interface PullRequestTable {
   merge_base: Generated<string>;
   /** The head commit when last checked; `refs/pull/{index}/head` of the base repository holds it too. */
   head_commit_id: Generated<string>;
+  /**
+   * The tips of `base_branch` (in the base repository) and `head_branch` (in the head repository) now, written in
+   * the transaction of each push that moves them (`''`: the branch is gone), so views read no git. `null`: not
+   * known (rows from before they were kept, imported or retargeted ones, a repository resynced after an
+   * interrupted push): the next view reads them from git and stores them.
+   */
+  base_branch_commit_id: Generated<string | null>;
+  head_branch_commit_id: Generated<string | null>;
   allow_maintainer_edit: Generated<number>;
   has_merged: Generated<number>;
   merged_commit_id: Generated<string>;

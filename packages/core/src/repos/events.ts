@@ -14,6 +14,11 @@ declare module '../events/bus.js' {
      * effect (all-zero old id: created; all-zero new id: deleted).
      */
     'repo.pushed': { repo: Repository; owner: User; actor: Actor; updates: RefUpdate[] };
+    /**
+     * The bookkeeping was brought in line with the refs after a push that failed or was interrupted: refs may have
+     * moved with no `repo.pushed` (what is derived from the refs must be read again).
+     */
+    'repo.resynced': { repo: Repository };
     /** A repository's settings changed (`PATCH /repos/{owner}/{repo}`): `previous` is the row before, `repo` after. */
     'repo.edited': { repo: Repository; previous: Repository; owner: User; actor: Actor };
     /** A repository was renamed; its git storage moved with it. `repo` has the new name. */

@@ -383,6 +383,7 @@ export class ReposService {
     await this.ctx.transaction(async (tx) => {
       await tx.store(ReposStore).update(repo.id, { ...derived, updated_unix: nowUnix() });
       await tx.store(GitIntentStore).delete(intent);
+      tx.emit('repo.resynced', { repo });
     });
   }
 

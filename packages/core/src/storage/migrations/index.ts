@@ -50,6 +50,7 @@ import { m0044_actions_runners } from './0044_actions_runners.js';
 import { m0045_repos_intent_leases } from './0045_repos_intent_leases.js';
 import { m0046_storage_locks } from './0046_storage_locks.js';
 import { m0047_webhooks_delivery_leases } from './0047_webhooks_delivery_leases.js';
+import { m0048_pulls_branch_tips } from './0048_pulls_branch_tips.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001_users_create,
@@ -99,4 +100,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0045_repos_intent_leases,
   m0046_storage_locks,
   m0047_webhooks_delivery_leases,
+  m0048_pulls_branch_tips,
 ];
