@@ -1,6 +1,10 @@
 /**
  * In-memory forge benchmark (`node bench/in-memory.mjs` after `npm run build`; the last part of `npm run bench`):
  *
+ * 0. The first forge of a fresh process (what a test suite's first test pays), median of COLD_RUNS child processes
+ *    after one warm-up: importing `@repohost/core` and `@repohost/server`, the first `RepoHost.inMemory()`,
+ *    `startServer`, the first `GET /api/v1/version`; then creating a user and a repository and the first read of it.
+ *    COLD_ROOTS=<checkout>,… compares other built checkouts in the same run ('' is this one); COLD_ONLY=1 stops there.
  * 1. Time from `RepoHost.inMemory()` to a created repository with `auto_init`, in RUNS fresh forges: opening
  *    (migrations on SQLite `:memory:`), creating the owner (its password hash is most of that), creating the
  *    repository (the isomorphic-git backend writes the first commit). Median and max after one warm-up forge.
@@ -27,6 +31,79 @@ const RUNS = Number(process.env.RUNS ?? 20);
 const FORGES = Number(process.env.FORGES ?? 5);
 const REPOS = 10;
 const COMMITS = 100;
+const COLD_RUNS = Number(process.env.COLD_RUNS ?? 9);
+
+// 0. The first forge of a fresh process, what a test suite's first test pays. Each sample is a child process
+// (`--cold-child <checkout>`) that imports the built packages of that checkout and reports its own timings.
+if (process.argv[2] === '--cold-child') {
+  await coldChild(process.argv[3]);
+  process.exit(0);
+}
+
+async function coldChild(root) {
+  const at = (from) => performance.now() - from;
+  const dist = (pkg) => (root ? pathToFileURL(path.join(root, 'packages', pkg, 'dist', 'index.js')).href : `@repohost/${pkg}`);
+  let start = performance.now();
+  const core = await import(dist('core'));
+  const server = await import(dist('server'));
+  const importMs = at(start);
+  start = performance.now();
+  const host = await core.RepoHost.inMemory();
+  const inMemoryMs = at(start);
+  start = performance.now();
+  const running = await server.startServer(host, { port: 0, hostname: '127.0.0.1' });
+  const startServerMs = at(start);
+  const get = async (urlPath) => {
+    const res = await fetch(`${running.url}${urlPath}`);
+    const body = await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`GET /${urlPath} answered ${res.status}: ${Buffer.from(body).toString()}`);
+  };
+  start = performance.now();
+  await get('api/v1/version');
+  const versionMs = at(start);
+  start = performance.now();
+  const owner = await host.users.create(core.SYSTEM, { username: 'alice', email: 'alice@example.com', password: 'correct-horse-battery' });
+  await host.repos.create(core.userActor(owner), { name: 'demo', auto_init: true });
+  const createMs = at(start);
+  start = performance.now();
+  await get('api/v1/repos/alice/demo');
+  const repoReadMs = at(start);
+  await running.close();
+  await host.close();
+  console.log(JSON.stringify({ importMs, inMemoryMs, startServerMs, versionMs, createMs, repoReadMs }));
+}
+
+async function coldStarts() {
+  const { execFile } = await import('node:child_process');
+  const { fileURLToPath } = await import('node:url');
+  const self = fileURLToPath(import.meta.url);
+  // COLD_ROOTS: checkouts to compare in one run (built, with node_modules), samples interleaved; '' is this one.
+  const roots = (process.env.COLD_ROOTS ?? '').split(',');
+  const samples = new Map(roots.map((root) => [root, []]));
+  for (let i = 0; i <= COLD_RUNS; i++) {
+    for (const root of roots) {
+      const out = await new Promise((resolve, reject) => {
+        execFile(process.execPath, [self, '--cold-child', root], { timeout: 120_000 }, (error, stdout, stderr) => {
+          if (error) reject(new Error(`cold child failed: ${error.message}\n${stderr}`));
+          else resolve(stdout);
+        });
+      });
+      if (i > 0) samples.get(root).push(JSON.parse(out.trim().split('\n').at(-1))); // the first: disk caches
+    }
+  }
+  for (const [root, runs] of samples) {
+    const med = (key) => median(runs.map((r) => r[key]));
+    const answer = median(runs.map((r) => r.inMemoryMs + r.startServerMs + r.versionMs));
+    console.log(`First forge of a fresh process${root ? ` (${root})` : ''}, median of ${runs.length} processes (ms):`);
+    console.log(`  import @repohost/core + @repohost/server ${fmt(med('importMs'))}   (target < 200)`);
+    console.log(`  RepoHost.inMemory()                      ${fmt(med('inMemoryMs'))}`);
+    console.log(`  startServer                              ${fmt(med('startServerMs'))}`);
+    console.log(`  first request, GET /api/v1/version       ${fmt(med('versionMs'))}`);
+    console.log(`  first answer after the imports           ${fmt(answer)}   (target < 100)`);
+    console.log(`  then creating a user and a repository    ${fmt(med('createMs'))}`);
+    console.log(`  first GET /api/v1/repos/{owner}/{repo}   ${fmt(med('repoReadMs'))}`);
+  }
+}
 
 const bundle = process.env.REPOHOST_BUNDLE ? await import(pathToFileURL(process.env.REPOHOST_BUNDLE).href) : undefined;
 const { RepoHost, SYSTEM, loadSettings, userActor } = bundle ?? (await import('@repohost/core'));
@@ -91,6 +168,9 @@ function memory() {
   const { heapUsed, external, arrayBuffers, rss } = process.memoryUsage();
   return { heapUsed, external, arrayBuffers, rss };
 }
+
+await coldStarts();
+if (process.env.COLD_ONLY === '1') process.exit(0);
 
 // 1. Open to first repository.
 await timeOneForge();

@@ -9,4 +9,11 @@ export default defineConfig({
   dts: process.env.REPOHOST_BUILD_DTS !== '0',
   sourcemap: true,
   clean: true,
+  // Start-up cost (what importing the package costs a test suite's first test): kysely and TypeBox as published are
+  // hundreds of small ES modules each, and resolving and linking them took most of the import; bundled, they are
+  // part of one chunk. Whitespace and syntax minified (names kept, the source map maps back): a third less to
+  // parse, and no non-ASCII comment that makes the whole file a two-byte string.
+  noExternal: [/^kysely(?:\/|$)/, /^@sinclair\/typebox(?:\/|$)/],
+  minifyWhitespace: true,
+  minifySyntax: true,
 });

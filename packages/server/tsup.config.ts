@@ -8,4 +8,10 @@ export default defineConfig({
   dts: process.env.REPOHOST_BUILD_DTS !== '0',
   sourcemap: true,
   clean: true,
+  // As core's (its tsup.config.ts): h3, srvx (with rou3) and TypeBox bundled rather than loaded as dozens of
+  // modules. The server uses TypeBox's builders only (plain objects, kinds under global symbols), so its copy and
+  // core's, which validates, agree.
+  noExternal: [/^h3(?:\/|$)/, /^srvx(?:\/|$)/, /^@sinclair\/typebox(?:\/|$)/],
+  minifyWhitespace: true,
+  minifySyntax: true,
 });

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
-import type { HTTPError, HTTPHandler, H3Event, RouteOptions } from 'h3';
-import { H3, getRouterParams, toEventHandler } from 'h3';
+import type { HTTPError, HTTPHandler, H3Event, H3Route, MatchedRoute, RouteOptions } from 'h3';
+import { H3, getRouterParams } from 'h3';
 import { FastResponse } from 'srvx';
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import {
@@ -546,16 +546,31 @@ const HEAD_MEASURE_LIMIT = 16 * 1024 * 1024;
  * An h3 app whose GET routes answer HEAD as Forgejo's do: the GET handler runs, and the answer keeps its status
  * and headers, Content-Length included, without the body. h3 alone tries GET for HEAD only when no route matches
  * HEAD, which a catch-all always does, and it drops a length srvx would have counted from the body; so every GET
- * route gets a HEAD twin here, registered with it (the router's, the swagger document's, git's).
+ * route has a HEAD twin here (the router's, the swagger document's, git's). No HEAD route is registered otherwise,
+ * so a HEAD request matches exactly what a GET to its path matches (a GET route or a catch-all): it is looked up as
+ * GET, and a GET route's twin is made when a HEAD first reaches it. Registering the twins up front put a third of
+ * the router's entries, and of its start-up time, into routes few requests use.
  */
 export class H3WithHead extends H3 {
+  private readonly headTwins = new WeakMap<H3Route, H3Route>();
+
   override on(method: Parameters<H3['on']>[0], route: string, handler: HTTPHandler, opts?: RouteOptions): this {
-    super.on(method, route, handler, opts);
-    if (method.toUpperCase() === 'GET') {
-      const get = toEventHandler(handler)!;
-      super.on('HEAD', route, (event) => headAnswer(get(event)), opts);
+    if (method.toUpperCase() === 'HEAD') throw new Error(`HEAD ${route}: a GET route answers HEAD (H3WithHead)`);
+    return super.on(method, route, handler, opts);
+  }
+
+  override '~findRoute'(event: H3Event): MatchedRoute<H3Route> | void {
+    if (event.req.method !== 'HEAD') return super['~findRoute'](event);
+    // h3's lookup reads the method and the path only.
+    const match = super['~findRoute']({ req: { method: 'GET' }, url: event.url } as H3Event);
+    if (!match || match.data.method !== 'GET') return match;
+    let twin = this.headTwins.get(match.data);
+    if (!twin) {
+      const { route, middleware, meta, handler: get } = match.data;
+      twin = { route, method: 'HEAD', middleware, meta, handler: (headEvent) => headAnswer(get(headEvent)) };
+      this.headTwins.set(match.data, twin);
     }
-    return this;
+    return { ...match, data: twin };
   }
 }
 
