@@ -6,7 +6,11 @@
  *   phase 1, one branch:   repository read, GET …/branches, GET …/commits?limit=30 without statistics
  *                          (stat=false&verification=false&files=false) and with them (the defaults);
  *   phase 2, 50 branches:  repository read, GET …/branches (a page of 30, the API's default, and ?limit=50);
- *   phase 3, 20 pull requests and 20 issues: repository read, GET …/pulls?state=all, GET …/issues?state=all&type=issues.
+ *   phase 3, 20 pull requests and 20 issues: repository read, GET …/pulls?state=all, GET …/issues?state=all&type=issues;
+ *   phase 4, 32 parallel `git clone`s of the whole history for BENCH_CLONE_MS (10 s).
+ *
+ * Peak RSS: this process's RSS after setup and a full GC, against its highest RSS while the four phases run
+ * (sampled every 20 ms); issue 28 wants the peak at most 150 MiB above idle.
  *
  * Each is measured by bench/loadgen.mjs (a child process, closed loop, keep-alive) at 32 connections (as in the
  * issue) and at 8. Git processes per request are counted by the git backend itself: every git process the server
@@ -27,7 +31,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RepoHost, SYSTEM, loadSettings, userActor } from '@repohost/core';
 import { startServer } from '@repohost/server';
-import { gitEnv, mustGit } from './git-client.mjs';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { cloneLoad, gitEnv, mustGit } from './git-client.mjs';
 
 const COMMITS = 2000;
 /** Random bytes per commit (base64 in the file): about 10 KiB of the pack each, so ~20 MiB for the history. */
@@ -40,6 +46,15 @@ const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 1000);
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 5000);
 const PROBE_REQUESTS = 10;
 const LOADGEN = path.join(path.dirname(fileURLToPath(import.meta.url)), 'loadgen.mjs');
+const CLONE_CLIENTS = 32;
+const CLONE_MS = Number(process.env.BENCH_CLONE_MS ?? 10_000);
+const MiB = 2 ** 20;
+
+/** A full garbage collection (the flag can be set at run time; `gc` then exists in a new context). */
+function collectGarbage() {
+  setFlagsFromString('--expose-gc');
+  runInNewContext('gc')();
+}
 
 function measure(url, connections, headers) {
   return new Promise((resolve, reject) => {
@@ -115,6 +130,17 @@ export async function runGitReadsBench(log = console.log) {
     const served = path.join(settings.repository.ROOT, 'bench', 'history.git');
     log(`git-reads: seeded ${COMMITS} commits, pack ${((await packBytes(served)) / 2 ** 20).toFixed(1)} MiB on the server, in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     log(`git-reads: ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at the start (the numbers are only comparable on a quiet machine)`);
+
+    // Memory: this process (the server, and the bench's small share) before the load, after a full collection,
+    // and its highest RSS while the load runs, sampled every 20 ms.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    collectGarbage();
+    const rssBefore = process.memoryUsage.rss();
+    let rssPeak = rssBefore;
+    const sampler = setInterval(() => {
+      rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
+    }, 20);
+    sampler.unref();
 
     /** Waits until no git process has started for a while (what a push set going in the background has ended). */
     const quiet = async () => {
@@ -219,6 +245,15 @@ export async function runGitReadsBench(log = console.log) {
       ['GET /pulls?state=all (20 pull requests)', `${repoUrl}/pulls?state=all&limit=20`, PULLS],
       ['GET /issues?state=all&type=issues (20)', `${repoUrl}/issues?state=all&type=issues&limit=20`, ISSUES],
     ]);
+
+    // ---- phase 4: 32 parallel clones of the whole history ----------------------------------------------
+    const clones = await cloneLoad({ url: pushUrl, clients: CLONE_CLIENTS, warmupMs: 1000, durationMs: CLONE_MS, maxClones: 10_000, timeoutMs: 120_000, home });
+    log(`  [clones] ${CLONE_CLIENTS} parallel git clones of the ${COMMITS}-commit repository: ${clones.clonesPerSecond.toFixed(1)}/s, p50 ${clones.p50Ms.toFixed(0)} ms, p99 ${clones.p99Ms.toFixed(0)} ms, ${clones.failedInWindow + clones.failedOutside} failed`);
+    for (const f of clones.failures ?? []) log(`    clone failures: ${f.count}× ${f.reason}: ${f.first}`);
+    clearInterval(sampler);
+    rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
+    rows.memory = { beforeMiB: rssBefore / MiB, peakMiB: rssPeak / MiB };
+    log(`git-reads: RSS ${(rssBefore / MiB).toFixed(1)} MiB before the load (after a full GC), peak ${(rssPeak / MiB).toFixed(1)} MiB under it (+${((rssPeak - rssBefore) / MiB).toFixed(1)} MiB), sampled every 20 ms`);
   } finally {
     await running.close();
     await host.close?.();
@@ -249,6 +284,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.log(`  ${verdict(lean.rps / full.rps <= 3)}  with statistics and files costs ≤ 3× without: ${(lean.rps / full.rps).toFixed(2)}×`);
     console.log(`  ${verdict(pulls.rps >= issues.rps)}  pull list ≥ issue list (20 items each): ${(pulls.rps / issues.rps).toFixed(2)}×`);
   }
+  if (rows.memory) console.log(`  ${verdict(rows.memory.peakMiB - rows.memory.beforeMiB <= 150)}  peak RSS under the load ≤ RSS before it + 150 MiB: +${(rows.memory.peakMiB - rows.memory.beforeMiB).toFixed(1)} MiB`);
   const spawnLine = rows.filter((r) => r.connections !== CONNECTION_COUNTS[1]).map((r) => `[${r.phase}] ${r.label.split(' (')[0]}${r.label.includes('(') ? ` (${r.label.split(' (')[1]}` : ''}: ${r.spawns.toFixed(1)}`);
   console.log(`\ngit processes per request (sequential, after a warm-up request):\n  ${spawnLine.join('\n  ')}`);
 }
