@@ -32,6 +32,7 @@ describe('an interrupted merge', () => {
     const real = git.updateRefs.bind(git);
     const stuck = vi.spyOn(git, 'updateRefs').mockImplementationOnce(async (key, updates) => {
       await real(key, updates);
+      // The refs moved; the process dies before the database hears of it.
       return new Promise<never>(() => {});
     });
     const aborted = new AbortController();
@@ -74,22 +75,7 @@ describe('an interrupted merge', () => {
   });
 
   test('is marked merged by start-up reconciliation when the base branch moved', async () => {
-    const { full, clone } = await w.newRepo();
-    const base = await w.tip(clone, 'main');
-    const head = await w.commit(clone, 'feature', { 'a.txt': 'a\n' });
-    const index = await w.openPull(full, 'feature');
-
-    const git = w.s.host.git;
-    const real = git.updateRefs.bind(git);
-    const stuck = vi.spyOn(git, 'updateRefs').mockImplementationOnce(async (key, updates) => {
-      await real(key, updates);
-      // The refs moved; the process dies before the database hears of it.
-      return new Promise<never>(() => {});
-    });
-    const aborted = new AbortController();
-    void w.s.fetch(`/api/v1/repos/${full}/pulls/${index}/merge`, { method: 'POST', headers: { ...w.h, 'content-type': 'application/json' }, body: JSON.stringify({ Do: 'merge' }), signal: aborted.signal }).catch(() => undefined);
-    await vi.waitFor(() => expect(stuck).toHaveBeenCalled(), { timeout: 20_000 });
-    await w.eventually(async () => (await w.tip(clone, 'main')) !== base);
+    const { full, clone, base, head, index, aborted } = await interruptedMerge();
     const merged = await w.tip(clone, 'main');
     expect((await w.git(['log', '-1', '--format=%P', merged], clone)).split(' ')).toEqual([base, head]);
     expect((await w.getPull(full, index)).merged).toBe(false);
