@@ -1,15 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { BoundedMap } from '../bounded-map.js';
 import type { ListedRef, ListedRefs } from './types.js';
 import type { RepoKey } from './backend.js';
 import type { NativeGitRunner } from './native-runner.js';
-import { RACY_MS, refsStamp } from './native-refs.js';
+import { StampedRefReads } from './native-refs.js';
 
-/** Listings with more refs than this are not kept (git answers those requests itself). */
+/** Listings with more refs than this are not answered here (git answers those requests itself). */
 const MAX_LISTED_REFS = 10_000;
-/** Repositories whose listing is kept (least recently used dropped first). */
-const MAX_KEPT = 256;
 /** RepoHost's own bookkeeping refs, hidden from clients (transfer.hideRefs=refs/repohost, as git matches it). */
 const HIDDEN = 'refs/repohost';
 
@@ -17,40 +14,19 @@ const FORMAT = ['%(refname)', '%(objectname)', '%(*objectname)', '%(*objecttype)
 
 /**
  * Every ref under refs/ for `ls-refs` (see ls-refs.ts), read by one `git for-each-ref` and kept per repository
- * while the refs on disk keep the same stamp (native-refs.ts `refsStamp`, checked at every read, so a push by any
- * process shows at once). Undefined whenever the answer could differ from git's: another ref backend, a HEAD that
- * is not a symbolic ref, broken refs, tags of tags, or too many refs; the caller then lets git answer.
+ * while the refs on disk keep the same stamp (native-refs.ts `StampedRefReads`, checked at every read, so a push by
+ * any process shows at once). Undefined whenever the answer could differ from git's: another ref backend, a HEAD
+ * that is not a symbolic ref, broken refs, tags of tags, or too many refs; the caller then lets git answer.
  */
 export class TransferRefListings {
-  private readonly kept = new BoundedMap<string, { stamp: string; refs: ListedRef[] }>(MAX_KEPT);
-  private readonly running = new Map<string, Promise<ListedRef[] | undefined>>();
+  private readonly reads = new StampedRefReads<ListedRef[] | undefined>();
 
   async listing(git: NativeGitRunner, key: RepoKey): Promise<ListedRefs | undefined> {
     const dir = git.pathOf(key);
     const head = symbolicHead(dir);
     if (head === undefined) return undefined;
-    const readAt = Date.now();
-    const state = refsStamp(dir, 'refs/', readAt);
-    if (!state) return undefined;
-    const found = this.kept.get(dir);
-    if (found && found.stamp === state.stamp) {
-      this.kept.delete(dir);
-      this.kept.set(dir, found);
-      return { head, refs: found.refs };
-    }
-    const flight = `${dir}\0${state.stamp}`;
-    let run = this.running.get(flight);
-    if (!run) {
-      run = readRefs(git, dir);
-      this.running.set(flight, run);
-      const done = () => this.running.delete(flight);
-      run.then(done, done);
-    }
-    const refs = await run;
-    if (!refs) return undefined;
-    // Read after the stamp, so never older than it; a stamp younger than the clock's tick is not kept.
-    if (readAt - state.newestMs > RACY_MS) this.kept.set(dir, { stamp: state.stamp, refs });
-    return { head, refs };
+    const refs = await this.reads.read(dir, dir, 'refs/', () => readRefs(git, dir), (value) => value !== undefined);
+    return refs && { head, refs };
   }
 }
 

@@ -93,10 +93,10 @@ async function forEachRef(git: NativeGitRunner, key: RepoKey, args: string[]): P
  * A ref state whose newest time stamp is younger than this is not kept: file systems stamp times with a coarse
  * clock (a jiffy; a second on some), so a change in the same tick as the one read could leave the stamp unchanged.
  */
-export const RACY_MS = 2000;
+const RACY_MS = 2000;
 /** Listings longer than this are read again each time rather than kept. */
 const MAX_CACHED_REFS = 10_000;
-/** Repositories × kinds whose listing is kept (least recently used dropped first). */
+/** Reads kept by each `StampedRefReads` (repositories, × kinds for branch and tag listings; least recently used dropped first). */
 const MAX_CACHED_LISTINGS = 256;
 /** Ref folders whose subfolder names are kept (see `subfoldersOf`). */
 const MAX_CACHED_FOLDERS = 4096;
@@ -139,7 +139,7 @@ function subfoldersOf(folder: string, stamp: string, changedMs: number, now: num
  * `readdir` of a folder that changed) take microseconds, where each asynchronous call is a round trip through
  * libuv's thread pool, which cost more than the rest of a branch list.
  */
-export function refsStamp(dir: string, prefix: string, now: number): { stamp: string; newestMs: number } | undefined {
+function refsStamp(dir: string, prefix: string, now: number): { stamp: string; newestMs: number } | undefined {
   const parts: string[] = [];
   let newest = 0n;
   const statOf = (file: string) => statSync(file, { bigint: true, throwIfNoEntry: false });
@@ -167,46 +167,63 @@ export function refsStamp(dir: string, prefix: string, now: number): { stamp: st
 }
 
 /**
- * Every ref of a kind with its details, in Forgejo's order, from one `git for-each-ref`, kept per repository
- * while the refs on disk keep the same stamp (`refsStamp`): a branch list or a single branch then starts no git
- * process until a push, a ref update or `pack-refs` (in this process or another) changes the files. Concurrent
- * readers of one state share one git run.
+ * What one read of a repository's refs under a prefix made of them, kept per id while the refs on disk keep the
+ * same stamp (`refsStamp`): the read runs again only after a push, a ref update or `pack-refs` (in this process or
+ * another) changed the files. Concurrent readers of one state share one read.
  */
-export class RefListings {
-  private readonly kept = new BoundedMap<string, { stamp: string; refs: RefDetail[] }>(MAX_CACHED_LISTINGS);
-  private readonly running = new Map<string, Promise<RefDetail[]>>();
+export class StampedRefReads<T> {
+  private readonly kept = new BoundedMap<string, { stamp: string; value: T }>(MAX_CACHED_LISTINGS);
+  private readonly running = new Map<string, Promise<T>>();
 
-  /** The whole listing when the refs' state can be known, else undefined (the caller reads what it needs). */
-  async listing(git: NativeGitRunner, key: RepoKey, kind: RefKind): Promise<RefDetail[] | undefined> {
-    const dir = git.pathOf(key);
+  /**
+   * The value `read` gives for the refs of `dir` under `prefix`, kept under `id` when `keepable` says so; undefined
+   * when the refs' state cannot be known (another ref backend), and nothing is read.
+   */
+  async read(id: string, dir: string, prefix: string, read: () => Promise<T>, keepable: (value: T) => boolean): Promise<T | undefined> {
     const readAt = Date.now();
-    const state = refsStamp(dir, PREFIX[kind], readAt);
+    const state = refsStamp(dir, prefix, readAt);
     if (!state) return undefined;
-    const id = `${kind}\0${dir}`;
     const found = this.kept.get(id);
     if (found && found.stamp === state.stamp) {
       // Most recently used last.
       this.kept.delete(id);
       this.kept.set(id, found);
-      return found.refs;
+      return found.value;
     }
     const flight = `${id}\0${state.stamp}`;
     let run = this.running.get(flight);
     if (!run) {
-      run = forEachRef(git, key, [`--format=${DETAIL_FORMAT}`, ...SORT[kind], PREFIX[kind]]).then(parseDetails);
+      run = read();
       this.running.set(flight, run);
       const done = () => this.running.delete(flight);
       run.then(done, done);
     }
-    const refs = await run;
-    // Read after the stamp: the listing is at least as new as the stamp says, so keeping it under that stamp can
-    // only make the next read run git again, never serve an older state. A stamp younger than RACY_MS is not kept.
-    if (readAt - state.newestMs > RACY_MS && refs.length <= MAX_CACHED_REFS) this.kept.set(id, { stamp: state.stamp, refs });
-    return refs;
+    const value = await run;
+    // Read after the stamp: the value is at least as new as the stamp says, so keeping it under that stamp can only
+    // make the next read run git again, never serve an older state. A stamp younger than RACY_MS is not kept.
+    if (readAt - state.newestMs > RACY_MS && keepable(value)) this.kept.set(id, { stamp: state.stamp, value });
+    return value;
   }
+}
 
-  forget(dir: string): void {
-    for (const kind of Object.keys(PREFIX)) this.kept.delete(`${kind}\0${dir}`);
+/**
+ * Every ref of a kind with its details, in Forgejo's order, from one `git for-each-ref`, kept per repository
+ * while the refs on disk keep the same stamp (`StampedRefReads`): a branch list or a single branch then starts no
+ * git process until the refs change.
+ */
+export class RefListings {
+  private readonly reads = new StampedRefReads<RefDetail[]>();
+
+  /** The whole listing when the refs' state can be known, else undefined (the caller reads what it needs). */
+  listing(git: NativeGitRunner, key: RepoKey, kind: RefKind): Promise<RefDetail[] | undefined> {
+    const dir = git.pathOf(key);
+    return this.reads.read(
+      `${kind}\0${dir}`,
+      dir,
+      PREFIX[kind],
+      () => forEachRef(git, key, [`--format=${DETAIL_FORMAT}`, ...SORT[kind], PREFIX[kind]]).then(parseDetails),
+      (refs) => refs.length <= MAX_CACHED_REFS,
+    );
   }
 }
 
