@@ -98,7 +98,7 @@ export {
   type AdminUserSort,
   type AdminUserSearch,
 } from './users/admin-schemas.js';
-export { toApiUser, toApiUserSettings, toApiEmail, avatarUrl, avatarHash, AVATARS_PATH, DEFAULT_AVATAR_PATH } from './users/convert.js';
+export { ApiUserViews, toApiUser, toApiUserSettings, toApiEmail, avatarUrl, avatarHash, AVATARS_PATH, DEFAULT_AVATAR_PATH } from './users/convert.js';
 export { UserEmailsService, isAcceptableEmail, type OwnedEmailAddress } from './users/emails.js';
 export { UserAvatarsService, type AvatarImage } from './users/avatars.js';
 export { identiconPng } from './users/identicon.js';

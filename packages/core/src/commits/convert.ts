@@ -1,8 +1,8 @@
 import type { GitCommit } from '../git/index.js';
 import { apiUrl, webUrl } from '../urls.js';
 import { isoTime, type ApiView } from '../wire.js';
-import { toApiUser } from '../users/index.js';
-import type { ApiUser, User } from '../users/index.js';
+import { ApiUserViews, toApiUser } from '../users/index.js';
+import type { User } from '../users/index.js';
 import type { ApiCommit, ApiCommitAffectedFiles, ApiCommitStatus, ApiPayloadCommitVerification, CommitStatusState } from './schemas.js';
 import type { CommitStatus } from './tables.js';
 import type { CommitVerification } from './verification.js';
@@ -40,16 +40,10 @@ export function toApiVerification(verification: CommitVerification): ApiPayloadC
 
 /**
  * The API view of a commit of the repository at `repoPath` (`owner/repo`, URL-escaped). A page passes one `users`
- * map to all its commits: each account is then converted once for the page (by id), not twice per commit.
+ * to all its commits: each account is then converted once for the page, not twice per commit.
  */
-export function toApiCommit(view: CommitView, repoPath: string, apiView: ApiView, users: Map<number, ApiUser> = new Map()): ApiCommit {
+export function toApiCommit(view: CommitView, repoPath: string, apiView: ApiView, users = new ApiUserViews(apiView)): ApiCommit {
   const { commit } = view;
-  const userOf = (user: User | undefined): ApiUser | null => {
-    if (!user) return null;
-    let found = users.get(user.id);
-    if (!found) users.set(user.id, (found = toApiUser(user, apiView)));
-    return found;
-  };
   const { settings } = apiView;
   const url = apiUrl(settings, `/repos/${repoPath}/git/commits/${commit.id}`);
   let files: ApiCommitAffectedFiles[] | null = null;
@@ -83,8 +77,8 @@ export function toApiCommit(view: CommitView, repoPath: string, apiView: ApiView
       tree: { url: apiUrl(settings, `/repos/${repoPath}/git/trees/${commit.id}`), sha: commit.id, created: committed },
       verification: view.verification ? toApiVerification(view.verification) : null,
     },
-    author: userOf(view.author),
-    committer: userOf(view.committer),
+    author: view.author ? users.of(view.author) : null,
+    committer: view.committer ? users.of(view.committer) : null,
     parents: commit.parents.map((sha) => ({ url: apiUrl(settings, `/repos/${repoPath}/git/commits/${sha}`), sha, created: ZERO_TIME })),
     files,
     stats,

@@ -3,7 +3,7 @@ import { toApiLabel } from '../labels/index.js';
 import { toApiMilestone } from '../milestones/index.js';
 import { repoWebPath } from '../repos/index.js';
 import { apiUrl, webUrl } from '../urls.js';
-import { toApiUser } from '../users/index.js';
+import { ApiUserViews } from '../users/index.js';
 import { isoTime, type ApiView } from '../wire.js';
 import type { ApiIssue } from './schemas.js';
 import type { IssueDetails } from './service.js';
@@ -19,16 +19,16 @@ import type { User } from '../users/index.js';
  * the one object shown wherever it appears (each response is serialized once, so sharing is safe).
  */
 class SharedViews {
-  private readonly users = new Map<number, ApiUser>();
+  private readonly users: ApiUserViews;
   private readonly labels = new Map<string, ApiLabel>();
   private readonly milestones = new Map<number, ApiMilestone>();
 
-  constructor(private readonly view: ApiView) {}
+  constructor(private readonly view: ApiView) {
+    this.users = new ApiUserViews(view);
+  }
 
   user(user: User): ApiUser {
-    let api = this.users.get(user.id);
-    if (!api) this.users.set(user.id, (api = toApiUser(user, this.view)));
-    return api;
+    return this.users.of(user);
   }
 
   label(label: Label, path: string): ApiLabel {

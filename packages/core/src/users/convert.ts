@@ -74,6 +74,22 @@ export function toApiUser(user: User, { viewer, settings }: ApiView): ApiUser {
   };
 }
 
+/**
+ * The API views of the users of one response: each user converted once, and that one object shown wherever the user
+ * appears (a response is serialized once, so sharing is safe).
+ */
+export class ApiUserViews {
+  private readonly users = new Map<number, ApiUser>();
+
+  constructor(private readonly view: ApiView) {}
+
+  of(user: User): ApiUser {
+    let api = this.users.get(user.id);
+    if (!api) this.users.set(user.id, (api = toApiUser(user, this.view)));
+    return api;
+  }
+}
+
 /** The user's own settings (`GET /user/settings`). */
 export function toApiUserSettings(user: User): ApiUserSettings {
   return {

@@ -8,7 +8,7 @@ export { ANONYMOUS, SYSTEM, actorUser, isSelf, isSiteAdmin, signedInUser, userAc
 export { RenameUserOptionSchema, type EditUserOption, type RenameUserOption } from './admin-schemas.js';
 export { UserAdminService } from './admin-service.js';
 export { UserAvatarsService, decodeAvatarImage, type AvatarImage, readAvatar, writeAvatar } from './avatars.js';
-export { avatarUrl, noReplyAddress, toApiUser } from './convert.js';
+export { ApiUserViews, avatarUrl, noReplyAddress, toApiUser } from './convert.js';
 export { type DirectoryAuth, type DirectorySignIn } from './directory.js';
 export { UserEmailsService, isAcceptableEmail } from './emails.js';
 export { EMAIL_MAX_LENGTH, USERNAME_MAX_LENGTH, assertSiteUrl, assertValidUsername } from './names.js';

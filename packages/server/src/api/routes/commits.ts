@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { FastResponse } from 'srvx';
-import { CommitSchema, CompareSchema, PullRequestSchema, repoWebPath, toApiCommit, toApiPullRequest, type ApiUser, type Page, type PageRequest } from '@repohost/core';
+import { CommitSchema, CompareSchema, PullRequestSchema, repoWebPath, ApiUserViews, toApiCommit, toApiPullRequest, type Page, type PageRequest } from '@repohost/core';
 import { mapPage, type ApiRouter } from '../router.js';
 import type { Groups } from '../groups.js';
 
@@ -52,7 +52,7 @@ export function registerCommitRoutes(_router: ApiRouter, { repo }: Groups): void
     handler: async ({ host, actor, repo, query, page, view, responseHeaders }) => {
       const result = await host.commits.list(actor, repo, query, page);
       const path = repoWebPath(repo.owner, repo.repo);
-      const users = new Map<number, ApiUser>();
+      const users = new ApiUserViews(view);
       return commitLikePage(result, responseHeaders, (commit) => toApiCommit(commit, path, view, users));
     },
   });
@@ -114,7 +114,7 @@ export function registerCommitRoutes(_router: ApiRouter, { repo }: Groups): void
     handler: async ({ host, actor, repo, params, query, view }) => {
       const result = await host.commits.compare(actor, repo, params.basehead, query);
       const path = repoWebPath(repo.owner, repo.repo);
-      const users = new Map<number, ApiUser>();
+      const users = new ApiUserViews(view);
       return { total_commits: result.total, commits: result.items.map((commit) => toApiCommit(commit, path, view, users)) };
     },
   });
