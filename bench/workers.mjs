@@ -11,9 +11,10 @@
  * 1, 2, 2, 1 (each figure is the mean of its two runs), so a machine whose speed drifts during the bench does not
  * favour either. Load comes from wrk (Debian's package, one thread) when it is on PATH, else (or with
  * BENCH_LOADGEN=node) from bench/loadgen.mjs, in its own process (32 keep-alive connections): wrk costs the shared
- * cores far less than a Node.js load generator, which on 2 cores is most of the difference. Clones from bench/git-client.mjs: on a 2-core machine the load
- * generator and the git clients share the cores with the server, so the ratio says what a second process adds on
- * the same machine, not what a second machine would. Numbers are reported, not asserted.
+ * cores far less than a Node.js load generator, which on 2 cores is most of the difference. Clones come from
+ * bench/git-client.mjs. On a 2-core machine the load generator and the git clients share the cores with the server,
+ * so the ratio says what a second process adds on the same machine, not what a second machine would. Numbers are
+ * reported, not asserted.
  *
  *   node bench/workers.mjs
  *

@@ -155,9 +155,10 @@ export class PullsService {
     // Heads in the base repository (the usual case) and their owners come with the issue details: only other
     // repositories, their owners and the mergers are queried, and nothing when there are none.
     const knownRepos = new Map(issueDetails.map((d) => [d.repo.id, d]));
-    const otherHeadIds = [...new Set(pulls.map((p) => p.pull.head_repo_id))].filter((id) => !knownRepos.has(id));
+    const headIds = [...new Set(pulls.map((p) => p.pull.head_repo_id))];
+    const otherHeadIds = headIds.filter((id) => !knownRepos.has(id));
     const otherHeads = otherHeadIds.length > 0 ? await scope.port(ReposPort).byIds(otherHeadIds) : [];
-    const headRepos = [...[...new Set(pulls.map((p) => p.pull.head_repo_id))].flatMap((id) => knownRepos.get(id)?.repo ?? []), ...otherHeads];
+    const headRepos = [...headIds.flatMap((id) => knownRepos.get(id)?.repo ?? []), ...otherHeads];
     const users = new Map<number, User>(issueDetails.map((d) => [d.owner.id, d.owner]));
     const userIds = [...new Set([...otherHeads.map((r) => r.owner_id), ...pulls.map((p) => p.pull.merger_id).filter((id) => id > 0)])].filter((id) => !users.has(id));
     if (userIds.length > 0) for (const [id, user] of await scope.port(UsersPort).byIds(userIds)) users.set(id, user);
@@ -219,12 +220,11 @@ export class PullsService {
         const known = { base: pull.base_branch_commit_id, head: pull.head_branch_commit_id };
         if (known.base !== null && known.head !== null) return { base: known.base, head: known.head };
         const [base, head] = await Promise.all([known.base ?? read(pull.base_repo_id, pull.base_branch), known.head ?? read(pull.head_repo_id, pull.head_branch)]);
-        if (repos.has(pull.head_repo_id) || known.base === null) {
-          await scope.store(PullsStore).fillBranchTips(pull.id, {
-            ...(known.base === null ? { base } : {}),
-            ...(known.head === null && repos.has(pull.head_repo_id) ? { head } : {}),
-          });
-        }
+        // A head repository that is gone keeps its tip unknown: it may come back (a transfer) with its branches.
+        await scope.store(PullsStore).fillBranchTips(pull.id, {
+          ...(known.base === null ? { base } : {}),
+          ...(known.head === null && repos.has(pull.head_repo_id) ? { head } : {}),
+        });
         return { base, head };
       }),
     );

@@ -337,8 +337,9 @@ export class RepoStorageService {
           (head !== undefined && (keyText(current.key) !== keyText(move?.from ?? head.key) || current.repo.default_branch !== head.previous));
         if (stale) throw new ConflictError('the repository was changed meanwhile; try again');
         // Read where the storage is now (before the move): nothing else moves its HEAD or storage while the lock is held.
-        const branchRef = head && `refs/heads/${head.branch}`;
-        const headNow = head && (!head.ifBranchExists || (await this.ctx.git.readRefs(current.key, [branchRef!])).has(branchRef!)) ? head : undefined;
+        const wanted = head?.ifBranchExists ? `refs/heads/${head.branch}` : undefined;
+        const headGone = wanted !== undefined && !(await this.ctx.git.readRefs(current.key, [wanted])).has(wanted);
+        const headNow = headGone ? undefined : head;
         return this.applyStorageChange(change.repoId, move, headNow, async (tx) => {
           await lock.confirm(tx);
           return commit(tx, { head: headNow !== undefined });

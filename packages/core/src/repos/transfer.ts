@@ -135,7 +135,6 @@ export class GitTransferService {
     }
     const rest = await readUpTo(input, MAX_LS_REFS_REQUEST, signal);
     const read = [head, ...rest.chunks];
-    if (input.errored) throw input.errored;
     const replay = (): Readable => {
       const again = new PassThrough();
       for (const chunk of read) again.write(chunk);
@@ -227,6 +226,9 @@ const MAX_LS_REFS_REQUEST = 256 * 1024;
 function readUpTo(input: Readable, limit: number, signal: AbortSignal | undefined): Promise<{ chunks: Buffer[]; ended: boolean }> {
   const chunks: Buffer[] = [];
   if (input.readableEnded) return Promise.resolve({ chunks, ended: true });
+  // Failed or closed already: no event is left to come.
+  if (input.errored) return Promise.reject(input.errored);
+  if (input.destroyed) return Promise.reject(new BadRequestError('the request body was cut off'));
   let size = 0;
   return new Promise((resolve, reject) => {
     const settle = (result: { chunks: Buffer[]; ended: boolean } | undefined, error?: unknown) => {
