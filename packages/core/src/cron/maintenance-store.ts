@@ -152,7 +152,7 @@ export class MaintenanceStore extends Store<ReposTables & UsersTables & Activity
     const rows = await this.db
       .selectFrom('user')
       .select(['id', 'lower_name'])
-      .where('type', '=', UserType.Individual)
+      .where('type', '=', sql.lit(UserType.Individual))
       .where('is_active', '=', 0)
       .where('created_unix', '<', before)
       .where('id', '>', afterId)

@@ -92,8 +92,8 @@ export class MonitoringStore extends Store<CountedTables> {
       .selectNoFrom((eb) => {
         const count = <T extends keyof CountedTables>(table: T) => eb.selectFrom(table as 'user').select(eb.fn.countAll<number | string>().as('n'));
         return [
-          count('user').where('type', '=', 0).as('users'),
-          count('user').where('type', '=', 1).as('organizations'),
+          count('user').where('type', '=', sql.lit(0)).as('users'),
+          count('user').where('type', '=', sql.lit(1)).as('organizations'),
           count('public_key').as('publicKeys'),
           count('repository').as('repositories'),
           count('watch').as('watches'),

@@ -18,7 +18,7 @@ export type OrgListFilter = { readonly all: true } | { readonly all: false; read
 
 export class OrgDirectoryStore extends Store<Tables> {
   private organizations() {
-    return this.db.selectFrom('user').where('user.type', '=', UserType.Organization);
+    return this.db.selectFrom('user').where('user.type', '=', sql.lit(UserType.Organization));
   }
 
   /** Organizations passing `filter`, alphabetically (Forgejo's order for `/orgs` and `/admin/orgs`). */

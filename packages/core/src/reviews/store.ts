@@ -1,4 +1,4 @@
-import type { Updateable } from 'kysely';
+import { sql, type Updateable } from 'kysely';
 import { nowUnix } from '../storage/index.js';
 import { Store } from '../storage/index.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
@@ -46,7 +46,7 @@ export class ReviewsStore extends Store<ReviewsTables> {
       .updateTable('review')
       .set({ updated_unix: nowUnix(), ...changes })
       .where('id', '=', id)
-      .where('type', '=', REVIEW_TYPES.pending)
+      .where('type', '=', sql.lit(REVIEW_TYPES.pending))
       .returningAll()
       .executeTakeFirst();
   }
@@ -63,7 +63,7 @@ export class ReviewsStore extends Store<ReviewsTables> {
     const base = this.db
       .selectFrom('review')
       .where('issue_id', '=', issueId)
-      .$if(viewerId !== undefined, (q) => q.where((eb) => eb.or([eb('type', '!=', REVIEW_TYPES.pending), eb('reviewer_id', '=', viewerId!)])));
+      .$if(viewerId !== undefined, (q) => q.where((eb) => eb.or([eb('type', '!=', sql.lit(REVIEW_TYPES.pending)), eb('reviewer_id', '=', viewerId!)])));
     return Store.page(
       base.selectAll().orderBy('id').limit(page.limit).offset(offsetOf(page)).execute(),
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
@@ -77,7 +77,7 @@ export class ReviewsStore extends Store<ReviewsTables> {
       .selectAll()
       .where('issue_id', '=', issueId)
       .where('reviewer_id', '=', reviewerId)
-      .where('type', '=', REVIEW_TYPES.pending)
+      .where('type', '=', sql.lit(REVIEW_TYPES.pending))
       .orderBy('id', 'desc')
       .executeTakeFirst();
   }
@@ -90,7 +90,7 @@ export class ReviewsStore extends Store<ReviewsTables> {
       .where('issue_id', '=', issueId)
       .where('reviewer_id', '=', reviewerId)
       .where('original_author_id', '=', 0)
-      .where('type', 'in', STANDING_TYPES)
+      .where('type', 'in', STANDING_TYPES.map((type) => sql.lit(type)))
       .orderBy('id', 'desc')
       .executeTakeFirst();
   }
@@ -102,14 +102,14 @@ export class ReviewsStore extends Store<ReviewsTables> {
       .selectAll()
       .where('issue_id', '=', issueId)
       .where('reviewer_team_id', '=', teamId)
-      .where('type', '=', REVIEW_TYPES.request)
+      .where('type', '=', sql.lit(REVIEW_TYPES.request))
       .orderBy('id', 'desc')
       .executeTakeFirst();
   }
 
   /** Requests for teams' reviews of the pull request. */
   teamRequests(issueId: number): Promise<Review[]> {
-    return this.db.selectFrom('review').selectAll().where('issue_id', '=', issueId).where('reviewer_team_id', '>', 0).where('type', '=', REVIEW_TYPES.request).execute();
+    return this.db.selectFrom('review').selectAll().where('issue_id', '=', issueId).where('reviewer_team_id', '>', 0).where('type', '=', sql.lit(REVIEW_TYPES.request)).execute();
   }
 
   async deleteByIds(ids: readonly number[]): Promise<void> {
@@ -135,7 +135,7 @@ export class ReviewsStore extends Store<ReviewsTables> {
       .select('id')
       .where('issue_id', '=', issueId)
       .where('reviewer_id', '=', reviewerId)
-      .where('type', 'in', [REVIEW_TYPES.approve, REVIEW_TYPES.reject])
+      .where('type', 'in', [sql.lit(REVIEW_TYPES.approve), sql.lit(REVIEW_TYPES.reject)])
       .orderBy('id', 'desc')
       .executeTakeFirst();
     if (latest) await this.db.updateTable('review').set({ official: 1 }).where('id', '=', latest.id).execute();
@@ -149,7 +149,7 @@ export class ReviewsStore extends Store<ReviewsTables> {
       .where('issue_id', '=', issueId)
       .where('dismissed', '=', 0)
       .$if(filter.reviewerId !== undefined, (q) => q.where('reviewer_id', '=', filter.reviewerId!))
-      .$if(filter.types !== undefined, (q) => q.where('type', 'in', [...filter.types!]))
+      .$if(filter.types !== undefined, (q) => q.where('type', 'in', filter.types!.map((type) => sql.lit(type))))
       .orderBy('id')
       .execute();
   }
@@ -177,7 +177,7 @@ export class ReviewsStore extends Store<ReviewsTables> {
       .selectFrom('review')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('issue_id', '=', issueId)
-      .where('type', '=', REVIEW_TYPES.approve)
+      .where('type', '=', sql.lit(REVIEW_TYPES.approve))
       .where('dismissed', '=', 0)
       .$if(filter.official === true, (q) => q.where('official', '=', 1))
       .$if(filter.ignoreStale === true, (q) => q.where('stale', '=', 0))
@@ -192,7 +192,7 @@ export class ReviewsStore extends Store<ReviewsTables> {
       .selectFrom('review')
       .select('id')
       .where('issue_id', '=', issueId)
-      .where('type', '=', type)
+      .where('type', '=', sql.lit(type))
       .where('official', '=', 1)
       .where('dismissed', '=', 0)
       .limit(1)
@@ -207,7 +207,7 @@ export class ReviewsStore extends Store<ReviewsTables> {
       .selectFrom('review')
       .selectAll()
       .where('issue_id', 'in', [...new Set(issueIds)])
-      .where('type', 'in', STANDING_TYPES)
+      .where('type', 'in', STANDING_TYPES.map((type) => sql.lit(type)))
       .where('original_author_id', '=', 0)
       .orderBy('id')
       .execute();

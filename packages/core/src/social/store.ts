@@ -2,6 +2,7 @@
  * The social relations' rows. Lists join, read-only, the `user` rows (and for stars the `repository` row and its
  * owner's) they filter on, so that a page and its count come from one visibility filter, in SQL.
  */
+import { sql } from 'kysely';
 import { Store } from '../storage/index.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
 import { UserType, type User, type UsersTables } from '../users/index.js';
@@ -42,7 +43,7 @@ export class FollowsStore extends Store<SocialTables & Pick<UsersTables, 'user'>
       .selectFrom('follow')
       .innerJoin('user', 'user.id', 'follow.user_id')
       .where('follow.follow_id', '=', userId)
-      .where('user.type', '=', UserType.Individual)
+      .where('user.type', '=', sql.lit(UserType.Individual))
       .where(userVisibleSql(shown));
     return Store.page(
       base.selectAll('user').orderBy('follow.id').limit(page.limit).offset(offsetOf(page)).execute(),

@@ -33,7 +33,7 @@ const SORTS: ReadonlyMap<AdminUserSort, readonly [column: 'created_unix' | 'name
 export class UserAdminStore extends Store<UserAdminTables> {
   /** A page of individual accounts matching `search`, and how many match. */
   search(search: AdminUserSearch, page: PageRequest): Promise<Page<User>> {
-    let base = this.db.selectFrom('user').where('type', '=', UserType.Individual);
+    let base = this.db.selectFrom('user').where('type', '=', sql.lit(UserType.Individual));
     if (search.sourceId !== undefined) base = base.where('login_source', '=', search.sourceId);
     if (search.loginName) base = isStorableText(search.loginName) ? base.where('login_name', '=', search.loginName) : base.where(sql<boolean>`1 = 0`);
     if (search.isAdmin !== undefined) base = base.where('is_admin', '=', search.isAdmin ? 1 : 0);
@@ -83,7 +83,7 @@ export class UserAdminStore extends Store<UserAdminTables> {
    * in `exclude` (lower-case names). Returns how many rows it touched.
    */
   async setMustChangePassword(target: { all: boolean; include: string[]; exclude: string[] }, value: boolean): Promise<number> {
-    let query = this.db.updateTable('user').set({ must_change_password: value ? 1 : 0 }).where('type', '=', UserType.Individual);
+    let query = this.db.updateTable('user').set({ must_change_password: value ? 1 : 0 }).where('type', '=', sql.lit(UserType.Individual));
     if (!target.all) query = query.where('lower_name', 'in', target.include);
     if (target.exclude.length > 0) query = query.where('lower_name', 'not in', target.exclude);
     return Number((await query.executeTakeFirst()).numUpdatedRows);

@@ -149,7 +149,7 @@ export class UsersStore extends Store<UsersTables & Pick<Schema, 'org_user'>> {
     return this.db
       .selectFrom('user')
       .select(['lower_name', 'lower_email'])
-      .where((eb) => eb.or([eb('lower_name', '=', lowerName), eb.and([eb('type', '=', UserType.Individual), eb('lower_email', '=', lowerEmail)])]))
+      .where((eb) => eb.or([eb('lower_name', '=', lowerName), eb.and([eb('type', '=', sql.lit(UserType.Individual)), eb('lower_email', '=', lowerEmail)])]))
       .executeTakeFirst();
   }
 
@@ -216,7 +216,7 @@ export class UsersStore extends Store<UsersTables & Pick<Schema, 'org_user'>> {
   }
 
   private individuals() {
-    return this.db.selectFrom('user').where('type', '=', UserType.Individual);
+    return this.db.selectFrom('user').where('type', '=', sql.lit(UserType.Individual));
   }
 
   async delete(id: number): Promise<void> {
@@ -288,7 +288,7 @@ export class UsersStore extends Store<UsersTables & Pick<Schema, 'org_user'>> {
 
   /** Addresses of individual accounts matching a keyword (address, name or full name), with their owners. */
   searchEmails(keyword: string, page: PageRequest): Promise<Page<EmailAddress & { user_name: string }>> {
-    let base = this.db.selectFrom('email_address').innerJoin('user', 'user.id', 'email_address.uid').where('user.type', '=', UserType.Individual);
+    let base = this.db.selectFrom('email_address').innerJoin('user', 'user.id', 'email_address.uid').where('user.type', '=', sql.lit(UserType.Individual));
     if (keyword) {
       const pattern = likeContaining(keyword.toLowerCase());
       base = base.where(
