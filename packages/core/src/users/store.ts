@@ -39,6 +39,31 @@ export class UsersStore extends Store<UsersTables & Pick<Schema, 'org_user'>> {
     db.selectFrom('user').selectAll().where('lower_name', '=', param('name')),
   );
   private readonly byIdQuery = this.precompiled<User, 'id'>('byId', (db, param) => db.selectFrom('user').selectAll().where('id', '=', param('id')));
+  /**
+   * One commit email (a page of commits or branches by one author, the usual case), compiled once: the account it
+   * is an activated address of, and the individual whose own email it is. Longer lists are built per call.
+   */
+  private readonly byActivatedAddress = this.precompiled<User & { matched_email: string }, 'email'>('byActivatedAddress', (db, param) =>
+    db
+      .selectFrom('user')
+      .where('type', '=', sql.lit(UserType.Individual))
+      .innerJoin('email_address', 'email_address.uid', 'user.id')
+      .selectAll('user')
+      .select('email_address.lower_email as matched_email')
+      .where('email_address.lower_email', '=', param('email'))
+      .where('email_address.is_activated', '=', sql.lit(1)),
+  );
+  private readonly byOwnEmail = this.precompiled<User, 'email'>('byOwnEmail', (db, param) =>
+    db.selectFrom('user').where('type', '=', sql.lit(UserType.Individual)).selectAll().where('lower_email', '=', param('email')),
+  );
+  private readonly nameByActivatedAddress = this.precompiled<{ lower_email: string; name: string }, 'email'>('nameByActivatedAddress', (db, param) =>
+    db
+      .selectFrom('email_address')
+      .innerJoin('user', 'user.id', 'email_address.uid')
+      .select(['email_address.lower_email', 'user.name'])
+      .where('email_address.lower_email', '=', param('email'))
+      .where('email_address.is_activated', '=', sql.lit(1)),
+  );
 
   async findByName(name: string): Promise<User | undefined> {
     if (!isStorableText(name)) return undefined;
@@ -99,13 +124,16 @@ export class UsersStore extends Store<UsersTables & Pick<Schema, 'org_user'>> {
     const suffix = `@noreply.${noReplyDomain.toLowerCase()}`;
     const noReplyNames = new Map(lower.filter((e) => e.endsWith(suffix)).map((e) => [e.slice(0, -suffix.length), e]));
     for (let i = 0; i < lower.length; i += 500) {
-      const rows = await this.db
-        .selectFrom('email_address')
-        .innerJoin('user', 'user.id', 'email_address.uid')
-        .select(['email_address.lower_email', 'user.name'])
-        .where('email_address.lower_email', 'in', lower.slice(i, i + 500))
-        .where('email_address.is_activated', '=', 1)
-        .execute();
+      const rows =
+        lower.length === 1
+          ? await this.nameByActivatedAddress({ email: lower[0] })
+          : await this.db
+              .selectFrom('email_address')
+              .innerJoin('user', 'user.id', 'email_address.uid')
+              .select(['email_address.lower_email', 'user.name'])
+              .where('email_address.lower_email', 'in', lower.slice(i, i + 500))
+              .where('email_address.is_activated', '=', 1)
+              .execute();
       for (const row of rows) found.set(row.lower_email, row.name);
     }
     const names = [...noReplyNames.keys()];
@@ -129,15 +157,18 @@ export class UsersStore extends Store<UsersTables & Pick<Schema, 'org_user'>> {
     if (lower.length === 0) return found;
     // Two lookups, each on its own index: one query that ORs the account's email with a joined address scans
     // every account.
+    const one = lower.length === 1 ? { email: lower[0] } : undefined;
     const [byAddress, byOwnEmail] = await Promise.all([
-      this.individuals()
-        .innerJoin('email_address', 'email_address.uid', 'user.id')
-        .selectAll('user')
-        .select('email_address.lower_email as matched_email')
-        .where('email_address.lower_email', 'in', lower)
-        .where('email_address.is_activated', '=', 1)
-        .execute(),
-      this.individuals().selectAll().where('lower_email', 'in', lower).execute(),
+      one
+        ? this.byActivatedAddress(one)
+        : this.individuals()
+            .innerJoin('email_address', 'email_address.uid', 'user.id')
+            .selectAll('user')
+            .select('email_address.lower_email as matched_email')
+            .where('email_address.lower_email', 'in', lower)
+            .where('email_address.is_activated', '=', 1)
+            .execute(),
+      one ? this.byOwnEmail(one) : this.individuals().selectAll().where('lower_email', 'in', lower).execute(),
     ]);
     for (const { matched_email, ...user } of byAddress) found.set(matched_email, user);
     for (const user of byOwnEmail) if (!found.has(user.lower_email)) found.set(user.lower_email, user);
