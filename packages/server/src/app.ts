@@ -15,6 +15,8 @@ import { registerTwoFactorPages } from './two-factor-pages.js';
 import { registerAttachmentDownloads } from './api/routes/attachments.js';
 import { registerGenericPackages } from './packages/generic.js';
 import { registerNpmPackages } from './packages/npm.js';
+import { registerPypiPackages } from './packages/pypi.js';
+import { registerCargoPackages } from './packages/cargo.js';
 import { startSshServer, type RunningSshServer } from './ssh/server.js';
 import { accessLogOf, requestObserverHook, type RequestObserver } from './access-log.js';
 import { bindClientAddresses } from './client-address.js';
@@ -91,6 +93,8 @@ export function createApp(host: RepoHost): RepoHostApp {
   registerAttachmentDownloads(app, host);
   registerGenericPackages(app, host);
   registerNpmPackages(app, host);
+  registerPypiPackages(app, host);
+  registerCargoPackages(app, host);
   if (metrics) registerMetrics(app, host, metrics);
   app.all('/**', () => errorResponse(host, new NotFoundError()));
   return {

@@ -275,6 +275,10 @@ const SPEC = {
     LIMIT_SIZE_GENERIC: size(-1),
     /** Bytes one npm tarball may take at most; -1: no limit (a publish body stays bounded by the server's body limit). */
     LIMIT_SIZE_NPM: size(-1),
+    /** Bytes one PyPI file (sdist or wheel) may take at most; -1: no limit. */
+    LIMIT_SIZE_PYPI: size(-1),
+    /** Bytes one Cargo crate file may take at most; -1: no limit. */
+    LIMIT_SIZE_CARGO: size(-1),
   },
   quota: {
     /** Quota rules and groups are managed (`/admin/quota…`), shown (`/user/quota…`) and enforced only when set. */

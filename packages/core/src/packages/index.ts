@@ -40,5 +40,27 @@ export {
   isValidNpmName,
   type NpmSearchResult,
 } from './npm.js';
+export {
+  PYPI_HASH_MISMATCH,
+  PYPI_INVALID_NAME_OR_VERSION,
+  PypiPackagesService,
+  isValidPypiName,
+  isValidPypiVersion,
+  normalizePypiName,
+  type PypiMetadata,
+  type PypiUploadForm,
+} from './pypi.js';
+export {
+  CARGO_INVALID_CONTENT_SIZE,
+  CARGO_INVALID_NAME,
+  CARGO_INVALID_VERSION,
+  CARGO_YANKED_PROPERTY,
+  CargoPackagesService,
+  cargoIndexPath,
+  isValidCargoName,
+  type CargoConfig,
+  type CargoOwners,
+  type CargoSearchResult,
+} from './cargo.js';
 export type { FileWithBlob, VersionWithPackage } from './store.js';
 export { packageBlobKey, type Package, type PackageBlob, type PackageFile, type PackageVersion, type PackagesTables } from './tables.js';
