@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { openStorage, type DialectName, type Storage } from './storage/index.js';
-import { hasMigrated, migrateToLatest } from './storage/index.js';
+import { hasMigrated, migrateStorage } from './storage/index.js';
 import type { GitBackend } from './git/index.js';
 import { NativeGitBackend } from './git/index.js';
 import { MemoryGitBackend } from './git/index.js';
@@ -475,7 +475,7 @@ export class RepoHost {
     const storage = await openStorage(settings.database);
     try {
       const generatedSecretKeyFile = await settleSecretKey(settings, storage, options.noSecretKey ?? 'refuse');
-      if (options.migrate !== false) await migrateToLatest(storage.db, storage.dialect);
+      if (options.migrate !== false) await migrateStorage(storage);
       const git =
         options.git ??
         (settings.repository.BACKEND === 'memory'
@@ -520,7 +520,7 @@ export class RepoHost {
 
   /** Runs pending migrations; returns the names applied. */
   migrate(): Promise<string[]> {
-    return migrateToLatest(this.storage.db, this.storage.dialect);
+    return migrateStorage(this.storage);
   }
 
   /** The database dialect in use. */

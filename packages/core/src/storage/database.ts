@@ -38,6 +38,12 @@ export interface Storage {
    * caller must go through Kysely instead (PostgreSQL, or a transaction is open). Only precompiled queries use it.
    */
   readonly directRead?: (sql: string, parameters: readonly unknown[]) => unknown[] | undefined;
+  /**
+   * SQLite only: runs `script` (statements separated by semicolons) in one immediate transaction if the database has
+   * no table yet, and says whether it did. False, having done nothing, when there is a table or another process holds
+   * the write lock. For the migrator's schema snapshot (migrator.ts).
+   */
+  readonly createSchemaIfEmpty?: (script: string) => Promise<boolean>;
   /** The connection pool's state, for `/metrics` (PostgreSQL; SQLite has one connection and no pool). */
   readonly poolStats?: () => { total: number; idle: number; waiting: number };
   close(): Promise<void>;
@@ -82,7 +88,8 @@ async function openSqlite(settings: Settings['database']): Promise<Storage> {
     }
   };
   const driver = new SqliteDriver(sqlite, database, lockWaitMs);
-  return makeStorage(new SqliteDriverDialect(database, driver), 'sqlite', directRead);
+  const storage = makeStorage(new SqliteDriverDialect(database, driver), 'sqlite', directRead);
+  return { ...storage, createSchemaIfEmpty: (script) => driver.createSchemaIfEmpty(script) };
 }
 
 /**
@@ -147,6 +154,38 @@ class SqliteDriver implements Driver {
 
   async releaseConnection(): Promise<void> {
     this.turns.give();
+  }
+
+  /**
+   * See `Storage.createSchemaIfEmpty`. better-sqlite3's `exec` runs the whole script in one call, without preparing
+   * (and caching) a statement per line as Kysely would; the connection is taken in turn like any query's.
+   */
+  async createSchemaIfEmpty(script: string): Promise<boolean> {
+    await this.turns.take();
+    try {
+      if (this.sqlite.inTransaction) return false;
+      try {
+        this.sqlite.exec('begin immediate');
+      } catch (error) {
+        if (isContention(error)) return false; // another process is writing: the migrator waits for it instead
+        throw error;
+      }
+      try {
+        // Checked under the write lock: two processes opening one new file cannot both create the schema.
+        if (this.sqlite.prepare("select 1 from sqlite_master where type = 'table' limit 1").get() !== undefined) {
+          this.sqlite.exec('rollback');
+          return false;
+        }
+        this.sqlite.exec(script);
+        this.sqlite.exec('commit');
+        return true;
+      } catch (error) {
+        if (this.sqlite.inTransaction) this.sqlite.exec('rollback');
+        throw error;
+      }
+    } finally {
+      this.turns.give();
+    }
   }
 
   async destroy(): Promise<void> {
