@@ -15,6 +15,7 @@ import { registerTwoFactorPages } from './two-factor-pages.js';
 import { registerAttachmentDownloads } from './api/routes/attachments.js';
 import { registerGenericPackages } from './packages/generic.js';
 import { registerNpmPackages } from './packages/npm.js';
+import { registerMavenPackages } from './packages/maven.js';
 import { registerPypiPackages } from './packages/pypi.js';
 import { registerCargoPackages } from './packages/cargo.js';
 import { startSshServer, type RunningSshServer } from './ssh/server.js';
@@ -93,6 +94,7 @@ export function createApp(host: RepoHost): RepoHostApp {
   registerAttachmentDownloads(app, host);
   registerGenericPackages(app, host);
   registerNpmPackages(app, host);
+  registerMavenPackages(app, host);
   registerPypiPackages(app, host);
   registerCargoPackages(app, host);
   if (metrics) registerMetrics(app, host, metrics);

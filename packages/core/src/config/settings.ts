@@ -279,6 +279,8 @@ const SPEC = {
     LIMIT_SIZE_PYPI: size(-1),
     /** Bytes one Cargo crate file may take at most; -1: no limit. */
     LIMIT_SIZE_CARGO: size(-1),
+    /** Bytes one Maven file may take at most; -1: no limit. */
+    LIMIT_SIZE_MAVEN: size(-1),
   },
   quota: {
     /** Quota rules and groups are managed (`/admin/quota…`), shown (`/user/quota…`) and enforced only when set. */

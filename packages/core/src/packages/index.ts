@@ -62,5 +62,17 @@ export {
   type CargoOwners,
   type CargoSearchResult,
 } from './cargo.js';
+export {
+  MAVEN_HASH_MISMATCH,
+  MAVEN_INVALID_PARAMETERS,
+  MavenPackagesService,
+  PomParser,
+  mavenPackageName,
+  parseMavenPath,
+  type MavenAnswer,
+  type MavenMetadata,
+  type MavenPath,
+  type MavenUploadOutcome,
+} from './maven.js';
 export type { FileWithBlob, VersionWithPackage } from './store.js';
 export { packageBlobKey, type Package, type PackageBlob, type PackageFile, type PackageVersion, type PackagesTables } from './tables.js';
