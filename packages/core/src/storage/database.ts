@@ -81,7 +81,7 @@ async function openSqlite(settings: Settings['database']): Promise<Storage> {
   const directRead = (sql: string, parameters: readonly unknown[]) => {
     if (sqlite.inTransaction) return undefined;
     try {
-      return database.prepare(sql).all(parameters as unknown[]);
+      return database.prepare(sql).all(parameters);
     } catch (error) {
       if (isContention(error)) return undefined;
       throw error;
@@ -228,7 +228,7 @@ class Turns {
 }
 
 interface StatementSource {
-  prepare(sql: string): ReturnType<BetterSqlite['prepare']>;
+  prepare(sql: string): KeptStatement;
 }
 
 class SqliteConnection implements DatabaseConnection {
@@ -263,15 +263,15 @@ class SqliteConnection implements DatabaseConnection {
 
   private run<R>(query: CompiledQuery): QueryResult<R> {
     const statement = this.statements.prepare(query.sql);
-    if (statement.reader) return { rows: statement.all(query.parameters as unknown[]) as R[] };
-    const { changes, lastInsertRowid } = statement.run(query.parameters as unknown[]);
+    if (statement.reader) return { rows: statement.all(query.parameters) as R[] };
+    const { changes, lastInsertRowid } = statement.run(query.parameters);
     return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
   }
 
   async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
     const statement = this.statements.prepare(query.sql);
     if (!statement.reader) throw new Error('the SQLite driver streams only queries that return rows');
-    for (const row of statement.iterate(query.parameters as unknown[])) yield { rows: [row as R] };
+    for (const row of statement.iterate(query.parameters)) yield { rows: [row as R] };
   }
 }
 
@@ -313,23 +313,72 @@ export async function backupSqlite(settings: Settings['database'], file: string)
 
 type BetterSqlite = import('better-sqlite3').Database;
 
+/** A statement kept for its SQL text, in the shape Kysely's SQLite dialect expects of one. */
+interface KeptStatement {
+  readonly reader: boolean;
+  all(parameters: readonly unknown[]): unknown[];
+  iterate(parameters: readonly unknown[]): IterableIterator<unknown>;
+  run(parameters: readonly unknown[]): { changes: number | bigint; lastInsertRowid: number | bigint };
+}
+
 /**
  * Kysely prepares every query anew; preparing costs more than running our indexed lookups, so statements are
  * kept per SQL text. better-sqlite3 runs each statement to completion synchronously, so sharing one is safe.
  */
 function cachingStatements(sqlite: BetterSqlite, capacity = 500) {
-  const statements = new BoundedMap<string, ReturnType<BetterSqlite['prepare']>>(capacity);
+  const statements = new BoundedMap<string, KeptStatement>(capacity);
   return {
     close: () => sqlite.close(),
-    prepare(sql: string) {
+    prepare(sql: string): KeptStatement {
       let statement = statements.get(sql);
       if (!statement) {
-        statement = sqlite.prepare(sql);
+        statement = keptStatement(sqlite.prepare(sql));
         statements.set(sql, statement);
       }
       return statement;
     },
   };
+}
+
+/**
+ * Rows of a reading statement come from better-sqlite3 as arrays and are made objects here, by a function compiled
+ * for the statement's columns: better-sqlite3 sets each column on its row object through V8's API, about 0.25 µs a
+ * column (an account row of 39 columns 11.6 µs, 20 issue rows 133 µs); an object literal builds the same row in
+ * under half that (7.3 and 82 µs), every row of a statement with one shape.
+ */
+function keptStatement(statement: ReturnType<BetterSqlite['prepare']>): KeptStatement {
+  const run = (parameters: readonly unknown[]) => statement.run(parameters as unknown[]);
+  if (!statement.reader) {
+    const notReader = () => {
+      throw new Error('the statement returns no rows');
+    };
+    return { reader: false, all: notReader, iterate: notReader, run };
+  }
+  statement.raw(true);
+  const build = rowBuilder(statement.columns().map((column) => column.name));
+  return {
+    reader: true,
+    all(parameters) {
+      const rows = statement.all(parameters as unknown[]) as unknown[][];
+      const objects = new Array<unknown>(rows.length);
+      for (let i = 0; i < rows.length; i++) objects[i] = build(rows[i]!);
+      return objects;
+    },
+    *iterate(parameters) {
+      for (const values of statement.iterate(parameters as unknown[])) yield build(values as unknown[]);
+    },
+    run,
+  };
+}
+
+/**
+ * `values => ({ "col": values[0], … })` for these column names, as better-sqlite3's own rows are: keys in column
+ * order, a repeated name keeping its first place and its last value (as in an object literal). Names are JSON-quoted;
+ * `__proto__` is a computed key, which defines a property instead of setting the prototype.
+ */
+function rowBuilder(names: readonly string[]): (values: readonly unknown[]) => Record<string, unknown> {
+  const fields = names.map((name, i) => `${name === '__proto__' ? '["__proto__"]' : JSON.stringify(name)}: values[${i}]`);
+  return new Function('values', `return { ${fields.join(', ')} };`) as (values: readonly unknown[]) => Record<string, unknown>;
 }
 
 async function openPostgres(settings: Settings['database']): Promise<Storage> {
