@@ -18,6 +18,7 @@ import { registerNpmPackages } from './packages/npm.js';
 import { registerMavenPackages } from './packages/maven.js';
 import { registerPypiPackages } from './packages/pypi.js';
 import { registerCargoPackages } from './packages/cargo.js';
+import { registerGoPackages } from './packages/goproxy.js';
 import { startSshServer, type RunningSshServer } from './ssh/server.js';
 import { accessLogOf, requestObserverHook, type RequestObserver } from './access-log.js';
 import { bindClientAddresses } from './client-address.js';
@@ -97,6 +98,7 @@ export function createApp(host: RepoHost): RepoHostApp {
   registerMavenPackages(app, host);
   registerPypiPackages(app, host);
   registerCargoPackages(app, host);
+  registerGoPackages(app, host);
   if (metrics) registerMetrics(app, host, metrics);
   app.all('/**', () => errorResponse(host, new NotFoundError()));
   return {

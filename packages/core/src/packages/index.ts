@@ -74,5 +74,20 @@ export {
   type MavenPath,
   type MavenUploadOutcome,
 } from './maven.js';
+export {
+  GO_INVALID_NAME,
+  GO_INVALID_STRUCTURE,
+  GO_INVALID_VERSION,
+  GO_MOD_PROPERTY,
+  GO_MOD_TOO_LARGE,
+  GO_NOT_A_ZIP,
+  GoPackagesService,
+  isValidGoModulePath,
+  isValidGoVersion,
+  parseGoModuleZip,
+  unescapeGoPath,
+  type GoModule,
+  type GoVersionInfo,
+} from './goproxy.js';
 export type { FileWithBlob, VersionWithPackage } from './store.js';
 export { packageBlobKey, type Package, type PackageBlob, type PackageFile, type PackageVersion, type PackagesTables } from './tables.js';

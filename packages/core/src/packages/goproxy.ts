@@ -1,0 +1,442 @@
+/**
+ * The Go format of the package registry (Forgejo's `modules/packages/goproxy` and `routers/api/packages/goproxy`):
+ * a module zip as `go mod download` lays it out (`{module}@{version}/…`) uploaded whole, its module path and version
+ * read from the zip's entries, its `go.mod` kept as the version's `go.mod` property, the zip as the version's one
+ * file `{version}.zip`; and what the GOPROXY protocol reads (`@v/list`, `.info`, `.mod`, `.zip`, `@latest`). The
+ * server parses HTTP and calls these.
+ */
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, open, unlink, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { createInflateRaw } from 'node:zlib';
+import type { CoreContext } from '../context.js';
+import { AccessMode } from '../access/index.js';
+import { isSiteAdmin, type Actor, type User } from '../users/index.js';
+import { BadRequestError, NotFoundError } from '../errors.js';
+import { PACKAGE_NOT_EXIST, PackageQuotaError, PackagesService, QUOTA_TYPE_SIZE, type PackageDownload } from './service.js';
+import { PackagesStore } from './store.js';
+import { PackagePropertyType, type PackageFile, type PackageVersion } from './tables.js';
+
+/** Forgejo's `goproxy_module.PropertyGoMod`: the version's go.mod text. */
+export const GO_MOD_PROPERTY = 'go.mod';
+/** Forgejo's answers to a bad upload (400). */
+export const GO_INVALID_STRUCTURE = 'package has invalid structure';
+export const GO_INVALID_VERSION = 'package version is invalid';
+export const GO_MOD_TOO_LARGE = 'go.mod file is too large';
+/** RepoHost's own: Forgejo stores any module path; one that no `go` command could ask for is refused instead. */
+export const GO_INVALID_NAME = 'package name is invalid';
+/** Go's `zip.ErrFormat` and `zip.ErrAlgorithm` (Forgejo answers them 500; a client's bad zip is a 400 here). */
+export const GO_NOT_A_ZIP = 'zip: not a valid zip file';
+export const GO_ZIP_ALGORITHM = 'zip: unsupported compression algorithm';
+
+/** https://go.dev/ref/mod#zip-path-size-constraints: the go.mod a zip may hold. */
+const MAX_GO_MOD_SIZE = 16 * 1024 * 1024;
+
+/** A module read from its zip (Forgejo's `goproxy_module.Package`). */
+export interface GoModule {
+  name: string;
+  version: string;
+  goMod: string;
+}
+
+/** The `.info` document (`{"Version":…,"Time":…}`). */
+export interface GoVersionInfo {
+  Version: string;
+  Time: string;
+}
+
+const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
+const isIdentChar = (c: number) => isDigit(c) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x2d;
+
+/** golang.org/x/mod/semver's number: digits, no leading zero; the index after it, or -1. */
+function semverNumber(v: string, i: number): number {
+  const start = i;
+  while (i < v.length && isDigit(v.charCodeAt(i))) i++;
+  if (i === start || (v.charCodeAt(start) === 0x30 && i - start > 1)) return -1;
+  return i;
+}
+
+/** Dot-separated identifiers of `[0-9A-Za-z-]`; in a prerelease (`numeric`), number identifiers without a leading zero. */
+function semverIdentifiers(text: string, numericRule: boolean): boolean {
+  for (const part of text.split('.')) {
+    if (part.length === 0) return false;
+    let allDigits = true;
+    for (let i = 0; i < part.length; i++) {
+      const c = part.charCodeAt(i);
+      if (!isIdentChar(c)) return false;
+      if (!isDigit(c)) allDigits = false;
+    }
+    if (numericRule && allDigits && part.length > 1 && part.charCodeAt(0) === 0x30) return false;
+  }
+  return true;
+}
+
+/**
+ * golang.org/x/mod/semver's `IsValid`, which Forgejo applies to the version a zip names: `v` and a major number,
+ * optionally `.minor` and `.patch` (the short forms `v1`, `v1.2` take nothing after them), then `-prerelease` and
+ * `+build` on full versions. A single pass: the version is request data.
+ */
+export function isValidGoVersion(v: string): boolean {
+  if (v.charCodeAt(0) !== 0x76) return false;
+  let i = semverNumber(v, 1);
+  if (i < 0) return false;
+  if (i === v.length) return true;
+  if (v[i] !== '.') return false;
+  i = semverNumber(v, i + 1);
+  if (i < 0) return false;
+  if (i === v.length) return true;
+  if (v[i] !== '.') return false;
+  i = semverNumber(v, i + 1);
+  if (i < 0) return false;
+  const plus = v.indexOf('+', i);
+  const end = plus < 0 ? v.length : plus;
+  if (i < end) {
+    if (v[i] !== '-' || !semverIdentifiers(v.slice(i + 1, end), true)) return false;
+  }
+  return plus < 0 || semverIdentifiers(v.slice(plus + 1), false);
+}
+
+/**
+ * Whether a module path is one the `go` command could fetch (golang.org/x/mod/module's `CheckPath`, in its simple
+ * parts): `/`-separated elements of ASCII letters, digits and `-._~`, none empty, `.` or `..`, none starting or
+ * ending with a dot. This also keeps paths out of traversal: no `..`, no leading `/`, no `\`.
+ */
+export function isValidGoModulePath(name: string): boolean {
+  if (name.length === 0 || name.length > 1024) return false;
+  for (const element of name.split('/')) {
+    if (element.length === 0 || element.startsWith('.') || element.endsWith('.')) return false;
+    for (let i = 0; i < element.length; i++) {
+      const c = element.charCodeAt(i);
+      const ok = isDigit(c) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x2d || c === 0x2e || c === 0x5f || c === 0x7e;
+      if (!ok) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * golang.org/x/mod/module's `UnescapePath`/`UnescapeVersion`: the GOPROXY protocol writes a capital letter as `!`
+ * and its lower case; undefined when the text is not such an encoding (a capital, a `!` before anything else).
+ */
+export function unescapeGoPath(escaped: string): string | undefined {
+  let out = '';
+  for (let i = 0; i < escaped.length; i++) {
+    const c = escaped.charCodeAt(i);
+    if (c >= 0x41 && c <= 0x5a) return undefined;
+    if (c === 0x21) {
+      const next = escaped.charCodeAt(i + 1);
+      if (!(next >= 0x61 && next <= 0x7a)) return undefined;
+      out += String.fromCharCode(next - 0x20);
+      i++;
+      continue;
+    }
+    out += escaped[i];
+  }
+  return out;
+}
+
+/** Go's `path.Dir` for a zip entry's name (the entries are `/`-separated; a name without one is in `.`). */
+function dirOf(name: string): string {
+  let end = name.length;
+  while (end > 1 && name[end - 1] === '/') end--;
+  const slash = name.lastIndexOf('/', end - 1);
+  if (slash < 0) return '.';
+  if (slash === 0) return '/';
+  return name.slice(0, slash);
+}
+
+function baseOf(name: string): string {
+  let end = name.length;
+  while (end > 1 && name[end - 1] === '/') end--;
+  return name.slice(name.lastIndexOf('/', end - 1) + 1, end);
+}
+
+/** Reads a file at positions through one 64 KiB window: a central directory of many entries takes few reads. */
+class Cursor {
+  private window = Buffer.alloc(0);
+  private start = 0;
+
+  constructor(
+    private readonly handle: FileHandle,
+    readonly size: number,
+  ) {}
+
+  async bytes(at: number, length: number): Promise<Buffer> {
+    if (at < 0 || at + length > this.size) throw new BadRequestError(GO_NOT_A_ZIP);
+    if (at >= this.start && at + length <= this.start + this.window.length) return this.window.subarray(at - this.start, at - this.start + length);
+    const span = Math.min(Math.max(length, 64 * 1024), this.size - at);
+    const buffer = Buffer.alloc(span);
+    const { bytesRead } = await this.handle.read(buffer, 0, span, at);
+    if (bytesRead < length) throw new BadRequestError(GO_NOT_A_ZIP);
+    this.window = buffer.subarray(0, bytesRead);
+    this.start = at;
+    return this.window.subarray(0, length);
+  }
+}
+
+interface ZipEntry {
+  name: string;
+  method: number;
+  compressedSize: number;
+  uncompressedSize: number;
+  localOffset: number;
+}
+
+/** The end of the central directory (zip64's when the classic record says so): where it is and how many entries. */
+async function centralDirectory(cursor: Cursor): Promise<{ offset: number; count: number }> {
+  if (cursor.size < 22) throw new BadRequestError(GO_NOT_A_ZIP);
+  const tailLength = Math.min(cursor.size, 22 + 0xffff);
+  const tail = Buffer.from(await cursor.bytes(cursor.size - tailLength, tailLength));
+  let at = -1;
+  for (let i = tail.length - 22; i >= 0; i--) {
+    if (tail.readUInt32LE(i) === 0x06054b50) {
+      at = i;
+      break;
+    }
+  }
+  if (at < 0) throw new BadRequestError(GO_NOT_A_ZIP);
+  let count = tail.readUInt16LE(at + 10);
+  let offset = tail.readUInt32LE(at + 16);
+  if ((count === 0xffff || offset === 0xffffffff) && at >= 20 && tail.readUInt32LE(at - 20) === 0x07064b50) {
+    const record = Number(tail.readBigUInt64LE(at - 20 + 8));
+    const zip64 = await cursor.bytes(record, 56);
+    if (zip64.readUInt32LE(0) !== 0x06064b50) throw new BadRequestError(GO_NOT_A_ZIP);
+    count = Number(zip64.readBigUInt64LE(32));
+    offset = Number(zip64.readBigUInt64LE(48));
+  }
+  if (offset > cursor.size) throw new BadRequestError(GO_NOT_A_ZIP);
+  return { offset, count };
+}
+
+/** The central directory's entries in order, one at a time (a zip of many files is not held in memory). */
+async function* zipEntries(cursor: Cursor): AsyncIterable<ZipEntry> {
+  const { offset, count } = await centralDirectory(cursor);
+  let at = offset;
+  for (let n = 0; n < count; n++) {
+    const header = Buffer.from(await cursor.bytes(at, 46));
+    if (header.readUInt32LE(0) !== 0x02014b50) throw new BadRequestError(GO_NOT_A_ZIP);
+    const nameLength = header.readUInt16LE(28);
+    const extraLength = header.readUInt16LE(30);
+    const commentLength = header.readUInt16LE(32);
+    const entry: ZipEntry = {
+      name: (await cursor.bytes(at + 46, nameLength)).toString('utf8'),
+      method: header.readUInt16LE(10),
+      compressedSize: header.readUInt32LE(20),
+      uncompressedSize: header.readUInt32LE(24),
+      localOffset: header.readUInt32LE(42),
+    };
+    // Zip64's extra field carries the sizes and offset the header marks 0xffffffff, in that order.
+    const extra = Buffer.from(await cursor.bytes(at + 46 + nameLength, extraLength));
+    for (let e = 0; e + 4 <= extra.length; ) {
+      const id = extra.readUInt16LE(e);
+      const size = extra.readUInt16LE(e + 2);
+      if (id === 0x0001) {
+        let f = e + 4;
+        const take = () => {
+          if (f + 8 > e + 4 + size) throw new BadRequestError(GO_NOT_A_ZIP);
+          const value = Number(extra.readBigUInt64LE(f));
+          f += 8;
+          return value;
+        };
+        if (entry.uncompressedSize === 0xffffffff) entry.uncompressedSize = take();
+        if (entry.compressedSize === 0xffffffff) entry.compressedSize = take();
+        if (entry.localOffset === 0xffffffff) entry.localOffset = take();
+      }
+      e += 4 + size;
+    }
+    yield entry;
+    at += 46 + nameLength + extraLength + commentLength;
+  }
+}
+
+/** An entry's bytes (stored or deflated), at most `limit` of them (Go's `io.LimitedReader`: the rest is dropped). */
+async function readEntry(file: string, cursor: Cursor, entry: ZipEntry, limit: number): Promise<Buffer> {
+  const local = Buffer.from(await cursor.bytes(entry.localOffset, 30));
+  if (local.readUInt32LE(0) !== 0x04034b50) throw new BadRequestError(GO_NOT_A_ZIP);
+  const start = entry.localOffset + 30 + local.readUInt16LE(26) + local.readUInt16LE(28);
+  if (entry.compressedSize === 0) return Buffer.alloc(0);
+  if (start + entry.compressedSize > cursor.size) throw new BadRequestError(GO_NOT_A_ZIP);
+  if (entry.method !== 0 && entry.method !== 8) throw new BadRequestError(GO_ZIP_ALGORITHM);
+  const raw = createReadStream(file, { start, end: start + entry.compressedSize - 1 });
+  const source = entry.method === 8 ? raw.pipe(createInflateRaw()) : raw;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of source as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= limit) break;
+    }
+  } catch {
+    throw new BadRequestError('zip: corrupt deflate data');
+  } finally {
+    raw.destroy();
+    source.destroy();
+  }
+  return Buffer.concat(chunks).subarray(0, limit);
+}
+
+/**
+ * Forgejo's `ParsePackage` over a zip in a file: the first entry under `{name}@{version}/` names the module (its
+ * version must be semver), the `go.mod` directly in such a folder is the module's go.mod (at most 16 MiB); without
+ * one, `module {name}`. 400 for a zip with no such entry, a bad version or name, or bytes that are not a zip.
+ */
+export async function parseGoModuleZip(file: string): Promise<GoModule> {
+  const handle = await open(file, 'r');
+  try {
+    const cursor = new Cursor(handle, (await handle.stat()).size);
+    let found: GoModule | undefined;
+    for await (const entry of zipEntries(cursor)) {
+      const nameAndVersion = dirOf(entry.name);
+      const at = nameAndVersion.indexOf('@');
+      if (at < 0) continue;
+      const rest = nameAndVersion.slice(at + 1);
+      const slash = rest.indexOf('/');
+      if (!found) {
+        found = { name: nameAndVersion.slice(0, at), version: slash < 0 ? rest : rest.slice(0, slash), goMod: '' };
+        // The version is written one per line into `@v/list`: it must be a module version and nothing else.
+        if (!isValidGoVersion(found.version)) throw new BadRequestError(GO_INVALID_VERSION);
+        if (!isValidGoModulePath(found.name)) throw new BadRequestError(GO_INVALID_NAME);
+      }
+      // Files are expected in the module's root folder.
+      if (slash >= 0) continue;
+      if (baseOf(entry.name) === 'go.mod') {
+        if (entry.uncompressedSize > MAX_GO_MOD_SIZE) throw new BadRequestError(GO_MOD_TOO_LARGE);
+        found.goMod = (await readEntry(file, cursor, entry, MAX_GO_MOD_SIZE)).toString('utf8');
+        return found;
+      }
+    }
+    if (!found) throw new BadRequestError(GO_INVALID_STRUCTURE);
+    found.goMod = `module ${found.name}`;
+    return found;
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The Go registry of an owner: uploads of module zips, and the GOPROXY protocol's reads, over `PackagesService`
+ * (access, limits, blobs) and its store.
+ */
+export class GoPackagesService {
+  constructor(private readonly ctx: CoreContext) {}
+
+  private get packages(): PackagesService {
+    return this.ctx.service(PackagesService);
+  }
+
+  private get store(): PackagesStore {
+    return this.ctx.store(PackagesStore);
+  }
+
+  /**
+   * Forgejo's `UploadPackage`: the body (a module zip) is spooled to a temporary file, stopping at
+   * `LIMIT_SIZE_GO` (403), read for its module path, version and go.mod, then stored as the new version's
+   * `{version}.zip` with the `go.mod` property; 400 for a bad zip, 409 when the version exists.
+   */
+  async upload(actor: Actor, owner: User, body: AsyncIterable<Uint8Array>): Promise<PackageFile> {
+    this.packages.assertEnabled();
+    await this.packages.assertAccess(actor, owner, AccessMode.Write);
+    const limit = this.ctx.settings.packages.LIMIT_SIZE_GO;
+    // The zip's directory is at its end: the whole body is needed before the name is known.
+    const file = await this.spool(body, isSiteAdmin(actor) ? -1 : limit);
+    try {
+      const module = await parseGoModuleZip(file);
+      // Opened now: a stream that opened its file lazily could do so after a refusal had removed it.
+      const content = (await open(file, 'r')).createReadStream();
+      try {
+        return await this.packages.addFile(actor, owner, { type: 'go', name: module.name, version: module.version }, `${module.version}.zip`, content, limit, {
+          newVersion: true,
+          semverCompatible: false,
+          // Forgejo marshals the version's nil metadata.
+          metadataJson: 'null',
+          afterInsert: (store, created) => store.insertProperty(PackagePropertyType.Version, created.id, GO_MOD_PROPERTY, module.goMod),
+        });
+      } finally {
+        // A refusal before the bytes are read (a version that exists) leaves the stream and its handle open.
+        content.destroy();
+      }
+    } finally {
+      await unlink(file).catch(() => {});
+    }
+  }
+
+  /** The bytes in a temporary file (removed on failure); past `limit` (-1: none) Forgejo's 403, without reading on. */
+  private async spool(body: AsyncIterable<Uint8Array>, limit: number): Promise<string> {
+    const folder = path.join(this.ctx.settings.server.APP_DATA_PATH, 'tmp', 'package-upload');
+    await mkdir(folder, { recursive: true, mode: 0o700 });
+    const file = path.join(folder, `go-${Date.now()}-${randomBytes(8).toString('hex')}`);
+    const handle = await open(file, 'wx', 0o600);
+    let size = 0;
+    try {
+      try {
+        for await (const chunk of body) {
+          size += chunk.byteLength;
+          if (limit > -1 && size > limit) throw new PackageQuotaError(QUOTA_TYPE_SIZE);
+          await handle.write(chunk);
+        }
+      } finally {
+        await handle.close();
+      }
+    } catch (error) {
+      await unlink(file).catch(() => {});
+      throw error;
+    }
+    return file;
+  }
+
+  /** The module's visible versions, oldest first (Forgejo sorts by creation time). */
+  private async versionsOf(owner: User, name: string): Promise<PackageVersion[]> {
+    const pkg = await this.store.findPackage(owner.id, 'go', name);
+    if (!pkg) return [];
+    const versions = (await this.store.versionsOfPackage(pkg.id)).filter((v) => v.is_internal === 0);
+    return versions.sort((a, b) => a.created_unix - b.created_unix || a.id - b.id);
+  }
+
+  /** Forgejo's `EnumeratePackageVersions`: the versions, one per line, oldest first; undefined when none (404). */
+  async versionList(actor: Actor, owner: User, name: string): Promise<string | undefined> {
+    this.packages.assertEnabled();
+    await this.packages.assertAccess(actor, owner, AccessMode.Read);
+    const versions = await this.versionsOf(owner, name);
+    if (versions.length === 0) return undefined;
+    return versions.map((v) => `${v.version}\n`).join('');
+  }
+
+  /** Forgejo's `resolvePackage`: the version, or the newest one for `latest`; 404 `package does not exist`. */
+  private async resolve(actor: Actor, owner: User, name: string, version: string): Promise<PackageVersion> {
+    this.packages.assertEnabled();
+    await this.packages.assertAccess(actor, owner, AccessMode.Read);
+    if (version === 'latest') {
+      const newest = (await this.versionsOf(owner, name)).at(-1);
+      if (!newest) throw new NotFoundError(PACKAGE_NOT_EXIST);
+      return newest;
+    }
+    const found = await this.store.versionByName(owner.id, 'go', name, version);
+    if (!found || found.is_internal !== 0) throw new NotFoundError(PACKAGE_NOT_EXIST);
+    return found;
+  }
+
+  /** Forgejo's `PackageVersionMetadata` (`.info`, `@latest`): the version and when it was uploaded. */
+  async info(actor: Actor, owner: User, name: string, version: string): Promise<GoVersionInfo> {
+    const found = await this.resolve(actor, owner, name, version);
+    return { Version: found.version, Time: new Date(found.created_unix * 1000).toISOString().replace('.000Z', 'Z') };
+  }
+
+  /** Forgejo's `PackageVersionGoModContent` (`.mod`): the go.mod kept at upload. */
+  async goMod(actor: Actor, owner: User, name: string, version: string): Promise<string> {
+    const found = await this.resolve(actor, owner, name, version);
+    const properties = await this.store.propertiesOf(PackagePropertyType.Version, [found.id], GO_MOD_PROPERTY);
+    if (properties.length !== 1) throw new Error(`go version ${found.id} has ${properties.length} go.mod properties`);
+    return properties[0]!.value;
+  }
+
+  /** Forgejo's `DownloadPackageFile` (`.zip`): the version's one file. */
+  async download(actor: Actor, owner: User, name: string, version: string, range?: string | null): Promise<PackageDownload> {
+    const found = await this.resolve(actor, owner, name, version);
+    const files = await this.store.filesOfVersion(found.id);
+    if (files.length !== 1) throw new Error(`go version ${found.id} has ${files.length} files`);
+    const pkg = await this.store.findPackage(owner.id, 'go', name);
+    return this.packages.download(actor, owner, { type: 'go', name: pkg?.name ?? name, version: found.version }, files[0]!.name, range);
+  }
+}
