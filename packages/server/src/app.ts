@@ -18,6 +18,7 @@ import { registerNpmPackages } from './packages/npm.js';
 import { registerMavenPackages } from './packages/maven.js';
 import { registerPypiPackages } from './packages/pypi.js';
 import { registerCargoPackages } from './packages/cargo.js';
+import { registerContainerPackages } from './packages/container.js';
 import { registerGoPackages } from './packages/goproxy.js';
 import { startSshServer, type RunningSshServer } from './ssh/server.js';
 import { accessLogOf, requestObserverHook, type RequestObserver } from './access-log.js';
@@ -98,6 +99,7 @@ export function createApp(host: RepoHost): RepoHostApp {
   registerMavenPackages(app, host);
   registerPypiPackages(app, host);
   registerCargoPackages(app, host);
+  registerContainerPackages(app, host);
   registerGoPackages(app, host);
   if (metrics) registerMetrics(app, host, metrics);
   app.all('/**', () => errorResponse(host, new NotFoundError()));

@@ -281,6 +281,8 @@ const SPEC = {
     LIMIT_SIZE_CARGO: size(-1),
     /** Bytes one Maven file may take at most; -1: no limit. */
     LIMIT_SIZE_MAVEN: size(-1),
+    /** Bytes one container blob or manifest may take at most; -1: no limit. */
+    LIMIT_SIZE_CONTAINER: size(-1),
     /** Bytes one Go module zip may take at most; -1: no limit. */
     LIMIT_SIZE_GO: size(-1),
   },

@@ -89,5 +89,19 @@ export {
   type GoModule,
   type GoVersionInfo,
 } from './goproxy.js';
+export {
+  CONTAINER_MAX_MANIFEST_SIZE,
+  CONTAINER_TYPE,
+  ContainerError,
+  ContainerPackagesService,
+  assertImageName,
+  isValidDigest,
+  isValidImageName,
+  isValidTag,
+  parseContentRangeStart,
+  type ContainerBlob,
+  type ContainerManifest,
+  type ContainerUploadState,
+} from './container.js';
 export type { FileWithBlob, VersionWithPackage } from './store.js';
 export { packageBlobKey, type Package, type PackageBlob, type PackageFile, type PackageVersion, type PackagesTables } from './tables.js';
