@@ -107,6 +107,26 @@ describe('coordination faults', () => {
     });
   });
 
+  describe('the package upload spool', () => {
+    it('removes at start the uploads a crash cut off, and keeps one another process is receiving', async () => {
+      const spool = path.join(a.settings.server.APP_DATA_PATH, 'tmp', 'package-upload');
+      await mkdir(spool, { recursive: true });
+      const live = path.join(spool, 'go-1-0a1b2c3d');
+      const dead = path.join(spool, 'pypi-2-4e5f6a7b');
+      await writeFile(live, 'arriving');
+      await writeFile(dead, 'cut off');
+      const old = new Date(Date.now() - 2 * 3600_000);
+      await utimes(dead, old, old);
+      const b = await RepoHost.open({ settings: a.settings });
+      try {
+        expect(await readdir(spool)).toEqual(['go-1-0a1b2c3d']);
+        expect(await readFile(live, 'utf8')).toBe('arriving');
+      } finally {
+        await b.close();
+      }
+    });
+  });
+
   describe('the storage\'s trash', () => {
     it('keeps what a live change of another process uses at start-up and in sweeps; removes old leftovers', async () => {
       const trash = path.join(a.settings.repository.ROOT, '.trash');

@@ -38,9 +38,10 @@ describe("RepoHost's housekeeping tasks", () => {
     return { last_error: state.last_error, last_message: state.last_message };
   }
 
-  it('seventeen tasks are listed, the last six RepoHost\'s own', async () => {
+  it('eighteen tasks are listed, the last six RepoHost\'s own', async () => {
     const listed = await host.cron.list(SYSTEM, { page: 1, limit: 50 });
-    expect(listed.total).toBe(17);
+    expect(listed.total).toBe(18);
+    expect(listed.items.map((task) => task.name)).toContain('cleanup_packages');
     expect(listed.items.slice(-6).map((task) => task.name)).toEqual([
       'cleanup_orphaned_attachments',
       'cleanup_expired_sessions',
@@ -49,6 +50,20 @@ describe("RepoHost's housekeeping tasks", () => {
       'update_repo_languages',
       'repair_git_intents',
     ]);
+  });
+
+  it('cleanup_packages removes spooled uploads a crash cut off, and keeps one still arriving', async () => {
+    const spool = path.join(host.settings.server.APP_DATA_PATH, 'tmp', 'package-upload');
+    await mkdir(spool, { recursive: true });
+    const dead = path.join(spool, 'go-1-deadbeef');
+    const live = path.join(spool, 'pypi-2-0badf00d');
+    await writeFile(dead, 'cut off');
+    await writeFile(live, 'arriving');
+    const old = new Date(Date.now() - 2 * 3600_000);
+    await utimes(dead, old, old);
+    expect(await runTask('cleanup_packages')).toEqual({ last_error: '', last_message: 'removed 0 container upload sessions and 1 spooled uploads' });
+    await expect(fileAccess(dead)).rejects.toThrow();
+    await fileAccess(live);
   });
 
   it.skipIf(TEST_GIT === 'memory')('cleanup_orphaned_attachments removes old files no attachment names, and keeps young ones', async () => {

@@ -252,6 +252,10 @@ const SPEC = {
   'cron.reinit_missing_repos': cronTask(false, false, '@every 72h'),
   'cron.delete_missing_repos': cronTask(false, false, '@every 72h'),
   'cron.delete_old_actions': { ...cronTask(false, false, '@every 168h'), OLDER_THAN: str('8760h') },
+  // Forgejo's package cleanup; here what uploads left: container upload sessions untouched for OLDER_THAN, and
+  // spooled uploads a crash cut off. Not at start (Forgejo's is): the start-up repair already empties the spool,
+  // and a forge's first requests should not wait behind a listing of the blob storage.
+  'cron.cleanup_packages': { ...cronTask(true, false, '@midnight'), OLDER_THAN: str('24h') },
   // RepoHost's own housekeeping (Forgejo has no such tasks): what is otherwise only tidied at start-up or in passing.
   'cron.cleanup_orphaned_attachments': cronTask(true, false, '@midnight'),
   'cron.cleanup_expired_sessions': cronTask(true, false, '@every 24h'),

@@ -5,17 +5,16 @@
  * file `{version}.zip`; and what the GOPROXY protocol reads (`@v/list`, `.info`, `.mod`, `.zip`, `@latest`). The
  * server parses HTTP and calls these.
  */
-import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, unlink, type FileHandle } from 'node:fs/promises';
-import path from 'node:path';
+import { open, unlink, type FileHandle } from 'node:fs/promises';
 import { createInflateRaw } from 'node:zlib';
 import type { CoreContext } from '../context.js';
 import { AccessMode } from '../access/index.js';
 import { isSiteAdmin, type Actor, type User } from '../users/index.js';
 import { BadRequestError, NotFoundError } from '../errors.js';
-import { PACKAGE_NOT_EXIST, PackageQuotaError, PackagesService, QUOTA_TYPE_SIZE, type PackageDownload } from './service.js';
+import { PACKAGE_NOT_EXIST, PackagesService, type PackageDownload } from './service.js';
 import { PackagesStore } from './store.js';
+import { spoolPackageUpload } from './spool.js';
 import { PackagePropertyType, type PackageFile, type PackageVersion } from './tables.js';
 
 /** Forgejo's `goproxy_module.PropertyGoMod`: the version's go.mod text. */
@@ -340,7 +339,7 @@ export class GoPackagesService {
     await this.packages.assertAccess(actor, owner, AccessMode.Write);
     const limit = this.ctx.settings.packages.LIMIT_SIZE_GO;
     // The zip's directory is at its end: the whole body is needed before the name is known.
-    const file = await this.spool(body, isSiteAdmin(actor) ? -1 : limit);
+    const file = await spoolPackageUpload(this.ctx.settings, body, isSiteAdmin(actor) ? -1 : limit, 'go');
     try {
       const module = await parseGoModuleZip(file);
       // Opened now: a stream that opened its file lazily could do so after a refusal had removed it.
@@ -360,30 +359,6 @@ export class GoPackagesService {
     } finally {
       await unlink(file).catch(() => {});
     }
-  }
-
-  /** The bytes in a temporary file (removed on failure); past `limit` (-1: none) Forgejo's 403, without reading on. */
-  private async spool(body: AsyncIterable<Uint8Array>, limit: number): Promise<string> {
-    const folder = path.join(this.ctx.settings.server.APP_DATA_PATH, 'tmp', 'package-upload');
-    await mkdir(folder, { recursive: true, mode: 0o700 });
-    const file = path.join(folder, `go-${Date.now()}-${randomBytes(8).toString('hex')}`);
-    const handle = await open(file, 'wx', 0o600);
-    let size = 0;
-    try {
-      try {
-        for await (const chunk of body) {
-          size += chunk.byteLength;
-          if (limit > -1 && size > limit) throw new PackageQuotaError(QUOTA_TYPE_SIZE);
-          await handle.write(chunk);
-        }
-      } finally {
-        await handle.close();
-      }
-    } catch (error) {
-      await unlink(file).catch(() => {});
-      throw error;
-    }
-    return file;
   }
 
   /** The module's visible versions, oldest first (Forgejo sorts by creation time). */

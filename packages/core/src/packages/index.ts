@@ -103,5 +103,6 @@ export {
   type ContainerManifest,
   type ContainerUploadState,
 } from './container.js';
+export { SPOOL_GRACE_MS, spoolPackageUpload, sweepPackageUploadSpool } from './spool.js';
 export type { FileWithBlob, VersionWithPackage } from './store.js';
 export { packageBlobKey, type Package, type PackageBlob, type PackageFile, type PackageVersion, type PackagesTables } from './tables.js';

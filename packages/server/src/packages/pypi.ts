@@ -5,9 +5,7 @@
  * routes write them; credentials are basic (password or token, as twine and pip send them) or a token header.
  */
 import { createReadStream } from 'node:fs';
-import { mkdir, open, unlink } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
-import path from 'node:path';
+import { unlink } from 'node:fs/promises';
 import type { H3, H3Event } from 'h3';
 import { getRouterParam } from 'h3';
 import { FastResponse } from 'srvx';
@@ -20,9 +18,9 @@ import {
   PackageQuotaError,
   PackagesService,
   PypiPackagesService,
-  QUOTA_TYPE_SIZE,
   UnauthorizedError,
   isSiteAdmin,
+  spoolPackageUpload,
   type Actor,
   type PackageDownload,
   type RepoHost,
@@ -104,7 +102,7 @@ async function uploadForm(host: RepoHost, actor: Actor, owner: User, file: Multi
     return;
   }
   const limit = isSiteAdmin(actor) ? -1 : host.settings.packages.LIMIT_SIZE_PYPI;
-  const spooled = await spool(host, file.stream, limit);
+  const spooled = await spoolPackageUpload(host.settings, file.stream, limit, 'pypi');
   const content = createReadStream(spooled);
   try {
     await pypi.upload(actor, owner, { fields: values, filename: file.filename, content });
@@ -115,29 +113,6 @@ async function uploadForm(host: RepoHost, actor: Actor, owner: User, file: Multi
   }
 }
 
-/** The bytes in a temporary file (removed on failure); past `limit` (-1: none) Forgejo's 403, without reading on. */
-async function spool(host: RepoHost, content: AsyncIterable<Uint8Array>, limit: number): Promise<string> {
-  const folder = path.join(host.settings.server.APP_DATA_PATH, 'tmp', 'package-upload');
-  await mkdir(folder, { recursive: true, mode: 0o700 });
-  const file = path.join(folder, `pypi-${Date.now()}-${randomBytes(8).toString('hex')}`);
-  const handle = await open(file, 'wx', 0o600);
-  let size = 0;
-  try {
-    try {
-      for await (const chunk of content) {
-        size += chunk.byteLength;
-        if (limit > -1 && size > limit) throw new PackageQuotaError(QUOTA_TYPE_SIZE);
-        await handle.write(chunk);
-      }
-    } finally {
-      await handle.close();
-    }
-  } catch (error) {
-    await unlink(file).catch(() => {});
-    throw error;
-  }
-  return file;
-}
 
 function decodeParam(event: H3Event, name: string): string {
   const raw = getRouterParam(event, name) ?? '';
