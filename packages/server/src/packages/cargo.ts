@@ -9,7 +9,6 @@
  * Forgejo's git index (`_cargo-index`) is not served: Cargo reads this registry through the sparse protocol.
  */
 import type { H3, H3Event } from 'h3';
-import { getRouterParam } from 'h3';
 import { FastResponse } from 'srvx';
 import {
   AccessMode,
@@ -20,15 +19,12 @@ import {
   PackageAccessError,
   PackageQuotaError,
   PackagesService,
-  UnauthorizedError,
   type Actor,
-  type PackageDownload,
   type RepoHost,
   type User,
 } from '@repohost/core';
-import { authenticate } from '../auth.js';
-import { requestCredentials } from '../api/router.js';
-import { pathEscape, rangedFileAnswer, redirectAnswer, storageFailureAnswer } from '../serve-file.js';
+import { storageFailureAnswer } from '../serve-file.js';
+import { openRegistryRequest, registrySegments, requestBody, servePackageFile } from './common.js';
 
 /** Registers the Cargo registry's routes on the application (one line in `app.ts`). */
 export function registerCargoPackages(app: H3, host: RepoHost): void {
@@ -57,13 +53,13 @@ async function route(host: RepoHost, event: H3Event, { actor, owner, segments }:
     if (rest.length === 1 && rest[0] === 'new' && method === 'PUT') {
       // `reqPackageAccess(write)` before a byte of the body is read.
       await host.service(PackagesService).assertAccess(actor, owner, AccessMode.Write);
-      await cargo.publish(actor, owner, bodyOf(event));
+      await cargo.publish(actor, owner, requestBody(event));
       return jsonAnswer(200, { ok: true });
     }
     if (rest.length === 2 && rest[1] === 'owners' && read) return jsonAnswer(200, await cargo.owners(actor, owner));
     if (rest.length === 3) {
       const [name, version, action] = rest as [string, string, string];
-      if (action === 'download' && read) return serveFile(event, await cargo.download(actor, owner, name, version, event.req.headers.get('range')));
+      if (action === 'download' && read) return servePackageFile(event, await cargo.download(actor, owner, name, version, event.req.headers.get('range')));
       if ((action === 'yank' && method === 'DELETE') || (action === 'unyank' && method === 'PUT')) {
         await cargo.setYanked(actor, owner, name, version, action === 'yank');
         return jsonAnswer(200, { ok: true });
@@ -85,49 +81,16 @@ function intParam(value: string | null): number {
   return Number.parseInt(value, 10);
 }
 
-/** The request's bytes as they arrive; stopping early leaves the rest unread instead of cancelling the socket's stream. */
-async function* bodyOf(event: H3Event): AsyncIterable<Uint8Array> {
-  const body = event.req.body as AsyncIterable<Uint8Array> | null;
-  if (!body) return;
-  const chunks = body[Symbol.asyncIterator]();
-  for (;;) {
-    const next = await chunks.next();
-    if (next.done) return;
-    yield next.value;
-  }
-}
 
-function decodeSegment(raw: string): string {
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return raw;
-  }
-}
 
 /** Authenticates, loads the owner, checks read access, runs the route, and answers errors as Forgejo's Cargo routes do. */
 async function answer(host: RepoHost, event: H3Event, handler: (loaded: Loaded) => Promise<Response>): Promise<Response> {
   // A publish refused before its body was read leaves bytes on the connection that no request can follow.
   const closeAfterError = event.req.method === 'PUT';
   try {
-    if (!host.service(PackagesService).enabled) return plain(404, 'Not Found');
-    let actor: Actor;
-    try {
-      ({ actor } = await authenticate(host, requestCredentials(event), { allowReverseProxy: true }));
-    } catch (error) {
-      if (error instanceof UnauthorizedError) return plain(401, 'authGroup.Verify');
-      throw error;
-    }
-    const owner = await host.users.findByName(decodeSegment(getRouterParam(event, 'owner') ?? ''));
-    if (!owner) return plain(404, 'user does not exist');
-    // `reqPackageAccess(read)` on the whole group, before anything else.
-    if ((await host.service(PackagesService).accessMode(actor, owner)) < AccessMode.Read) throw new PackageAccessError();
-    const marker = '/cargo/';
-    const path = event.url.pathname;
-    const start = path.indexOf(marker, path.indexOf('/api/packages/') + '/api/packages/'.length);
-    const segments = path.slice(start + marker.length).split('/').map(decodeSegment);
-    if (segments[segments.length - 1] === '') segments.pop();
-    return await handler({ actor, owner, segments });
+    const opened = await openRegistryRequest(host, event, plain);
+    if (opened instanceof Response) return opened;
+    return await handler({ ...opened, segments: registrySegments(event, 'cargo') });
   } catch (error) {
     const refused = refusal(error);
     if (closeAfterError) refused.headers.set('connection', 'close');
@@ -183,19 +146,4 @@ function plain(status: number, message: string): Response {
     status,
     headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' },
   });
-}
-
-/** Forgejo's `ServePackageFile`: the crate as an attachment, with its length, modification time and ranges. */
-async function serveFile(event: H3Event, { file, body, range, redirect }: PackageDownload): Promise<Response> {
-  if (redirect) return redirectAnswer(redirect);
-  const quoted = file.name.replaceAll('\\', '\\\\').replaceAll('"', '\\"');
-  const headers: Record<string, string> = {
-    'content-type': 'application/octet-stream',
-    'x-content-type-options': 'nosniff',
-    'content-disposition': `attachment; filename="${quoted}"; filename*=UTF-8''${pathEscape(file.name)}`,
-    'access-control-expose-headers': 'Content-Disposition',
-    'last-modified': new Date(file.created_unix * 1000).toUTCString(),
-    'accept-ranges': 'bytes',
-  };
-  return rangedFileAnswer(event, { body, size: file.blob.size, range }, headers);
 }

@@ -8,7 +8,6 @@
  * are what npm sends (`Authorization: Bearer <_authToken>`), basic, or a token header.
  */
 import type { H3, H3Event } from 'h3';
-import { getRouterParam } from 'h3';
 import { FastResponse } from 'srvx';
 import {
   AccessMode,
@@ -20,15 +19,14 @@ import {
   PackageQuotaError,
   PackagesService,
   QUOTA_TYPE_SIZE,
-  UnauthorizedError,
   type Actor,
   type PackageDownload,
   type RepoHost,
   type User,
 } from '@repohost/core';
-import { authenticate } from '../auth.js';
-import { DEFAULT_MAX_BODY_BYTES, requestCredentials } from '../api/router.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../api/router.js';
 import { rangedFileAnswer, redirectAnswer, storageFailureAnswer } from '../serve-file.js';
+import { openRegistryRequest, packageAccessRefusal, registrySegments } from './common.js';
 
 /** Room for a publish document's JSON besides its base64 tarball (the manifest, the readme). */
 const METADATA_ROOM = 1024 * 1024;
@@ -175,40 +173,16 @@ async function readBounded(event: H3Event, limit: number, byTypeLimit: boolean):
   return Buffer.concat(chunks, size);
 }
 
-function decodeSegment(raw: string): string {
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return raw;
-  }
-}
 
 /** Authenticates, loads the owner, checks read access, runs the route, and answers errors as Forgejo's npm routes do. */
 async function answer(host: RepoHost, event: H3Event, handler: (loaded: Loaded) => Promise<Response>): Promise<Response> {
   try {
-    if (!host.service(PackagesService).enabled) return plain(404, 'Not Found');
-    let actor: Actor;
-    try {
-      ({ actor } = await authenticate(host, requestCredentials(event), { allowReverseProxy: true }));
-    } catch (error) {
-      if (error instanceof UnauthorizedError) return plain(401, 'authGroup.Verify');
-      throw error;
-    }
-    const owner = await host.users.findByName(decodeSegment(getRouterParam(event, 'owner') ?? ''));
-    if (!owner) return plain(404, 'user does not exist');
-    // `reqPackageAccess(read)` on the whole group, before anything else.
-    if ((await host.service(PackagesService).accessMode(actor, owner)) < AccessMode.Read) throw new PackageAccessError();
-    const marker = '/npm/';
-    const path = event.url.pathname;
-    const start = path.indexOf(marker, path.indexOf('/api/packages/') + '/api/packages/'.length);
-    const segments = path.slice(start + marker.length).split('/').map(decodeSegment);
-    if (segments[segments.length - 1] === '') segments.pop();
-    return await handler({ actor, owner, segments });
+    const opened = await openRegistryRequest(host, event, plain);
+    if (opened instanceof Response) return opened;
+    return await handler({ ...opened, segments: registrySegments(event, 'npm') });
   } catch (error) {
     if (error instanceof PackageAccessError) {
-      const refused = plain(401, 'reqPackageAccess');
-      refused.headers.set('www-authenticate', 'Basic realm="Gitea Package API"');
-      return refused;
+      return packageAccessRefusal(plain);
     }
     if (error instanceof BodyTooLarge) {
       const refused = error.byTypeLimit ? jsonAnswer(403, { error: QUOTA_TYPE_SIZE }) : jsonAnswer(413, { error: error.message });
