@@ -2,6 +2,7 @@ import { defineDomain } from '../domain.js';
 import type { CoreContext } from '../context.js';
 import { CronMaintenanceService } from './maintenance.js';
 import { CronHousekeepingService } from './housekeeping.js';
+import { cleanupPackageUploads } from '../packages/index.js';
 
 const maintenance = (ctx: CoreContext) => ctx.service(CronMaintenanceService);
 const housekeeping = (ctx: CoreContext) => ctx.service(CronHousekeepingService);
@@ -14,6 +15,7 @@ export const maintenanceDomain = defineDomain({
     { name: 'check_repo_stats', timeoutSeconds: 3600, run: (ctx, signal) => maintenance(ctx).checkRepoStats(signal) },
     { name: 'sync_external_users', timeoutSeconds: 3600, run: (ctx, signal) => maintenance(ctx).syncExternalUsers(signal) },
     { name: 'cleanup_hook_task_table', timeoutSeconds: 3600, run: (ctx, signal) => maintenance(ctx).cleanupHookTasks(signal) },
+    { name: 'cleanup_packages', timeoutSeconds: 3600, run: (ctx) => cleanupPackageUploads(ctx) },
     { name: 'delete_inactive_accounts', timeoutSeconds: 3600, run: (ctx, signal) => maintenance(ctx).deleteInactiveAccounts(signal) },
     { name: 'git_gc_repos', timeoutSeconds: 12 * 3600, run: (ctx, signal) => maintenance(ctx).collectGarbage(signal) },
     { name: 'resync_all_hooks', timeoutSeconds: 600, run: (ctx, signal) => maintenance(ctx).resyncHooks(signal) },

@@ -104,5 +104,6 @@ export {
   type ContainerUploadState,
 } from './container.js';
 export { SPOOL_GRACE_MS, spoolPackageUpload, sweepPackageUploadSpool } from './spool.js';
+export { cleanupPackageUploads } from './cleanup.js';
 export type { FileWithBlob, VersionWithPackage } from './store.js';
 export { packageBlobKey, type Package, type PackageBlob, type PackageFile, type PackageVersion, type PackagesTables } from './tables.js';
