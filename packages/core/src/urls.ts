@@ -49,3 +49,16 @@ export function pathEscape(s: string): string {
 export function pathEscapeSegments(s: string): string {
   return s.split('/').map(pathEscape).join('/');
 }
+
+/**
+ * An absolute http or https URL, as Forgejo's `validation.IsValidURL` and `ValidUrl` binding accept (WHATWG parsing
+ * gives every http(s) URL a host, so none is without one).
+ */
+export function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}

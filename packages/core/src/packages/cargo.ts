@@ -10,7 +10,7 @@ import type { CoreContext } from '../context.js';
 import { AccessMode } from '../access/index.js';
 import { isSiteAdmin, type Actor, type User } from '../users/index.js';
 import { BadRequestError, NotFoundError } from '../errors.js';
-import { webUrl } from '../urls.js';
+import { isHttpUrl, webUrl } from '../urls.js';
 import { parseSemver } from './npm.js';
 import { PackagesService, PackageQuotaError, PACKAGE_NOT_EXIST, QUOTA_TYPE_SIZE, type PackageDownload } from './service.js';
 import { PackagesStore } from './store.js';
@@ -112,12 +112,7 @@ function featureMap(value: unknown): Record<string, string[]> | undefined {
 
 /** Forgejo's `validation.IsValidURL`: an http(s) URL, else the field is dropped. */
 function validUrl(text: string): string {
-  try {
-    const url = new URL(text);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? text : '';
-  } catch {
-    return '';
-  }
+  return isHttpUrl(text) ? text : '';
 }
 
 function compact<T extends object>(value: T): T {

@@ -12,6 +12,7 @@
  */
 import { createHash, createHmac, hkdfSync, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { CoreContext } from '../context.js';
+import { isHttpUrl } from '../urls.js';
 import { AccessMode } from '../access/index.js';
 import { BlobsService, type BlobSource, type BlobStorage } from '../blobs/index.js';
 import { Store, type StoreScope } from '../storage/index.js';
@@ -178,14 +179,8 @@ function platformOf(platform: Descriptor['platform']): string {
 }
 
 /** Forgejo's `validation.IsValidURL`: an absolute http or https URL. */
-function isHttpUrl(value: string | undefined): value is string {
-  if (!value) return false;
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.host !== '';
-  } catch {
-    return false;
-  }
+function isHttpUrlField(value: string | undefined): value is string {
+  return value !== undefined && value !== '' && isHttpUrl(value);
 }
 
 interface Descriptor {
@@ -803,9 +798,9 @@ export class ContainerPackagesService {
       if (kept['org.opencontainers.image.description']) metadata.description = kept['org.opencontainers.image.description'];
       if (kept['org.opencontainers.image.licenses']) metadata.license = kept['org.opencontainers.image.licenses'];
       if (kept['org.opencontainers.image.authors'] !== undefined) metadata.authors = [kept['org.opencontainers.image.authors']];
-      if (isHttpUrl(kept['org.opencontainers.image.url'])) metadata.project_url = kept['org.opencontainers.image.url'];
-      if (isHttpUrl(kept['org.opencontainers.image.source'])) metadata.repository_url = kept['org.opencontainers.image.source'];
-      if (isHttpUrl(kept['org.opencontainers.image.documentation'])) metadata.documentation_url = kept['org.opencontainers.image.documentation'];
+      if (isHttpUrlField(kept['org.opencontainers.image.url'])) metadata.project_url = kept['org.opencontainers.image.url'];
+      if (isHttpUrlField(kept['org.opencontainers.image.source'])) metadata.repository_url = kept['org.opencontainers.image.source'];
+      if (isHttpUrlField(kept['org.opencontainers.image.documentation'])) metadata.documentation_url = kept['org.opencontainers.image.documentation'];
     }
     if (Array.isArray(config.history)) {
       const layers: string[] = [];

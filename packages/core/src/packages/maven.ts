@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { TextDecoder } from 'node:util';
 import type { CoreContext } from '../context.js';
+import { isHttpUrl } from '../urls.js';
 import { AccessMode } from '../access/index.js';
 import type { Actor, User } from '../users/index.js';
 import { BlobsService, type BlobSource } from '../blobs/index.js';
@@ -707,16 +708,6 @@ function declaredEncoding(head: string): string | undefined {
   if (quote !== '"' && quote !== "'") return undefined;
   const close = declaration.indexOf(quote, i + 1);
   return close < 0 ? undefined : declaration.slice(i + 1, close);
-}
-
-/** Forgejo's `validation.IsValidURL`: an http or https URL. */
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
 }
 
 /** Go's `omitempty`: empty strings and lists left out. */

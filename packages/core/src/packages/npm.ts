@@ -10,7 +10,7 @@ import { AccessMode } from '../access/index.js';
 import type { Actor, User } from '../users/index.js';
 import { BadRequestError, NotFoundError } from '../errors.js';
 import { isoTime } from '../wire.js';
-import { webUrl } from '../urls.js';
+import { isHttpUrl, webUrl } from '../urls.js';
 import { PackagesService, PACKAGE_NOT_EXIST, type PackageDownload } from './service.js';
 import { PackagesStore, type VersionWithPackage } from './store.js';
 import { PackagePropertyType, type PackageVersion } from './tables.js';
@@ -156,14 +156,6 @@ function repositoryOf(value: unknown): { type: string; url: string } | undefined
   if (typeof value === 'string') return { type: '', url: value };
   if (isObject(value)) return { type: str(value.type), url: str(value.url) };
   return undefined;
-}
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
 }
 function compact<T extends object>(value: T): T {
   for (const key of Object.keys(value) as (keyof T)[]) if (value[key] === undefined || value[key] === '') delete value[key];

@@ -11,7 +11,7 @@ import { AccessMode } from '../access/index.js';
 import type { Actor, User } from '../users/index.js';
 import { BadRequestError } from '../errors.js';
 import { compileLinearRegex, type LinearRegex } from '../linear-regex.js';
-import { webUrl } from '../urls.js';
+import { isHttpUrl, webUrl } from '../urls.js';
 import { PackagesService, type PackageDownload } from './service.js';
 import { PackagesStore } from './store.js';
 import type { PackageFile } from './tables.js';
@@ -84,16 +84,6 @@ function normalizeLabel(label: string): string {
   let out = '';
   for (const ch of label) if (!/^[\p{P}\s]$/u.test(ch)) out += ch.toLowerCase();
   return out;
-}
-
-/** Forgejo's `validation.IsValidURL`: an absolute http(s) URL. */
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
 }
 
 /** The metadata Forgejo keeps from the form: the home page from `project_urls` (label `Homepage`) or `home_page`. */

@@ -1,6 +1,7 @@
 import './admin-events.js';
 import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import type { CoreContext } from '../context.js';
+import { isHttpUrl } from '../urls.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
 import { isSiteAdmin, type Actor } from './actor.js';
 import { isUniqueViolation, nowUnix } from '../storage/index.js';
@@ -18,16 +19,6 @@ import { visibilityValue, type User } from './tables.js';
 /** Can this account act as a site administrator now? */
 function isWorkingAdmin(user: Pick<User, 'is_admin' | 'is_active' | 'prohibit_login'>): boolean {
   return user.is_admin === 1 && user.is_active === 1 && user.prohibit_login === 0;
-}
-
-/** Forgejo's `ValidUrl` binding: an absolute http(s) URL. */
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.host !== '';
-  } catch {
-    return false;
-  }
 }
 
 /**

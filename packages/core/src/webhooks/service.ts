@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CoreContext, CoreTransaction } from '../context.js';
+import { isHttpUrl } from '../urls.js';
 import { SYSTEM, isSiteAdmin, type Actor } from '../users/index.js';
 import { AccessMode } from '../access/index.js';
 import { ConflictError, NotFoundError, ForbiddenError, UnauthorizedError, ValidationError } from '../errors.js';
@@ -101,13 +102,7 @@ const CONTENT_TYPES: ReadonlyMap<string, number> = new Map([
 
 /** Forgejo's `validation.IsValidURL`: an absolute http(s) URL. */
 function isValidUrl(value: string): boolean {
-  if (!isStorableText(value) || /\s/.test(value)) return false;
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.host !== '';
-  } catch {
-    return false;
-  }
+  return isStorableText(value) && !/\s/.test(value) && isHttpUrl(value);
 }
 
 /**

@@ -30,6 +30,7 @@ import {
 import { authenticate } from '../auth.js';
 import { requestCredentials } from '../api/router.js';
 import { storageFailureAnswer } from '../serve-file.js';
+import { decodeSegment } from './common.js';
 
 const API_VERSION = { 'docker-distribution-api-version': 'registry/2.0' };
 
@@ -95,21 +96,13 @@ async function answer(host: RepoHost, event: H3Event): Promise<Response> {
     }
     const slash = rest.indexOf('/');
     if (slash <= 0) return plain(404, 'Not Found');
-    const owner = await host.users.findByName(decode(rest.slice(0, slash)));
+    const owner = await host.users.findByName(decodeSegment(rest.slice(0, slash)));
     if (!owner) return plain(404, 'Not Found');
     // `reqPackageAccess(read)` on the owner's whole group.
     await host.service(PackagesService).assertAccess(caller.actor, owner, AccessMode.Read);
     return await route(host, event, caller.actor, owner, rest.slice(slash + 1));
   } catch (error) {
     return failure(host, error);
-  }
-}
-
-function decode(raw: string): string {
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return raw;
   }
 }
 
@@ -173,7 +166,7 @@ async function route(host: RepoHost, event: H3Event, actor: Actor, owner: User, 
   const blobs = rest.lastIndexOf('/blobs/');
   if (blobs > 0) {
     const image = rest.slice(0, blobs);
-    const digest = decode(rest.slice(blobs + '/blobs/'.length));
+    const digest = decodeSegment(rest.slice(blobs + '/blobs/'.length));
     assertImageName(image);
     if (method === 'DELETE') {
       await container.deleteBlob(actor, owner, image, digest);
@@ -192,7 +185,7 @@ async function route(host: RepoHost, event: H3Event, actor: Actor, owner: User, 
   const manifests = rest.lastIndexOf('/manifests/');
   if (manifests > 0) {
     const image = rest.slice(0, manifests);
-    const reference = decode(rest.slice(manifests + '/manifests/'.length));
+    const reference = decodeSegment(rest.slice(manifests + '/manifests/'.length));
     assertImageName(image);
     if (method === 'PUT') {
       const bytes = await readManifest(event);

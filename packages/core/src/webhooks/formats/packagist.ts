@@ -4,17 +4,9 @@
  * `update-package` endpoint with them, as Forgejo's form builds the hook URL; otherwise to the hook's URL).
  */
 import { ValidationError } from '../../errors.js';
+import { isHttpUrl } from '../../urls.js';
 import { goJson, queryEscape } from './common.js';
 import type { HookFormatter } from './types.js';
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
 
 export const PACKAGIST_FORMATTER: HookFormatter = {
   parseConfig(config) {
