@@ -529,7 +529,6 @@ export {
   MAVEN_HASH_MISMATCH,
   MAVEN_INVALID_PARAMETERS,
   parseMavenPath,
-  PomParser,
   type MavenAnswer,
   type MavenPath,
   PypiPackagesService,

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Kysely } from 'kysely';
-import { PackageFileSchema, PackageSchema, PomParser, matchesSchema, packageBlobKey } from '@repohost/core';
+import { PackageFileSchema, PackageSchema, matchesSchema, packageBlobKey } from '@repohost/core';
 import { TEST_DB, jsonInit, startTestServer, type TestServer } from '@repohost/test-support';
 import { account, json, uniq, type Account } from './helpers';
 

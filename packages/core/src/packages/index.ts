@@ -66,7 +66,6 @@ export {
   MAVEN_HASH_MISMATCH,
   MAVEN_INVALID_PARAMETERS,
   MavenPackagesService,
-  PomParser,
   mavenPackageName,
   parseMavenPath,
   type MavenAnswer,
