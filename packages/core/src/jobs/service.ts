@@ -8,7 +8,7 @@
 import type { CoreContext, CoreTransaction } from '../context.js';
 import { forEachRowInBatches } from '../security/index.js';
 import { NotFoundError, ValidationError } from '../errors.js';
-import { newLeaseOwner, nowUnix } from '../storage/index.js';
+import { newLeaseOwner, nowUnix, renewLease } from '../storage/index.js';
 import type { JobKind, JobPayloads } from './kinds.js';
 import { JobsStore } from './store.js';
 import type { JobRow, JobStatus } from './tables.js';
@@ -406,16 +406,15 @@ export class JobsService {
       timeoutSeconds * 1000,
     );
     timeout.unref();
-    const renewal = setInterval(() => {
-      const now = nowUnix();
+    // The claim wrote the lease's end: its start is when the claim read the clock.
+    const stopRenewing = renewLease(Number(row.lease_until_unix) - this.leaseSeconds, this.leaseSeconds, (leaseUntil, now) => {
       this.store
-        .renew(row.id, this.owner, now + this.leaseSeconds, now)
+        .renew(row.id, this.owner, leaseUntil, now)
         .then((held) => {
           if (!held) controller.abort(new JobAbortedError('lease-lost', 'the job was taken over by another process'));
         })
         .catch(() => undefined);
-    }, (this.leaseSeconds * 1000) / 3);
-    renewal.unref();
+    });
     let failure: unknown;
     let succeeded = false;
     try {
@@ -442,7 +441,7 @@ export class JobsService {
       failure = error;
     } finally {
       clearTimeout(timeout);
-      clearInterval(renewal);
+      stopRenewing();
     }
     const reason = signal.aborted && signal.reason instanceof JobAbortedError ? signal.reason.reason : undefined;
     // Taken over by another process: the outcome is theirs to record.

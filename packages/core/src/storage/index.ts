@@ -4,7 +4,7 @@
  */
 export { containsText, isStorableText, isUniqueViolation, likeContaining, nowUnix, openStorage, type DialectName, type Storage } from './database.js';
 export { isContention } from './contention.js';
-export { DatabaseLocks, leaseOwnerGone, leaseOwnerOf, newLeaseOwner, LockLostError, LockTimeoutError, type HeldLock, type LockOptions } from './locks.js';
+export { DatabaseLocks, leaseOwnerGone, leaseOwnerOf, newLeaseOwner, renewLease, LockLostError, LockTimeoutError, type HeldLock, type LockOptions } from './locks.js';
 export { hasMigrated, migrateStorage, migrateToLatest } from './migrator.js';
 export { type Row, type Schema } from './schema.js';
 export { Store, type StoreScope } from './store.js';

@@ -68,6 +68,34 @@ export function newLeaseOwner(): string {
 }
 
 /**
+ * Renews a claimed row's lease every third of `seconds` until stopped; `renew` writes the new end (whole seconds).
+ * The first renewal is timed from the claim's own clock reading (`claimedUnix`), not from when the work starts: a
+ * claim that waited for a busy database began its lease then, and a renewal timed from later could come after
+ * another process had taken the row over.
+ */
+export function renewLease(claimedUnix: number, seconds: number, renew: (leaseUntil: number, now: number) => void): () => void {
+  const period = (seconds * 1000) / 3;
+  let renewedFromMs = claimedUnix * 1000;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const schedule = () => {
+    timer = setTimeout(() => {
+      if (stopped) return;
+      renewedFromMs = Date.now();
+      const now = Math.floor(renewedFromMs / 1000);
+      renew(now + seconds, now);
+      schedule();
+    }, Math.max(0, renewedFromMs + period - Date.now()));
+    timer.unref();
+  };
+  schedule();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}
+
+/**
  * Whether the process a lease owner names is certainly gone: it ran on this machine, in this pid namespace, under
  * another pid, and no process has that pid now. Anything else (another machine, a live pid, a reused pid, an owner
  * without a tag) is not known to be gone, and waits for its lease to expire.

@@ -17,7 +17,7 @@ import https from 'node:https';
 import { isIP } from 'node:net';
 import type { CoreContext } from '../context.js';
 import { UnavailableError } from '../errors.js';
-import { newLeaseOwner, nowUnix } from '../storage/index.js';
+import { newLeaseOwner, nowUnix, renewLease } from '../storage/index.js';
 import { FULL_HEX_ID } from '../git/index.js';
 import { ReposPort } from '../repos/index.js';
 import { repoKey } from '../repos/index.js';
@@ -173,7 +173,7 @@ export class HookDeliverer {
         if (tasks.length === 0) break;
         claimed += tasks.length;
         for (const task of tasks) {
-          const attempt: Promise<void> = this.attempt(task).finally(() => attempts.delete(attempt));
+          const attempt: Promise<void> = this.attempt(task, now).finally(() => attempts.delete(attempt));
           attempts.add(attempt);
         }
       }
@@ -185,13 +185,12 @@ export class HookDeliverer {
     return claimed;
   }
 
-  /** One claimed attempt, its lease renewed while it runs. */
-  private async attempt(task: HookTask): Promise<void> {
+  /** One claimed attempt (claimed at `claimedUnix`), its lease renewed while it runs. */
+  private async attempt(task: HookTask, claimedUnix: number): Promise<void> {
     this.held.add(task.id);
-    const renewal = setInterval(() => {
-      this.store.renewLease(task.id, this.owner, nowUnix() + this.leaseSeconds).catch(() => undefined);
-    }, (this.leaseSeconds * 1000) / 3);
-    renewal.unref();
+    const stopRenewing = renewLease(claimedUnix, this.leaseSeconds, (leaseUntil) => {
+      this.store.renewLease(task.id, this.owner, leaseUntil).catch(() => undefined);
+    });
     try {
       const hook = await this.store.findById(task.hook_id);
       // Its hook's deletion takes its tasks too: nothing is left to deliver (or to try again).
@@ -202,7 +201,7 @@ export class HookDeliverer {
       // made again, by whichever process claims it then.
       console.error(`[repohost] webhook task ${task.id}: attempt not recorded:`, error);
     } finally {
-      clearInterval(renewal);
+      stopRenewing();
       this.held.delete(task.id);
     }
   }
