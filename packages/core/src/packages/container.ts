@@ -824,12 +824,12 @@ export class ContainerPackagesService {
       const pkg = await pstore.findPackage(owner.id, CONTAINER_TYPE, image);
       const versions = pkg ? await this.store.versionsWithManifest(pkg.id, reference) : [];
       if (versions.length === 0) throw manifestUnknown();
-      for (const version of versions) await this.packages.removeVersion(version);
+      for (const version of versions) await this.packages.removeVersion(version, { actor, owner });
       return;
     }
     const version = isValidTag(reference) ? await pstore.versionByName(owner.id, CONTAINER_TYPE, image, reference) : undefined;
     if (!version || version.is_internal === 1) throw manifestUnknown();
-    await this.packages.removeVersion(version);
+    await this.packages.removeVersion(version, { actor, owner });
   }
 
   // ---- lists ----

@@ -4,6 +4,7 @@
  */
 export { packagesDomain } from './domain.js';
 export { toApiPackage, toApiPackageFile } from './convert.js';
+export type { PackageEventBase } from './events.js';
 export { isValidGenericFileName, isValidGenericName } from './names.js';
 export {
   ListPackagesQuerySchema,

@@ -438,7 +438,7 @@ export class NpmPackagesService {
     await this.packages.assertAccess(actor, owner, AccessMode.Write);
     const found = await this.versionsOf(owner, name);
     if (!found) throw new NotFoundError(PACKAGE_NOT_EXIST);
-    for (const version of found.versions) await this.packages.removeVersion(version);
+    for (const version of found.versions) await this.packages.removeVersion(version, { actor, owner });
   }
 
   /** Forgejo's `ListPackageTags`: tag → version (an unknown package: none). */

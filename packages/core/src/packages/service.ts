@@ -20,6 +20,7 @@ import { assertGenericUpload } from './names.js';
 import type { ApiPackage, ListPackagesQuery } from './schemas.js';
 import { PackagesStore, type FileWithBlob, type VersionWithPackage } from './store.js';
 import { packageBlobKey, type PackageFile } from './tables.js';
+import './events.js';
 
 /** Forgejo's answers (`models/packages`, `services/packages`), each with the status its routes give it. */
 export const PACKAGE_NOT_EXIST = 'package does not exist';
@@ -73,8 +74,12 @@ export interface AddFileOptions {
   metadataJson?: string;
   /** Whether the package's versions are semver (Forgejo's `semver_compatible`); default: generic's. */
   semverCompatible?: boolean;
+  /** A file of that name in the version is replaced (Helm's re-upload, Forgejo's `OverwriteExisting`), not a 409. */
+  replace?: boolean;
+  /** The file's composite key (Debian's `{distribution}|{component}`): one name may repeat across keys. */
+  compositeKey?: string;
   /** Runs in the upload's transaction after the file row (a format's properties: npm's dist-tags). */
-  afterInsert?: (store: PackagesStore, version: VersionWithPackage) => Promise<void>;
+  afterInsert?: (store: PackagesStore, version: VersionWithPackage, file: PackageFile) => Promise<void>;
 }
 
 interface Spooled {
@@ -218,7 +223,8 @@ export class PackagesService {
     // What can be refused before a byte is read is refused then: the file exists, the version count is reached.
     const existing = await this.store.versionByName(owner.id, coords.type, coords.name, coords.version);
     if (existing && options.newVersion) throw new ConflictError(DUPLICATE_PACKAGE_VERSION);
-    if (existing && (await this.store.fileByName(existing.id, filename))) throw new ConflictError(DUPLICATE_PACKAGE_FILE);
+    const compositeKey = options.compositeKey ?? '';
+    if (existing && !options.replace && (await this.store.fileByName(existing.id, filename, compositeKey))) throw new ConflictError(DUPLICATE_PACKAGE_FILE);
     if (!existing && !exempt && limits.LIMIT_TOTAL_OWNER_COUNT > -1 && (await this.store.countVersions(owner.id)) >= limits.LIMIT_TOTAL_OWNER_COUNT) {
       throw new PackageQuotaError(QUOTA_TOTAL_COUNT);
     }
@@ -233,7 +239,8 @@ export class PackagesService {
         stored = true;
       }
       const now = nowUnix();
-      return await this.ctx.transaction(async (tx) => {
+      let replacedBlobId: number | undefined;
+      const added = await this.ctx.transaction(async (tx) => {
         const store = tx.store(PackagesStore);
         const pkg = await store.ensurePackage(owner.id, coords.type, coords.name, options.semverCompatible ?? coords.type === 'generic');
         const { version, created } = await store.ensureVersion(pkg.id, doer.id, coords.version, now);
@@ -250,11 +257,22 @@ export class PackagesService {
           hash_sha512: spooled.sha512,
           created_unix: now,
         });
-        const file = await store.insertFileIfAbsent({ version_id: version.id, blob_id: blob.id, name: filename, is_lead: 1, created_unix: now });
+        // The old file goes in the same transaction as the new one comes: a failure leaves the version as it was.
+        const replaced = options.replace && !created ? await store.fileByName(version.id, filename, compositeKey) : undefined;
+        if (replaced) {
+          await store.deleteFiles([replaced.id]);
+          replacedBlobId = replaced.blob_id;
+        }
+        const file = await store.insertFileIfAbsent({ version_id: version.id, blob_id: blob.id, name: filename, composite_key: compositeKey, is_lead: 1, created_unix: now });
         if (!file) throw new ConflictError(DUPLICATE_PACKAGE_FILE);
-        if (options.afterInsert) await options.afterInsert(store, { ...version, pkg });
+        const withPackage = { ...version, pkg };
+        if (options.afterInsert) await options.afterInsert(store, withPackage, file);
+        // Forgejo notifies when an upload creates the version (its webhook `package` event).
+        if (created) tx.emit('package.created', { actor, owner, version: withPackage });
         return file;
       });
+      if (replacedBlobId !== undefined) await this.removeBlobs([replacedBlobId]);
+      return added;
     } catch (error) {
       // Bytes this upload stored that no row came to name go again.
       if (stored && !(await this.store.blobBySha256(spooled.sha256))) await this.blobs.delete(packageBlobKey(spooled.sha256)).catch(() => {});
@@ -337,9 +355,8 @@ export class PackagesService {
   async deleteVersion(actor: Actor, owner: User, coords: PackageCoordinates): Promise<void> {
     this.assertEnabled();
     await this.assertAccess(actor, owner, AccessMode.Write);
-    const version = await this.store.versionByName(owner.id, coords.type, coords.name, coords.version);
-    if (!version) throw new NotFoundError(PACKAGE_NOT_EXIST);
-    await this.removeVersion(version);
+    const version = await this.publicVersion(owner, coords);
+    await this.removeVersion(version, { actor, owner });
   }
 
   /** Forgejo's `DeletePackageFile` route: the file, or the whole version when it is its last. */
@@ -352,7 +369,7 @@ export class PackagesService {
     if (!file) throw new NotFoundError(PACKAGE_FILE_NOT_EXIST);
     const files = await this.store.filesOfVersion(version.id);
     if (files.length === 1) {
-      await this.removeVersion(version);
+      await this.removeVersion(version, { actor, owner });
       return;
     }
     const orphans = await this.ctx.transaction(async (tx) => {
@@ -363,12 +380,17 @@ export class PackagesService {
     await this.deleteObjects(orphans);
   }
 
-  /** Removes a loaded version: its rows in one transaction, then the objects no file points at. */
-  async removeVersion(version: Pick<VersionWithPackage, 'id' | 'package_id'>): Promise<void> {
+  /**
+   * Removes a loaded version: its rows in one transaction, then the objects no file points at. A deletion someone
+   * asked for (`deletedBy`) is announced (`package.deleted`: Forgejo's PackageDelete), with the version as it was.
+   */
+  async removeVersion(version: Pick<VersionWithPackage, 'id' | 'package_id'>, deletedBy?: { actor: Actor; owner: User }): Promise<void> {
     const orphans = await this.ctx.transaction(async (tx) => {
       const store = tx.store(PackagesStore);
       const blobIds = (await store.filesOfVersion(version.id)).map((f) => f.blob_id);
+      const before = deletedBy ? await store.versionById(version.id) : undefined;
       await store.deleteVersion(version);
+      if (deletedBy && before) tx.emit('package.deleted', { ...deletedBy, version: before });
       return store.deleteUnreferencedBlobs(blobIds);
     });
     await this.deleteObjects(orphans);
@@ -393,8 +415,16 @@ export class PackagesService {
 
   async get(actor: Actor, owner: User, coords: PackageCoordinates): Promise<VersionWithPackage> {
     await this.assertAccess(actor, owner, AccessMode.Read);
+    return this.publicVersion(owner, coords);
+  }
+
+  /**
+   * A version the API may name: the versions a format keeps for itself (Debian's index and signing key, a container
+   * image's blob uploads) are not there for it, as in Forgejo's lookups by name, which skip internal versions.
+   */
+  private async publicVersion(owner: User, coords: PackageCoordinates): Promise<VersionWithPackage> {
     const version = await this.store.versionByName(owner.id, coords.type, coords.name, coords.version);
-    if (!version) throw new NotFoundError(PACKAGE_NOT_EXIST);
+    if (!version || version.is_internal !== 0 || version.pkg.is_internal !== 0) throw new NotFoundError(PACKAGE_NOT_EXIST);
     return version;
   }
 
@@ -407,7 +437,7 @@ export class PackagesService {
   async link(actor: Actor, owner: User, type: string, name: string, repoName: string): Promise<void> {
     await this.assertAccess(actor, owner, AccessMode.Write);
     const pkg = await this.store.findPackage(owner.id, type, name);
-    if (!pkg) throw new NotFoundError(PACKAGE_NOT_EXIST);
+    if (!pkg || pkg.is_internal !== 0) throw new NotFoundError(PACKAGE_NOT_EXIST);
     const access = await this.ctx.service(ReposService).resolve(actor, owner.name, repoName);
     if (access.repo.owner_id !== pkg.owner_id) throw new ForbiddenError('permission denied');
     if (pkg.repo_id > 0) throw new BadRequestError('invalid argument');

@@ -129,6 +129,17 @@ export class PackagesStore extends Store<PackagesTables & Pick<Schema, 'team' | 
     return { version: (await this.findVersion(packageId, version))!, created: false };
   }
 
+  /** A version with its package, by id. */
+  async versionById(id: number): Promise<VersionWithPackage | undefined> {
+    const row = await this.db
+      .selectFrom('package_version')
+      .innerJoin('package', 'package.id', 'package_version.package_id')
+      .select(VERSION_COLUMNS)
+      .where('package_version.id', '=', id)
+      .executeTakeFirst();
+    return row ? splitRow(row as JoinedRow) : undefined;
+  }
+
   /** An owner's version by type, package name and version (any case). */
   async versionByName(ownerId: number, type: string, name: string, version: string): Promise<VersionWithPackage | undefined> {
     const row = await this.db
@@ -227,11 +238,12 @@ export class PackagesStore extends Store<PackagesTables & Pick<Schema, 'team' | 
     return this.filesWhere('package_file.version_id', versionId);
   }
 
-  async fileByName(versionId: number, name: string): Promise<FileWithBlob | undefined> {
-    return (await this.filesWhere('package_file.version_id', versionId, name))[0];
+  /** A version's file by name within `compositeKey` (Debian's `{distribution}|{component}`; '' for the other formats). */
+  async fileByName(versionId: number, name: string, compositeKey = ''): Promise<FileWithBlob | undefined> {
+    return (await this.filesWhere('package_file.version_id', versionId, { name, compositeKey }))[0];
   }
 
-  private async filesWhere(column: 'package_file.version_id', value: number, name?: string): Promise<FileWithBlob[]> {
+  private async filesWhere(column: 'package_file.version_id', value: number, named?: { name: string; compositeKey: string }): Promise<FileWithBlob[]> {
     let query = this.db
       .selectFrom('package_file')
       .innerJoin('package_blob', 'package_blob.id', 'package_file.blob_id')
@@ -251,9 +263,8 @@ export class PackagesStore extends Store<PackagesTables & Pick<Schema, 'team' | 
         'package_blob.hash_sha512 as b_sha512',
         'package_blob.created_unix as b_created',
       ])
-      .where(column, '=', value)
-      .where('package_file.composite_key', '=', '');
-    if (name !== undefined) query = query.where('package_file.lower_name', '=', name.toLowerCase());
+      .where(column, '=', value);
+    if (named) query = query.where('package_file.lower_name', '=', named.name.toLowerCase()).where('package_file.composite_key', '=', named.compositeKey);
     const rows = await query.orderBy('package_file.id').execute();
     return rows.map(({ b_size, b_md5, b_sha1, b_sha256, b_sha512, b_created, ...file }) => ({
       ...file,
@@ -275,11 +286,11 @@ export class PackagesStore extends Store<PackagesTables & Pick<Schema, 'team' | 
     return (await this.blobBySha256(blob.hash_sha256))!;
   }
 
-  /** Inserts a file; undefined when the version has one of that name already. */
-  insertFileIfAbsent(file: { version_id: number; blob_id: number; name: string; is_lead: number; created_unix: number }): Promise<PackageFile | undefined> {
+  /** Inserts a file; undefined when the version has one of that name (in that composite key) already. */
+  insertFileIfAbsent(file: { version_id: number; blob_id: number; name: string; composite_key?: string; is_lead: number; created_unix: number }): Promise<PackageFile | undefined> {
     return this.db
       .insertInto('package_file')
-      .values({ ...file, lower_name: file.name.toLowerCase(), composite_key: '' })
+      .values({ ...file, lower_name: file.name.toLowerCase(), composite_key: file.composite_key ?? '' })
       .onConflict((oc) => oc.columns(['version_id', 'lower_name', 'composite_key']).doNothing())
       .returningAll()
       .executeTakeFirst();
