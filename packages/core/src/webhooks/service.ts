@@ -8,7 +8,7 @@ import type { RefUpdate } from '../git/index.js';
 import type { Page, PageRequest } from '../paging.js';
 import { isStorableText, nowUnix } from '../storage/index.js';
 import type { RepoAccess } from '../repos/index.js';
-import type { Repository } from '../repos/index.js';
+import { ReposPort, type Repository } from '../repos/index.js';
 import { OrgsService } from '../orgs/index.js';
 import { UsersPort } from '../users/index.js';
 import type { User } from '../users/index.js';
@@ -23,6 +23,8 @@ import { createPayload, deletePayload, forkPayload, pushPayload, repositoryPaylo
 import { encryptHeader, rekeyHeader } from './secrets.js';
 import { countRekey, emptyRekeyCounts, forEachRowInBatches, type RekeyCounts, type SecretRekey } from '../security/index.js';
 import { releasePayload } from './release-payloads.js';
+import { packagePayload } from './package-payloads.js';
+import '../packages/index.js';
 import { ReleasesService } from '../releases/index.js';
 import { WebhooksStore, type HookScope } from './store.js';
 import { HookContentType, type HookDelivery, type Webhook } from './tables.js';
@@ -80,6 +82,8 @@ const WAKING_EVENTS = [
   'release.published',
   'release.updated',
   'release.deleted',
+  'package.created',
+  'package.deleted',
 ] as const;
 
 /** Release events and the `release` hook actions they send. */
@@ -360,7 +364,7 @@ export class WebhooksService {
   private async enqueue(
     tx: CoreTransaction,
     hooks: readonly Webhook[],
-    repo: Repository,
+    repo: Repository | undefined,
     event: HookEventName,
     build: () => Promise<HookPayload> | HookPayload,
     options: { ref?: string; exceptRepoHooks?: boolean } = {},
@@ -377,7 +381,7 @@ export class WebhooksService {
     await tx.store(WebhooksStore).insertTasks(
       chosen.map((hook) => ({
         hook_id: hook.id,
-        repo_id: repo.id,
+        repo_id: repo?.id ?? 0,
         uuid: randomUUID(),
         event_type: event,
         payload_content: payload,
@@ -433,8 +437,30 @@ export class WebhooksService {
     });
     this.subscribeIssueEvents();
     this.subscribeReleaseEvents();
+    this.subscribePackageEvents();
     // Tasks are written before commit; the worker is told after it.
     for (const type of WAKING_EVENTS) events.on(type, () => this.deliverer?.wake());
+  }
+
+  /**
+   * Package versions created by an upload or deleted by someone become `package` deliveries: to the linked
+   * repository's hooks, its owner's and the system's, or without a linked repository to the package owner's and
+   * the system's (Forgejo's `EventSource{Repository, Owner}`).
+   */
+  private subscribePackageEvents(): void {
+    for (const [type, action] of [['package.created', 'created'], ['package.deleted', 'deleted']] as const) {
+      this.ctx.events.withinTransaction(type, async ({ payload }, tx) => {
+        const repoId = payload.version.pkg.repo_id;
+        const repo = repoId !== 0 ? await tx.port(ReposPort).byId(repoId) : undefined;
+        const repoOwner = repo && (repo.owner_id === payload.owner.id ? payload.owner : (await tx.port(UsersPort).byIds([repo.owner_id])).get(repo.owner_id));
+        const linked = repo && repoOwner ? { repo, owner: repoOwner } : undefined;
+        const hooks = linked ? await this.activeHooks(tx, linked.repo, linked.owner) : await tx.store(WebhooksStore).activeForOwner(payload.owner.id);
+        if (hooks.length === 0) return;
+        const creatorId = payload.version.creator_id;
+        const creator = (await tx.port(UsersPort).byIds([creatorId])).get(creatorId);
+        await this.enqueue(tx, hooks, linked?.repo, 'package', () => packagePayload(this.ctx.settings, action, payload, creator, linked));
+      });
+    }
   }
 
   /** Published releases' events become `release` deliveries (drafts send nothing, as in Forgejo). */

@@ -83,6 +83,18 @@ export class WebhooksStore extends Store<WebhooksTables> {
       .execute();
   }
 
+  /** An account's active hooks and the system's: where an event without a repository goes (a package's). */
+  activeForOwner(ownerId: number): Promise<Webhook[]> {
+    return this.db
+      .selectFrom('webhook')
+      .selectAll()
+      .where('is_active', '=', 1)
+      .where('repo_id', '=', 0)
+      .where((eb) => eb.or([eb('owner_id', '=', ownerId), eb.and([eb('is_system_webhook', '=', 1), eb('owner_id', '=', 0)])]))
+      .orderBy('id')
+      .execute();
+  }
+
   /** Default hooks: neither a repository's nor an account's, and not system hooks. */
   defaults(): Promise<Webhook[]> {
     return this.db.selectFrom('webhook').selectAll().where('repo_id', '=', 0).where('owner_id', '=', 0).where('is_system_webhook', '=', 0).execute();
