@@ -20,6 +20,7 @@ import { registerPypiPackages } from './packages/pypi.js';
 import { registerCargoPackages } from './packages/cargo.js';
 import { registerContainerPackages } from './packages/container.js';
 import { registerGoPackages } from './packages/goproxy.js';
+import { registerComposerPackages } from './packages/composer.js';
 import { startSshServer, type RunningSshServer } from './ssh/server.js';
 import { accessLogOf, requestObserverHook, type RequestObserver } from './access-log.js';
 import { bindClientAddresses } from './client-address.js';
@@ -101,6 +102,7 @@ export function createApp(host: RepoHost): RepoHostApp {
   registerCargoPackages(app, host);
   registerContainerPackages(app, host);
   registerGoPackages(app, host);
+  registerComposerPackages(app, host);
   if (metrics) registerMetrics(app, host, metrics);
   app.all('/**', () => errorResponse(host, new NotFoundError()));
   return {

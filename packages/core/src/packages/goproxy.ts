@@ -5,9 +5,7 @@
  * file `{version}.zip`; and what the GOPROXY protocol reads (`@v/list`, `.info`, `.mod`, `.zip`, `@latest`). The
  * server parses HTTP and calls these.
  */
-import { createReadStream } from 'node:fs';
-import { open, unlink, type FileHandle } from 'node:fs/promises';
-import { createInflateRaw } from 'node:zlib';
+import { open, unlink } from 'node:fs/promises';
 import type { CoreContext } from '../context.js';
 import { AccessMode } from '../access/index.js';
 import { isSiteAdmin, type Actor, type User } from '../users/index.js';
@@ -16,6 +14,7 @@ import { PACKAGE_NOT_EXIST, PackagesService, type PackageDownload } from './serv
 import { PackagesStore } from './store.js';
 import { spoolPackageUpload } from './spool.js';
 import { PackagePropertyType, type PackageFile, type PackageVersion } from './tables.js';
+import { ZIP_ALGORITHM, ZIP_NOT_VALID, readZipEntry, withZip, zipEntries, zipEntryBase, zipEntryDir } from './zip.js';
 
 /** Forgejo's `goproxy_module.PropertyGoMod`: the version's go.mod text. */
 export const GO_MOD_PROPERTY = 'go.mod';
@@ -26,8 +25,8 @@ export const GO_MOD_TOO_LARGE = 'go.mod file is too large';
 /** RepoHost's own: Forgejo stores any module path; one that no `go` command could ask for is refused instead. */
 export const GO_INVALID_NAME = 'package name is invalid';
 /** Go's `zip.ErrFormat` and `zip.ErrAlgorithm` (Forgejo answers them 500; a client's bad zip is a 400 here). */
-export const GO_NOT_A_ZIP = 'zip: not a valid zip file';
-export const GO_ZIP_ALGORITHM = 'zip: unsupported compression algorithm';
+export const GO_NOT_A_ZIP = ZIP_NOT_VALID;
+export const GO_ZIP_ALGORITHM = ZIP_ALGORITHM;
 
 /** https://go.dev/ref/mod#zip-path-size-constraints: the go.mod a zip may hold. */
 const MAX_GO_MOD_SIZE = 16 * 1024 * 1024;
@@ -135,159 +134,16 @@ export function unescapeGoPath(escaped: string): string | undefined {
   return out;
 }
 
-/** Go's `path.Dir` for a zip entry's name (the entries are `/`-separated; a name without one is in `.`). */
-function dirOf(name: string): string {
-  let end = name.length;
-  while (end > 1 && name[end - 1] === '/') end--;
-  const slash = name.lastIndexOf('/', end - 1);
-  if (slash < 0) return '.';
-  if (slash === 0) return '/';
-  return name.slice(0, slash);
-}
-
-function baseOf(name: string): string {
-  let end = name.length;
-  while (end > 1 && name[end - 1] === '/') end--;
-  return name.slice(name.lastIndexOf('/', end - 1) + 1, end);
-}
-
-/** Reads a file at positions through one 64 KiB window: a central directory of many entries takes few reads. */
-class Cursor {
-  private window = Buffer.alloc(0);
-  private start = 0;
-
-  constructor(
-    private readonly handle: FileHandle,
-    readonly size: number,
-  ) {}
-
-  async bytes(at: number, length: number): Promise<Buffer> {
-    if (at < 0 || at + length > this.size) throw new BadRequestError(GO_NOT_A_ZIP);
-    if (at >= this.start && at + length <= this.start + this.window.length) return this.window.subarray(at - this.start, at - this.start + length);
-    const span = Math.min(Math.max(length, 64 * 1024), this.size - at);
-    const buffer = Buffer.alloc(span);
-    const { bytesRead } = await this.handle.read(buffer, 0, span, at);
-    if (bytesRead < length) throw new BadRequestError(GO_NOT_A_ZIP);
-    this.window = buffer.subarray(0, bytesRead);
-    this.start = at;
-    return this.window.subarray(0, length);
-  }
-}
-
-interface ZipEntry {
-  name: string;
-  method: number;
-  compressedSize: number;
-  uncompressedSize: number;
-  localOffset: number;
-}
-
-/** The end of the central directory (zip64's when the classic record says so): where it is and how many entries. */
-async function centralDirectory(cursor: Cursor): Promise<{ offset: number; count: number }> {
-  if (cursor.size < 22) throw new BadRequestError(GO_NOT_A_ZIP);
-  const tailLength = Math.min(cursor.size, 22 + 0xffff);
-  const tail = Buffer.from(await cursor.bytes(cursor.size - tailLength, tailLength));
-  let at = -1;
-  for (let i = tail.length - 22; i >= 0; i--) {
-    if (tail.readUInt32LE(i) === 0x06054b50) {
-      at = i;
-      break;
-    }
-  }
-  if (at < 0) throw new BadRequestError(GO_NOT_A_ZIP);
-  let count = tail.readUInt16LE(at + 10);
-  let offset = tail.readUInt32LE(at + 16);
-  if ((count === 0xffff || offset === 0xffffffff) && at >= 20 && tail.readUInt32LE(at - 20) === 0x07064b50) {
-    const record = Number(tail.readBigUInt64LE(at - 20 + 8));
-    const zip64 = await cursor.bytes(record, 56);
-    if (zip64.readUInt32LE(0) !== 0x06064b50) throw new BadRequestError(GO_NOT_A_ZIP);
-    count = Number(zip64.readBigUInt64LE(32));
-    offset = Number(zip64.readBigUInt64LE(48));
-  }
-  if (offset > cursor.size) throw new BadRequestError(GO_NOT_A_ZIP);
-  return { offset, count };
-}
-
-/** The central directory's entries in order, one at a time (a zip of many files is not held in memory). */
-async function* zipEntries(cursor: Cursor): AsyncIterable<ZipEntry> {
-  const { offset, count } = await centralDirectory(cursor);
-  let at = offset;
-  for (let n = 0; n < count; n++) {
-    const header = Buffer.from(await cursor.bytes(at, 46));
-    if (header.readUInt32LE(0) !== 0x02014b50) throw new BadRequestError(GO_NOT_A_ZIP);
-    const nameLength = header.readUInt16LE(28);
-    const extraLength = header.readUInt16LE(30);
-    const commentLength = header.readUInt16LE(32);
-    const entry: ZipEntry = {
-      name: (await cursor.bytes(at + 46, nameLength)).toString('utf8'),
-      method: header.readUInt16LE(10),
-      compressedSize: header.readUInt32LE(20),
-      uncompressedSize: header.readUInt32LE(24),
-      localOffset: header.readUInt32LE(42),
-    };
-    // Zip64's extra field carries the sizes and offset the header marks 0xffffffff, in that order.
-    const extra = Buffer.from(await cursor.bytes(at + 46 + nameLength, extraLength));
-    for (let e = 0; e + 4 <= extra.length; ) {
-      const id = extra.readUInt16LE(e);
-      const size = extra.readUInt16LE(e + 2);
-      if (id === 0x0001) {
-        let f = e + 4;
-        const take = () => {
-          if (f + 8 > e + 4 + size) throw new BadRequestError(GO_NOT_A_ZIP);
-          const value = Number(extra.readBigUInt64LE(f));
-          f += 8;
-          return value;
-        };
-        if (entry.uncompressedSize === 0xffffffff) entry.uncompressedSize = take();
-        if (entry.compressedSize === 0xffffffff) entry.compressedSize = take();
-        if (entry.localOffset === 0xffffffff) entry.localOffset = take();
-      }
-      e += 4 + size;
-    }
-    yield entry;
-    at += 46 + nameLength + extraLength + commentLength;
-  }
-}
-
-/** An entry's bytes (stored or deflated), at most `limit` of them (Go's `io.LimitedReader`: the rest is dropped). */
-async function readEntry(file: string, cursor: Cursor, entry: ZipEntry, limit: number): Promise<Buffer> {
-  const local = Buffer.from(await cursor.bytes(entry.localOffset, 30));
-  if (local.readUInt32LE(0) !== 0x04034b50) throw new BadRequestError(GO_NOT_A_ZIP);
-  const start = entry.localOffset + 30 + local.readUInt16LE(26) + local.readUInt16LE(28);
-  if (entry.compressedSize === 0) return Buffer.alloc(0);
-  if (start + entry.compressedSize > cursor.size) throw new BadRequestError(GO_NOT_A_ZIP);
-  if (entry.method !== 0 && entry.method !== 8) throw new BadRequestError(GO_ZIP_ALGORITHM);
-  const raw = createReadStream(file, { start, end: start + entry.compressedSize - 1 });
-  const source = entry.method === 8 ? raw.pipe(createInflateRaw()) : raw;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of source as AsyncIterable<Buffer>) {
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size >= limit) break;
-    }
-  } catch {
-    throw new BadRequestError('zip: corrupt deflate data');
-  } finally {
-    raw.destroy();
-    source.destroy();
-  }
-  return Buffer.concat(chunks).subarray(0, limit);
-}
-
 /**
  * Forgejo's `ParsePackage` over a zip in a file: the first entry under `{name}@{version}/` names the module (its
  * version must be semver), the `go.mod` directly in such a folder is the module's go.mod (at most 16 MiB); without
  * one, `module {name}`. 400 for a zip with no such entry, a bad version or name, or bytes that are not a zip.
  */
 export async function parseGoModuleZip(file: string): Promise<GoModule> {
-  const handle = await open(file, 'r');
-  try {
-    const cursor = new Cursor(handle, (await handle.stat()).size);
+  return withZip(file, async (zip) => {
     let found: GoModule | undefined;
-    for await (const entry of zipEntries(cursor)) {
-      const nameAndVersion = dirOf(entry.name);
+    for await (const entry of zipEntries(zip.cursor)) {
+      const nameAndVersion = zipEntryDir(entry.name);
       const at = nameAndVersion.indexOf('@');
       if (at < 0) continue;
       const rest = nameAndVersion.slice(at + 1);
@@ -300,18 +156,16 @@ export async function parseGoModuleZip(file: string): Promise<GoModule> {
       }
       // Files are expected in the module's root folder.
       if (slash >= 0) continue;
-      if (baseOf(entry.name) === 'go.mod') {
+      if (zipEntryBase(entry.name) === 'go.mod') {
         if (entry.uncompressedSize > MAX_GO_MOD_SIZE) throw new BadRequestError(GO_MOD_TOO_LARGE);
-        found.goMod = (await readEntry(file, cursor, entry, MAX_GO_MOD_SIZE)).toString('utf8');
+        found.goMod = (await readZipEntry(zip, entry, MAX_GO_MOD_SIZE)).toString('utf8');
         return found;
       }
     }
     if (!found) throw new BadRequestError(GO_INVALID_STRUCTURE);
     found.goMod = `module ${found.name}`;
     return found;
-  } finally {
-    await handle.close();
-  }
+  });
 }
 
 /**

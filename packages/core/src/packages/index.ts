@@ -90,6 +90,20 @@ export {
   type GoVersionInfo,
 } from './goproxy.js';
 export {
+  COMPOSER_INVALID_NAME,
+  COMPOSER_INVALID_VERSION,
+  COMPOSER_MISSING_FILE,
+  COMPOSER_TYPE_PROPERTY,
+  ComposerPackagesService,
+  isComposerSemver,
+  isValidComposerName,
+  normalizeComposerVersion,
+  parseComposerZip,
+  type ComposerMetadata,
+  type ComposerPackage,
+} from './composer.js';
+export { ZIP_NOT_VALID } from './zip.js';
+export {
   CONTAINER_MAX_MANIFEST_SIZE,
   CONTAINER_TYPE,
   ContainerError,
