@@ -21,6 +21,7 @@ import { registerCargoPackages } from './packages/cargo.js';
 import { registerContainerPackages } from './packages/container.js';
 import { registerGoPackages } from './packages/goproxy.js';
 import { registerComposerPackages } from './packages/composer.js';
+import { registerHelmPackages } from './packages/helm.js';
 import { startSshServer, type RunningSshServer } from './ssh/server.js';
 import { accessLogOf, requestObserverHook, type RequestObserver } from './access-log.js';
 import { bindClientAddresses } from './client-address.js';
@@ -103,6 +104,7 @@ export function createApp(host: RepoHost): RepoHostApp {
   registerContainerPackages(app, host);
   registerGoPackages(app, host);
   registerComposerPackages(app, host);
+  registerHelmPackages(app, host);
   if (metrics) registerMetrics(app, host, metrics);
   app.all('/**', () => errorResponse(host, new NotFoundError()));
   return {

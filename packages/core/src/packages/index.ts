@@ -117,6 +117,19 @@ export {
   type ContainerManifest,
   type ContainerUploadState,
 } from './container.js';
+export {
+  HELM_INVALID_CHART,
+  HELM_INVALID_NAME,
+  HELM_INVALID_VERSION,
+  HELM_MISSING_CHART_FILE,
+  HELM_TYPE,
+  HelmPackagesService,
+  helmFilename,
+  isValidHelmName,
+  parseChartArchive,
+  parseChartYaml,
+  type HelmMetadata,
+} from './helm.js';
 export { SPOOL_GRACE_MS, spoolPackageUpload, sweepPackageUploadSpool } from './spool.js';
 export { cleanupPackageUploads } from './cleanup.js';
 export type { FileWithBlob, VersionWithPackage } from './store.js';

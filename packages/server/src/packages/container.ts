@@ -82,7 +82,10 @@ async function answer(host: RepoHost, event: H3Event): Promise<Response> {
     const caller = await identify(host, event);
     const method = event.req.method;
     if (rest === 'token') {
-      if (method !== 'GET') return plain(501, 'Not Implemented');
+      // Forgejo's `AuthenticateNotImplemented`: no OAuth2 grant, a 404, on which helm and oras fall back to GET at
+      // once (a 5xx they retry for seconds first).
+      if (method === 'POST') return empty(404);
+      if (method !== 'GET') return plain(405, 'Method Not Allowed');
       if (!caller.signedIn && host.settings.service.REQUIRE_SIGNIN_VIEW) throw new ChallengeError();
       // `ctx.JSON`, not the registry's own JSON answer.
       return json(200, { token: host.service(ContainerPackagesService).createToken(caller.actor) }, { 'content-type': 'application/json;charset=utf-8' });
