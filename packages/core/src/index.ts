@@ -536,6 +536,8 @@ export {
   PYPI_INVALID_NAME_OR_VERSION,
   CargoPackagesService,
   GoPackagesService,
+  DebianPackagesService,
+  DEBIAN_TYPE,
   ComposerPackagesService,
   COMPOSER_TYPE_PROPERTY,
   ZIP_NOT_VALID,

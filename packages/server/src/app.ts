@@ -20,6 +20,7 @@ import { registerPypiPackages } from './packages/pypi.js';
 import { registerCargoPackages } from './packages/cargo.js';
 import { registerContainerPackages } from './packages/container.js';
 import { registerGoPackages } from './packages/goproxy.js';
+import { registerDebianPackages } from './packages/debian.js';
 import { registerComposerPackages } from './packages/composer.js';
 import { registerHelmPackages } from './packages/helm.js';
 import { startSshServer, type RunningSshServer } from './ssh/server.js';
@@ -103,6 +104,7 @@ export function createApp(host: RepoHost): RepoHostApp {
   registerCargoPackages(app, host);
   registerContainerPackages(app, host);
   registerGoPackages(app, host);
+  registerDebianPackages(app, host);
   registerComposerPackages(app, host);
   registerHelmPackages(app, host);
   if (metrics) registerMetrics(app, host, metrics);

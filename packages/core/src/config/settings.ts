@@ -293,6 +293,8 @@ const SPEC = {
     LIMIT_SIZE_COMPOSER: size(-1),
     /** Bytes one Helm chart archive may take at most; -1: no limit. */
     LIMIT_SIZE_HELM: size(-1),
+    /** Bytes one Debian package (.deb) may take at most; -1: no limit. */
+    LIMIT_SIZE_DEBIAN: size(-1),
   },
   quota: {
     /** Quota rules and groups are managed (`/admin/quota…`), shown (`/user/quota…`) and enforced only when set. */

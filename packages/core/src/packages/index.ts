@@ -130,6 +130,37 @@ export {
   parseChartYaml,
   type HelmMetadata,
 } from './helm.js';
+export {
+  DEBIAN_INVALID_DISTRIBUTION,
+  DEBIAN_KEY_PRIVATE,
+  DEBIAN_KEY_PUBLIC,
+  DEBIAN_PROPERTY_ARCHITECTURE,
+  DEBIAN_PROPERTY_COMPONENT,
+  DEBIAN_PROPERTY_CONTROL,
+  DEBIAN_PROPERTY_DISTRIBUTION,
+  DEBIAN_REPOSITORY_PACKAGE,
+  DEBIAN_REPOSITORY_VERSION,
+  DEBIAN_TYPE,
+  DebianPackagesService,
+  debianFileName,
+  isValidDebianSegment,
+} from './debian.js';
+export {
+  DEBIAN_CONTROL_TOO_LARGE,
+  DEBIAN_INVALID_ARCHITECTURE,
+  DEBIAN_INVALID_NAME,
+  DEBIAN_INVALID_VERSION,
+  DEBIAN_MISSING_CONTROL,
+  DEBIAN_NOT_AN_ARCHIVE,
+  DEBIAN_UNSUPPORTED_COMPRESSION,
+  isValidDebianArchitecture,
+  isValidDebianName,
+  isValidDebianVersion,
+  parseDebianControl,
+  parseDebianPackage,
+  type DebianMetadata,
+  type DebianPackage,
+} from './debian-archive.js';
 export { SPOOL_GRACE_MS, spoolPackageUpload, sweepPackageUploadSpool } from './spool.js';
 export { cleanupPackageUploads } from './cleanup.js';
 export type { FileWithBlob, VersionWithPackage } from './store.js';
