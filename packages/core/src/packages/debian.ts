@@ -22,7 +22,7 @@ import { isSiteAdmin, type Actor, type User } from '../users/index.js';
 import { parseDebianPackage, type DebianPackage } from './debian-archive.js';
 import { DUPLICATE_PACKAGE_FILE, PACKAGE_FILE_NOT_EXIST, PACKAGE_NOT_EXIST, PackagesService, type PackageDownload } from './service.js';
 import { spoolPackageUpload } from './spool.js';
-import { PackagesStore, type FileWithBlob } from './store.js';
+import { FILE_WITH_BLOB_COLUMNS, PackagesStore, fileWithBlob, type FileWithBlob } from './store.js';
 import { PackagePropertyType, packageBlobKey, type PackageBlob, type PackageFile, type PackagesTables } from './tables.js';
 
 export const DEBIAN_TYPE = 'debian';
@@ -210,29 +210,8 @@ class DebianStore extends Store<PackagesTables> {
 
   private async files(where: (query: any) => any): Promise<FileWithBlob[]> {
     const base = this.db.selectFrom('package_file').innerJoin('package_blob', 'package_blob.id', 'package_file.blob_id');
-    const rows: any[] = await where(base)
-      .select([
-        'package_file.id as id',
-        'package_file.version_id as version_id',
-        'package_file.blob_id as blob_id',
-        'package_file.name as name',
-        'package_file.lower_name as lower_name',
-        'package_file.composite_key as composite_key',
-        'package_file.is_lead as is_lead',
-        'package_file.created_unix as created_unix',
-        'package_blob.size as b_size',
-        'package_blob.hash_md5 as b_md5',
-        'package_blob.hash_sha1 as b_sha1',
-        'package_blob.hash_sha256 as b_sha256',
-        'package_blob.hash_sha512 as b_sha512',
-        'package_blob.created_unix as b_created',
-      ])
-      .orderBy('package_file.id')
-      .execute();
-    return rows.map(({ b_size, b_md5, b_sha1, b_sha256, b_sha512, b_created, ...file }) => ({
-      ...file,
-      blob: { id: file.blob_id, size: Number(b_size), hash_md5: b_md5, hash_sha1: b_sha1, hash_sha256: b_sha256, hash_sha512: b_sha512, created_unix: b_created } as PackageBlob,
-    }));
+    const rows: Parameters<typeof fileWithBlob>[0][] = await where(base).select(FILE_WITH_BLOB_COLUMNS).orderBy('package_file.id').execute();
+    return rows.map(fileWithBlob);
   }
 }
 

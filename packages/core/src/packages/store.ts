@@ -10,6 +10,30 @@ export type VersionWithPackage = PackageVersion & { pkg: Package };
 /** A file with the blob it points at. */
 export type FileWithBlob = PackageFile & { blob: PackageBlob };
 
+/** The columns of a file joined with its blob (`package_blob.*` as `b_*`), as `fileWithBlob` reads them. */
+export const FILE_WITH_BLOB_COLUMNS = [
+  'package_file.id as id',
+  'package_file.version_id as version_id',
+  'package_file.blob_id as blob_id',
+  'package_file.name as name',
+  'package_file.lower_name as lower_name',
+  'package_file.composite_key as composite_key',
+  'package_file.is_lead as is_lead',
+  'package_file.created_unix as created_unix',
+  'package_blob.size as b_size',
+  'package_blob.hash_md5 as b_md5',
+  'package_blob.hash_sha1 as b_sha1',
+  'package_blob.hash_sha256 as b_sha256',
+  'package_blob.hash_sha512 as b_sha512',
+  'package_blob.created_unix as b_created',
+] as const;
+
+type FileWithBlobRow = PackageFile & { b_size: number | string; b_md5: string; b_sha1: string; b_sha256: string; b_sha512: string; b_created: number };
+
+export function fileWithBlob({ b_size, b_md5, b_sha1, b_sha256, b_sha512, b_created, ...file }: FileWithBlobRow): FileWithBlob {
+  return { ...file, blob: { id: file.blob_id, size: Number(b_size), hash_md5: b_md5, hash_sha1: b_sha1, hash_sha256: b_sha256, hash_sha512: b_sha512, created_unix: b_created } };
+}
+
 /** A version and the bytes its files take (the quota's list). */
 export interface VersionSize {
   type: string;
@@ -247,29 +271,11 @@ export class PackagesStore extends Store<PackagesTables & Pick<Schema, 'team' | 
     let query = this.db
       .selectFrom('package_file')
       .innerJoin('package_blob', 'package_blob.id', 'package_file.blob_id')
-      .select([
-        'package_file.id as id',
-        'package_file.version_id as version_id',
-        'package_file.blob_id as blob_id',
-        'package_file.name as name',
-        'package_file.lower_name as lower_name',
-        'package_file.composite_key as composite_key',
-        'package_file.is_lead as is_lead',
-        'package_file.created_unix as created_unix',
-        'package_blob.size as b_size',
-        'package_blob.hash_md5 as b_md5',
-        'package_blob.hash_sha1 as b_sha1',
-        'package_blob.hash_sha256 as b_sha256',
-        'package_blob.hash_sha512 as b_sha512',
-        'package_blob.created_unix as b_created',
-      ])
+      .select(FILE_WITH_BLOB_COLUMNS)
       .where(column, '=', value);
     if (named) query = query.where('package_file.lower_name', '=', named.name.toLowerCase()).where('package_file.composite_key', '=', named.compositeKey);
     const rows = await query.orderBy('package_file.id').execute();
-    return rows.map(({ b_size, b_md5, b_sha1, b_sha256, b_sha512, b_created, ...file }) => ({
-      ...file,
-      blob: { id: file.blob_id, size: Number(b_size), hash_md5: b_md5, hash_sha1: b_sha1, hash_sha256: b_sha256, hash_sha512: b_sha512, created_unix: b_created },
-    }));
+    return rows.map(fileWithBlob);
   }
 
   blobBySha256(sha256: string): Promise<PackageBlob | undefined> {

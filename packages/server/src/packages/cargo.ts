@@ -12,19 +12,13 @@ import type { H3, H3Event } from 'h3';
 import { FastResponse } from 'srvx';
 import {
   AccessMode,
-  BadRequestError,
   CargoPackagesService,
-  ConflictError,
-  NotFoundError,
-  PackageAccessError,
-  PackageQuotaError,
   PackagesService,
   type Actor,
   type RepoHost,
   type User,
 } from '@repohost/core';
-import { storageFailureAnswer } from '../serve-file.js';
-import { openRegistryRequest, registrySegments, requestBody, servePackageFile } from './common.js';
+import { openRegistryRequest, registryRefusal, registrySegments, requestBody, servePackageFile } from './common.js';
 
 /** Registers the Cargo registry's routes on the application (one line in `app.ts`). */
 export function registerCargoPackages(app: H3, host: RepoHost): void {
@@ -99,20 +93,7 @@ async function answer(host: RepoHost, event: H3Event, handler: (loaded: Loaded) 
 }
 
 function refusal(error: unknown): Response {
-  if (error instanceof PackageAccessError) {
-    const refused = plain(401, 'reqPackageAccess');
-    refused.headers.set('www-authenticate', 'Basic realm="Gitea Package API"');
-    return refused;
-  }
-  if (error instanceof PackageQuotaError) return apiError(403, error.message);
-  if (error instanceof BadRequestError) return apiError(400, error.message);
-  if (error instanceof ConflictError) return apiError(409, error.message);
-  if (error instanceof NotFoundError) return apiError(404, error.message);
-  const failed = storageFailureAnswer(error, (status, message) => apiError(status, message));
-  if (failed) return failed;
-  // A client that went away mid-upload gets no answer worth logging.
-  if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET') console.error('[repohost] cargo registry error:', error);
-  return apiError(500, '');
+  return registryRefusal(error, 'cargo', apiError);
 }
 
 /** Forgejo's `apiError`: Cargo's error document, the message as `detail`. */

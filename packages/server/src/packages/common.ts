@@ -101,19 +101,24 @@ export function packageAccessRefusal(refuse: Refuse): Response {
 }
 
 /**
- * A plain-text registry's answer to what a route threw, as Forgejo's `apiError` gives it; anything else is logged
- * (`label` names the registry) and a 500, except a client that went away mid-upload.
+ * A registry's answer to what a route threw, as Forgejo's `apiError` gives it, in the format's own words (`answer`);
+ * anything else is logged (`label` names the registry) and a 500, except a client that went away mid-upload.
  */
-export function plainRefusal(error: unknown, label: string): Response {
+export function registryRefusal(error: unknown, label: string, answer: (status: number, message: string) => Response): Response {
   if (error instanceof PackageAccessError) return packageAccessRefusal(plainText);
-  if (error instanceof PackageQuotaError) return plainText(403, error.message);
-  if (error instanceof BadRequestError) return plainText(400, error.message);
-  if (error instanceof ConflictError) return plainText(409, error.message);
-  if (error instanceof NotFoundError) return plainText(404, error.message || 'Not Found');
-  const failed = storageFailureAnswer(error, (status, message) => plainText(status, message));
+  if (error instanceof PackageQuotaError) return answer(403, error.message);
+  if (error instanceof BadRequestError) return answer(400, error.message);
+  if (error instanceof ConflictError) return answer(409, error.message);
+  if (error instanceof NotFoundError) return answer(404, error.message);
+  const failed = storageFailureAnswer(error, answer);
   if (failed) return failed;
   if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET') console.error(`[repohost] ${label} registry error:`, error);
-  return plainText(500, '');
+  return answer(500, '');
+}
+
+/** A plain-text registry's refusal (`registryRefusal` in plain text; a 404 without a message says Not Found). */
+export function plainRefusal(error: unknown, label: string): Response {
+  return registryRefusal(error, label, (status, message) => plainText(status, status === 404 ? message || 'Not Found' : message));
 }
 
 /**

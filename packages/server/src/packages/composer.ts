@@ -12,17 +12,11 @@ import type { H3, H3Event } from 'h3';
 import { FastResponse } from 'srvx';
 import {
   AccessMode,
-  BadRequestError,
   ComposerPackagesService,
-  ConflictError,
-  NotFoundError,
-  PackageAccessError,
-  PackageQuotaError,
   PackagesService,
   type RepoHost,
 } from '@repohost/core';
-import { storageFailureAnswer } from '../serve-file.js';
-import { openRegistryRequest, packageAccessRefusal, plainText, registrySegments, requestBody, servePackageFile, type RegistryRequest } from './common.js';
+import { openRegistryRequest, plainText, registryRefusal, type RegistryRequest, registrySegments, requestBody, servePackageFile } from './common.js';
 
 /** Registers the Composer registry's routes on the application (one line in `app.ts`). */
 export function registerComposerPackages(app: H3, host: RepoHost): void {
@@ -87,16 +81,7 @@ async function answer(host: RepoHost, event: H3Event): Promise<Response> {
 }
 
 function refusal(error: unknown): Response {
-  if (error instanceof PackageAccessError) return packageAccessRefusal(plainText);
-  if (error instanceof PackageQuotaError) return apiError(403, error.message);
-  if (error instanceof BadRequestError) return apiError(400, error.message);
-  if (error instanceof ConflictError) return apiError(409, error.message);
-  if (error instanceof NotFoundError) return apiError(404, error.message);
-  const failed = storageFailureAnswer(error, (status, message) => apiError(status, message));
-  if (failed) return failed;
-  // A client that went away mid-upload gets no answer worth logging.
-  if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET') console.error('[repohost] composer registry error:', error);
-  return apiError(500, '');
+  return registryRefusal(error, 'composer', apiError);
 }
 
 /** Forgejo's Composer `apiError`: `{"errors":[{"status":…,"message":…}]}`. */

@@ -10,18 +10,12 @@ import { getRouterParam } from 'h3';
 import { FastResponse } from 'srvx';
 import {
   AccessMode,
-  BadRequestError,
-  ConflictError,
   HelmPackagesService,
-  NotFoundError,
-  PackageAccessError,
-  PackageQuotaError,
   PackagesService,
   type RepoHost,
 } from '@repohost/core';
 import { readMultipartFile } from '../api/multipart.js';
-import { storageFailureAnswer } from '../serve-file.js';
-import { decodeSegment, openRegistryRequest, packageAccessRefusal, plainText, requestBody, servePackageFile, type RegistryRequest } from './common.js';
+import { decodeSegment, openRegistryRequest, plainText, registryRefusal, type RegistryRequest, requestBody, servePackageFile } from './common.js';
 
 /** Registers the Helm registry's routes on the application (one line in `app.ts`). */
 export function registerHelmPackages(app: H3, host: RepoHost): void {
@@ -81,16 +75,7 @@ async function answer(host: RepoHost, event: H3Event, handler: (request: Registr
 }
 
 function refusal(error: unknown): Response {
-  if (error instanceof PackageAccessError) return packageAccessRefusal(plainText);
-  if (error instanceof PackageQuotaError) return apiError(403, error.message);
-  if (error instanceof BadRequestError) return apiError(400, error.message);
-  if (error instanceof ConflictError) return apiError(409, error.message);
-  if (error instanceof NotFoundError) return apiError(404, error.message);
-  const failed = storageFailureAnswer(error, (status, message) => apiError(status, message));
-  if (failed) return failed;
-  // A client that went away mid-upload gets no answer worth logging.
-  if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET') console.error('[repohost] helm registry error:', error);
-  return apiError(500, '');
+  return registryRefusal(error, 'helm', apiError);
 }
 
 /** Forgejo's helm `apiError`: `{"error": message}`. */
