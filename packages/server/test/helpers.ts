@@ -51,3 +51,31 @@ export function checkRepo(value: unknown): ApiRepository {
   expect(matchesSchema(RepositorySchema, value), schemaErrors(RepositorySchema, value).join('\n')).toBe(true);
   return value as ApiRepository;
 }
+
+/**
+ * A ustar archive of regular files, written here independently of the server's readers (a Debian `control.tar`, a
+ * Helm chart before gzip), for the cases a real client would not make.
+ */
+export function ustarOf(files: Record<string, string | Buffer>): Buffer {
+  const parts: Buffer[] = [];
+  for (const [name, content] of Object.entries(files)) {
+    const data = Buffer.isBuffer(content) ? content : Buffer.from(content);
+    const header = Buffer.alloc(512);
+    header.write(name, 0, 100, 'utf8');
+    header.write('0000644\0', 100);
+    header.write('0000000\0', 108);
+    header.write('0000000\0', 116);
+    header.write(`${data.length.toString(8).padStart(11, '0')}\0`, 124);
+    header.write('00000000000\0', 136);
+    header.write('        ', 148);
+    header.write('0', 156);
+    header.write('ustar\0', 257);
+    header.write('00', 263);
+    let sum = 0;
+    for (const byte of header) sum += byte;
+    header.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148);
+    parts.push(header, data, Buffer.alloc((512 - (data.length % 512)) % 512));
+  }
+  parts.push(Buffer.alloc(1024));
+  return Buffer.concat(parts);
+}

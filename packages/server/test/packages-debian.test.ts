@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Kysely } from 'kysely';
 import { PackageSchema, matchesSchema, packageBlobKey } from '@repohost/core';
 import { jsonInit, startTestServer, type TestServer } from '@repohost/test-support';
-import { account, json, uniq, type Account } from './helpers';
+import { account, json, uniq, ustarOf, type Account } from './helpers';
 
 const run = promisify(execFile);
 
@@ -57,30 +57,8 @@ function upload(owner: string, distribution: string, component: string, body: Bu
   return s.fetch(`${api(owner)}/pool/${distribution}/${component}/upload`, { method: 'PUT', body, headers });
 }
 
-/** A ustar archive of regular files (what `control.tar` is), written here independently of the server's reader. */
-function tarOf(files: Record<string, string | Buffer>): Buffer {
-  const parts: Buffer[] = [];
-  for (const [name, content] of Object.entries(files)) {
-    const data = Buffer.isBuffer(content) ? content : Buffer.from(content);
-    const header = Buffer.alloc(512);
-    header.write(name, 0, 100, 'utf8');
-    header.write('0000644\0', 100);
-    header.write('0000000\0', 108);
-    header.write('0000000\0', 116);
-    header.write(`${data.length.toString(8).padStart(11, '0')}\0`, 124);
-    header.write('00000000000\0', 136);
-    header.write('        ', 148);
-    header.write('0', 156);
-    header.write('ustar\0', 257);
-    header.write('00', 263);
-    let sum = 0;
-    for (const b of header) sum += b;
-    header.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148);
-    parts.push(header, data, Buffer.alloc((512 - (data.length % 512)) % 512));
-  }
-  parts.push(Buffer.alloc(1024));
-  return Buffer.concat(parts);
-}
+/** A ustar archive of regular files (what `control.tar` is). */
+const tarOf = ustarOf;
 
 /** An `ar` archive (what a .deb is). */
 function arOf(members: [string, Buffer][]): Buffer {

@@ -22,7 +22,7 @@ import type { Kysely } from 'kysely';
 import { parse as parseYaml } from 'yaml';
 import { PackageSchema, matchesSchema, parseChartArchive } from '@repohost/core';
 import { jsonInit, startTestServer, type TestServer } from '@repohost/test-support';
-import { account, json, uniq, type Account } from './helpers';
+import { account, json, uniq, ustarOf, type Account } from './helpers';
 
 const run = promisify(execFile);
 
@@ -74,27 +74,7 @@ function upload(owner: string, body: Buffer | FormData, headers: Record<string, 
 
 /** A ustar archive of these files, gzipped: what `helm package` makes, by hand for the bad-input cases. */
 function chartArchive(files: Record<string, string | Buffer>): Buffer {
-  const blocks: Buffer[] = [];
-  for (const [name, content] of Object.entries(files)) {
-    const data = Buffer.from(content);
-    const header = Buffer.alloc(512);
-    header.write(name, 0, 100, 'utf8');
-    header.write('0000644\0', 100);
-    header.write('0000000\0', 108);
-    header.write('0000000\0', 116);
-    header.write(`${data.length.toString(8).padStart(11, '0')}\0`, 124);
-    header.write('00000000000\0', 136);
-    header.write('        ', 148);
-    header.write('0', 156);
-    header.write('ustar\0', 257);
-    header.write('00', 263);
-    let sum = 0;
-    for (const byte of header) sum += byte;
-    header.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148);
-    blocks.push(header, data, Buffer.alloc((512 - (data.length % 512)) % 512));
-  }
-  blocks.push(Buffer.alloc(1024));
-  return gzipSync(Buffer.concat(blocks));
+  return gzipSync(ustarOf(files));
 }
 
 const chartYaml = (name: string, version: string, extra = '') => `apiVersion: v2\nname: ${name}\nversion: ${version}\ndescription: the ${name} chart\ntype: application\n${extra}`;
