@@ -1,6 +1,7 @@
 /**
  * Small helpers shared by the server API tests (not a test file itself).
  */
+import { crc32, deflateRawSync } from 'node:zlib';
 import { expect } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { matchesSchema, RepositorySchema, schemaErrors, type ApiRepository } from '@repohost/core';
@@ -78,4 +79,47 @@ export function ustarOf(files: Record<string, string | Buffer>): Buffer {
   }
   parts.push(Buffer.alloc(1024));
   return Buffer.concat(parts);
+}
+
+/** A zip of these files, written here independently of the server's reader; `deflate` compresses the entries (method 8), else they are stored (method 0). */
+export function zipFiles(files: Record<string, string | Buffer>, deflate = false): Buffer {
+  const locals: Buffer[] = [];
+  const central: Buffer[] = [];
+  let offset = 0;
+  for (const [name, content] of Object.entries(files)) {
+    const data = Buffer.isBuffer(content) ? content : Buffer.from(content);
+    const stored = deflate ? deflateRawSync(data) : data;
+    const nameBytes = Buffer.from(name);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(0x0800, 6);
+    local.writeUInt16LE(deflate ? 8 : 0, 8);
+    local.writeUInt32LE(crc32(data), 14);
+    local.writeUInt32LE(stored.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(nameBytes.length, 26);
+    const header = Buffer.alloc(46);
+    header.writeUInt32LE(0x02014b50, 0);
+    header.writeUInt16LE(20, 4);
+    header.writeUInt16LE(20, 6);
+    header.writeUInt16LE(0x0800, 8);
+    header.writeUInt16LE(deflate ? 8 : 0, 10);
+    header.writeUInt32LE(crc32(data), 16);
+    header.writeUInt32LE(stored.length, 20);
+    header.writeUInt32LE(data.length, 24);
+    header.writeUInt16LE(nameBytes.length, 28);
+    header.writeUInt32LE(offset, 42);
+    locals.push(local, nameBytes, stored);
+    central.push(header, nameBytes);
+    offset += 30 + nameBytes.length + stored.length;
+  }
+  const directory = Buffer.concat(central);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(Object.keys(files).length, 8);
+  end.writeUInt16LE(Object.keys(files).length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
 }

@@ -17,12 +17,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { crc32, deflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Kysely } from 'kysely';
 import { PackageSchema, matchesSchema, packageBlobKey } from '@repohost/core';
 import { jsonInit, startTestServer, type TestServer } from '@repohost/test-support';
-import { account, json, uniq, type Account } from './helpers';
+import { account, json, uniq, zipFiles, type Account } from './helpers';
 
 const run = promisify(execFile);
 
@@ -43,51 +42,8 @@ const api = (owner: string) => `/api/packages/${owner}/go`;
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 const basic = (who: Account) => ({ authorization: `Basic ${Buffer.from(`${who.name}:${who.token}`).toString('base64')}` });
 
-/**
- * A zip as `go mod download` lays a module out (and as Forgejo's own test builds it): entries named
- * `{module}@{version}/…`; `deflate` compresses the entries (method 8), else they are stored (method 0).
- */
-function zipOf(files: Record<string, string | Buffer>, deflate = false): Buffer {
-  const locals: Buffer[] = [];
-  const central: Buffer[] = [];
-  let offset = 0;
-  for (const [name, content] of Object.entries(files)) {
-    const data = Buffer.isBuffer(content) ? content : Buffer.from(content);
-    const stored = deflate ? deflateRawSync(data) : data;
-    const nameBytes = Buffer.from(name);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x0800, 6);
-    local.writeUInt16LE(deflate ? 8 : 0, 8);
-    local.writeUInt32LE(crc32(data), 14);
-    local.writeUInt32LE(stored.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(nameBytes.length, 26);
-    const header = Buffer.alloc(46);
-    header.writeUInt32LE(0x02014b50, 0);
-    header.writeUInt16LE(20, 4);
-    header.writeUInt16LE(20, 6);
-    header.writeUInt16LE(0x0800, 8);
-    header.writeUInt16LE(deflate ? 8 : 0, 10);
-    header.writeUInt32LE(crc32(data), 16);
-    header.writeUInt32LE(stored.length, 20);
-    header.writeUInt32LE(data.length, 24);
-    header.writeUInt16LE(nameBytes.length, 28);
-    header.writeUInt32LE(offset, 42);
-    locals.push(local, nameBytes, stored);
-    central.push(header, nameBytes);
-    offset += 30 + nameBytes.length + stored.length;
-  }
-  const directory = Buffer.concat(central);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(Object.keys(files).length, 8);
-  end.writeUInt16LE(Object.keys(files).length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, directory, end]);
-}
+/** A zip as `go mod download` lays a module out (and as Forgejo's own test builds it): entries named `{module}@{version}/…`. */
+const zipOf = zipFiles;
 
 /** A module whose package `greet` says which version it is. */
 function moduleZip(module: string, version: string, deflate = false): Buffer {
