@@ -277,8 +277,9 @@ export class CargoPackagesService {
     const yanked = new Map<number, string>();
     for (const p of await this.store.propertiesOf(PackagePropertyType.Version, versions.map((v) => v.id), CARGO_YANKED_PROPERTY)) yanked.set(p.ref_id, p.value);
     let text = '';
+    const files = await this.store.filesOfVersions(versions.map((v) => v.id));
     for (const version of versions) {
-      const file = (await this.store.filesOfVersion(version.id))[0];
+      const file = files.get(version.id)?.[0];
       if (!file) continue;
       const metadata = metadataOf(version);
       // Forgejo's `IndexVersionEntry`, its fields in its order; `links` only when set.

@@ -520,8 +520,9 @@ export class ComposerPackagesService {
     const repo = pkg.repo_id > 0 ? await this.ctx.service(ReposService).resolveById(actor, pkg.repo_id).catch(() => undefined) : undefined;
     const registry = this.registryUrl(owner);
     const out: ComposerVersionMetadata[] = [];
+    const filesByVersion = await this.store.filesOfVersions(versions.map((v) => v.id));
     for (const version of versions) {
-      const files = await this.store.filesOfVersion(version.id);
+      const files = filesByVersion.get(version.id) ?? [];
       const lead = files[0];
       if (!lead) continue;
       out.push({

@@ -330,8 +330,9 @@ export class NpmPackagesService {
     if (!found) throw new NotFoundError(PACKAGE_NOT_EXIST);
     const registry = this.registryUrl(owner);
     const described = [];
+    const files = await this.store.filesOfVersions(found.versions.map((v) => v.id));
     for (const version of found.versions) {
-      const file = (await this.store.filesOfVersion(version.id))[0];
+      const file = files.get(version.id)?.[0];
       const semver = parseSemver(version.version);
       if (!file || !semver) continue;
       described.push({ version, file, semver, metadata: metadataOf(version) });

@@ -200,10 +200,11 @@ export class PypiPackagesService {
     const registry = this.registryUrl(owner);
     const title = escapeHtml(pkg.name);
     const lines = ['<!DOCTYPE html>', '<html>', '\t<head>', `\t\t<title>Links for ${title}</title>`, '\t</head>', '\t<body>', `\t\t<h1>Links for ${title}</h1>`];
+    const files = await this.store.filesOfVersions(versions.map((v) => v.id));
     for (const version of versions) {
       const requires = metadataOf(version.metadata_json).requires_python;
       const attribute = requires ? ` data-requires-python="${escapeHtml(requires)}"` : '';
-      for (const file of await this.store.filesOfVersion(version.id)) {
+      for (const file of files.get(version.id) ?? []) {
         const href = normalizeUrl(`${registry}/files/${pkg.lower_name}/${version.version}/${file.name}#sha256=${file.blob.hash_sha256}`);
         lines.push(`\t\t<a href="${escapeHtml(href)}"${attribute}>${escapeHtml(file.name)}</a><br>`);
       }

@@ -262,6 +262,27 @@ export class PackagesStore extends Store<PackagesTables & Pick<Schema, 'team' | 
     return this.filesWhere('package_file.version_id', versionId);
   }
 
+  /** The files of these versions, by version (one query per 500 versions: a package's document reads them all). */
+  async filesOfVersions(versionIds: readonly number[]): Promise<Map<number, FileWithBlob[]>> {
+    const byVersion = new Map<number, FileWithBlob[]>();
+    for (let start = 0; start < versionIds.length; start += 500) {
+      const rows = await this.db
+        .selectFrom('package_file')
+        .innerJoin('package_blob', 'package_blob.id', 'package_file.blob_id')
+        .select(FILE_WITH_BLOB_COLUMNS)
+        .where('package_file.version_id', 'in', versionIds.slice(start, start + 500))
+        .orderBy('package_file.id')
+        .execute();
+      for (const row of rows) {
+        const file = fileWithBlob(row);
+        const list = byVersion.get(file.version_id);
+        if (list) list.push(file);
+        else byVersion.set(file.version_id, [file]);
+      }
+    }
+    return byVersion;
+  }
+
   /** A version's file by name within `compositeKey` (Debian's `{distribution}|{component}`; '' for the other formats). */
   async fileByName(versionId: number, name: string, compositeKey = ''): Promise<FileWithBlob | undefined> {
     return (await this.filesWhere('package_file.version_id', versionId, { name, compositeKey }))[0];
