@@ -1,7 +1,9 @@
 /**
  * The container registry (OCI distribution) at `/v2/` as Forgejo serves it, proven with the real `crane`
  * (go-containerregistry): login, append (push) of an image built from a tarball, copy to another image of the owner
- * (a cross-repository mount), ls, manifest, digest, pull, export, catalog, delete. Then over HTTP: the Bearer
+ * (a cross-repository mount), ls, manifest, digest, pull, export, catalog, delete. The real `oras` for OCI artifacts:
+ * push with an artifact type, manifest fetch, pull, tag, repo tags, attach and discover of a referrer (through the
+ * referrers tag schema, Forgejo having no referrers API), blob and manifest delete. Then over HTTP: the Bearer
  * challenge and the token, a chunked upload (PATCH with Content-Range, PUT to finish), an image index, the tag list's
  * pages, and the unhappy paths: anonymous push, another user, a private organization, a digest that does not match,
  * unknown blobs and manifests, the size limit. The API v1 list shows what was pushed.
@@ -23,19 +25,21 @@ const run = promisify(execFile);
 
 const LIMIT = 256 * 1024;
 
-/** crane on PATH, or where the install line puts it (`GOBIN="${TMPDIR:-/tmp}/repohost-test-bin" go install …crane@v0.20.2`). */
-function findCrane(): string | undefined {
+/**
+ * A Go client on PATH, or where its install line puts it (`GOBIN="${TMPDIR:-/tmp}/repohost-test-bin" go install …`);
+ * when missing, one warning that names the install line, and its tests are skipped.
+ */
+function findTool(name: string, install: string): string | undefined {
   for (const folder of [...(process.env.PATH ?? '').split(path.delimiter), path.join(tmpdir(), 'repohost-test-bin')]) {
-    if (folder && existsSync(path.join(folder, 'crane'))) return path.join(folder, 'crane');
+    if (folder && existsSync(path.join(folder, name))) return path.join(folder, name);
   }
+  console.warn(
+    `packages-container: ${name} is neither on PATH nor in \${TMPDIR:-/tmp}/repohost-test-bin; the ${name} tests are skipped (install: GOBIN="\${TMPDIR:-/tmp}/repohost-test-bin" go install ${install})`,
+  );
   return undefined;
 }
-const CRANE = findCrane();
-if (!CRANE) {
-  console.warn(
-    'packages-container: crane is neither on PATH nor in ${TMPDIR:-/tmp}/repohost-test-bin; the crane tests are skipped (install: GOBIN="${TMPDIR:-/tmp}/repohost-test-bin" go install github.com/google/go-containerregistry/cmd/crane@v0.20.2)',
-  );
-}
+const CRANE = findTool('crane', 'github.com/google/go-containerregistry/cmd/crane@v0.20.2');
+const ORAS = findTool('oras', 'oras.land/oras/cmd/oras@v1.3.6');
 
 let s: TestServer;
 let alice: Account;
@@ -162,6 +166,86 @@ describe.skipIf(!CRANE)('the container registry with the real crane', () => {
     expect(await json(gone)).toEqual({ errors: [{ code: 'MANIFEST_UNKNOWN', message: '' }] });
     // The first image is untouched.
     expect((await crane('digest', `${image()}:v1`)).trim()).toBe(digest);
+  });
+});
+
+/** oras over plain HTTP with its own credentials file (`config`: another one, e.g. empty for anonymous). */
+function oras(args: string[], options: { cwd?: string; config?: string } = {}): Promise<{ stdout: string; stderr: string }> {
+  return run(ORAS!, [...args, '--plain-http', '--registry-config', options.config ?? path.join(home, 'oras', 'config.json')], {
+    cwd: options.cwd,
+    env: { PATH: process.env.PATH, HOME: home },
+    timeout: 60_000,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+}
+
+describe.skipIf(!ORAS)('the container registry with the real oras (OCI artifacts)', () => {
+  const repo = () => `${registry}/${alice.name.toLowerCase()}/notes`;
+  const ARTIFACT_TYPE = 'application/vnd.repohost.notes.v1';
+  const REVIEW_TYPE = 'application/vnd.repohost.review.v1';
+  const text = `notes ${randomBytes(8).toString('hex')}\n`;
+  let work: string;
+  let subject: string;
+
+  test('oras login, push of an artifact with its own type, manifest fetch, pull, tag and repo tags; anonymous push is 401', async () => {
+    work = await mkdtemp(path.join(tmpdir(), 'oras-work-'));
+    await writeFile(path.join(work, 'file.txt'), text);
+    await oras(['login', registry, '-u', alice.name, '-p', alice.token]);
+    // The credentials went to the file named, not to ~/.docker.
+    expect(JSON.parse(await readFile(path.join(home, 'oras', 'config.json'), 'utf8')).auths[registry]).toBeDefined();
+    const pushed = await oras(['push', `${repo()}:v1`, '--artifact-type', ARTIFACT_TYPE, 'file.txt:text/plain'], { cwd: work });
+    subject = /Digest: (sha256:[0-9a-f]{64})/.exec(pushed.stdout)![1]!;
+
+    // An OCI 1.1 artifact: its type on the manifest, the empty config, the file as the one layer.
+    const manifest = JSON.parse((await oras(['manifest', 'fetch', `${repo()}:v1`])).stdout);
+    expect(manifest.artifactType).toBe(ARTIFACT_TYPE);
+    expect(manifest.config.mediaType).toBe('application/vnd.oci.empty.v1+json');
+    expect(manifest.layers).toEqual([
+      expect.objectContaining({ mediaType: 'text/plain', digest: sha256(text), size: Buffer.byteLength(text), annotations: { 'org.opencontainers.image.title': 'file.txt' } }),
+    ]);
+
+    const out = await mkdtemp(path.join(tmpdir(), 'oras-pull-'));
+    await oras(['pull', `${repo()}:v1`, '-o', out]);
+    expect(await readFile(path.join(out, 'file.txt'), 'utf8')).toBe(text);
+
+    await oras(['tag', `${repo()}:v1`, 'stable']);
+    expect((await oras(['repo', 'tags', repo()])).stdout.trim().split('\n')).toEqual(['stable', 'v1']);
+
+    // No credentials: oras takes the anonymous token, and the push is still refused.
+    const refused = await oras(['push', `${repo()}:anonymous`, 'file.txt:text/plain'], { cwd: work, config: path.join(work, 'none.json') }).then(
+      () => undefined,
+      (error: { stderr: string }) => error.stderr,
+    );
+    // The blobs are readable anonymously (oras sees them as there already): the manifest PUT is what is refused.
+    expect(refused).toMatch(/PUT "[^"]*\/notes\/manifests\/anonymous": response status code 401/);
+    expect((await s.fetch(`/v2/${alice.name.toLowerCase()}/notes/manifests/anonymous`, { headers: bearer(await token(basic(alice))) })).status).toBe(404);
+  });
+
+  test('oras attach of a referrer and oras discover, through the referrers tag (Forgejo has no referrers API); blob and manifest delete', async () => {
+    const owner = alice.name.toLowerCase();
+    const h = bearer(await token(basic(alice)));
+    await writeFile(path.join(work, 'review.txt'), 'looks good\n');
+    const attached = await oras(['attach', '--artifact-type', REVIEW_TYPE, `${repo()}:v1`, 'review.txt:text/plain'], { cwd: work });
+    const referrer = /Digest: (sha256:[0-9a-f]{64})/.exec(attached.stdout)![1]!;
+    const referrerManifest = await s.fetch(`/v2/${owner}/notes/manifests/${referrer}`, { headers: h });
+    expect((await json(referrerManifest)).subject).toEqual({ mediaType: 'application/vnd.oci.image.manifest.v1+json', digest: subject, size: expect.any(Number) });
+
+    // Forgejo routes no `/referrers/`: oras falls back to the tag schema, an index tagged `sha256-<hex>` of the subject.
+    expect((await s.fetch(`/v2/${owner}/notes/referrers/${subject}`, { headers: h })).status).toBe(404);
+    const index = await json(await s.fetch(`/v2/${owner}/notes/manifests/${subject.replace(':', '-')}`, { headers: h }));
+    expect(index.manifests).toEqual([expect.objectContaining({ digest: referrer, artifactType: REVIEW_TYPE })]);
+
+    const discovered = JSON.parse((await oras(['discover', '--format', 'json', `${repo()}:v1`])).stdout);
+    expect(discovered.referrers).toEqual([expect.objectContaining({ digest: referrer, artifactType: REVIEW_TYPE })]);
+
+    // As Forgejo: a blob delete drops the blob from the image, a manifest delete by digest drops every tag naming it.
+    const reviewLayer = sha256('looks good\n');
+    expect((await s.fetch(`/v2/${owner}/notes/blobs/${reviewLayer}`, { method: 'HEAD', headers: h })).status).toBe(200);
+    await oras(['blob', 'delete', '--force', `${repo()}@${reviewLayer}`]);
+    expect((await s.fetch(`/v2/${owner}/notes/blobs/${reviewLayer}`, { method: 'HEAD', headers: h })).status).toBe(404);
+    await oras(['manifest', 'delete', '--force', `${repo()}@${subject}`]);
+    for (const tag of ['v1', 'stable']) expect((await s.fetch(`/v2/${owner}/notes/manifests/${tag}`, { headers: h })).status).toBe(404);
+    expect((await s.fetch(`/v2/${owner}/notes/blobs/${sha256(text)}`, { method: 'HEAD', headers: h })).status).toBe(404);
   });
 });
 
