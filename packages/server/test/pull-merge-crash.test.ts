@@ -5,7 +5,7 @@
  * the same pull request (it holds the `pull:<id>` lock): the intent is then left for a later sweep.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
-import { DatabaseLocks, RepoHost } from '@repohost/core';
+import { DatabaseLocks, DatabaseUnavailableError, RepoHost, UnavailableError } from '@repohost/core';
 import { mergeWorld, type MergeWorld } from './pull-merge-support';
 
 describe('an interrupted merge', () => {
@@ -71,6 +71,35 @@ describe('an interrupted merge', () => {
     } finally {
       aborted.abort();
       await other.close();
+    }
+  });
+
+  test('a busy resource once the refs moved is waited out: the client gets 200, not a 503 for a merge that happened', async () => {
+    const { full, clone } = await w.newRepo();
+    await w.commit(clone, 'busy', { 'b.txt': 'b\n' });
+    const index = await w.openPull(full, 'busy');
+    // The first time the merge is recorded and the first time its push is recorded, a resource is busy (the git
+    // process pool full, the database asking for a retry): each transaction fails as it would then, and is tried again.
+    const failures: string[] = [];
+    const offMerged = w.s.host.events.withinTransaction('pull.merged', () => {
+      if (failures.includes('merged')) return;
+      failures.push('merged');
+      throw new UnavailableError('too many git operations are running; try again later', 5);
+    });
+    const offPushed = w.s.host.events.withinTransaction('repo.pushed', () => {
+      if (failures.includes('pushed')) return;
+      failures.push('pushed');
+      throw new DatabaseUnavailableError(new Error('could not serialize access'));
+    });
+    try {
+      const answer = await w.s.fetch(`/api/v1/repos/${full}/pulls/${index}/merge`, { method: 'POST', headers: { ...w.h, 'content-type': 'application/json' }, body: JSON.stringify({ Do: 'merge' }) });
+      expect(answer.status).toBe(200);
+      expect(failures).toEqual(['merged', 'pushed']);
+      expect(await w.getPull(full, index)).toMatchObject({ merged: true, state: 'closed' });
+      expect(await w.s.host.repoStorage.pending()).toEqual([]);
+    } finally {
+      offMerged();
+      offPushed();
     }
   });
 

@@ -2,7 +2,7 @@ import './events.js';
 import type { CoreContext, CoreTransaction } from '../context.js';
 import { userActor, type Actor } from '../users/index.js';
 import { AccessService } from '../access/index.js';
-import { ConflictError } from '../errors.js';
+import { ConflictError, UnavailableError } from '../errors.js';
 import { RefConflictError, type RefUpdate, type RepoKey } from '../git/index.js';
 import { DatabaseLocks, LockTimeoutError, nowUnix, type HeldLock } from '../storage/index.js';
 import type { RepoAccess } from '../repos/index.js';
@@ -12,6 +12,25 @@ import { UsersPort } from '../users/index.js';
 import { IssuesPort } from '../issues/index.js';
 import { PullMergeStore } from './merge-store.js';
 import { MergedIssues } from './merge-close.js';
+
+/** How long work after a merge's ref update waits out a busy resource before giving up (the repair finishes it then). */
+const AFTER_MOVE_WAIT_MS = 60_000;
+
+/**
+ * Runs `work` (all-or-nothing: a transaction, or reads before one) again while it fails with UnavailableError,
+ * with growing pauses, for up to `AFTER_MOVE_WAIT_MS`.
+ */
+async function untilNotBusy<T>(work: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + AFTER_MOVE_WAIT_MS;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!(error instanceof UnavailableError) || Date.now() >= deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 50 * 2 ** attempt) * (0.5 + Math.random())));
+    }
+  }
+}
 
 /** Where a merge's marker ref lives while its database side is written (see `moveBase`). */
 const MERGED_MARKER_PREFIX = 'refs/repohost/merged/';
@@ -58,15 +77,19 @@ export class PullMergePush {
       throw error;
     }
     let result: T;
+    // The refs moved: the merge has happened, and a busy resource (the git process pool, the database) is waited
+    // for here rather than answered 503, which would tell the client to try a merge that is done.
     try {
-      result = await this.ctx.transaction(async (tx) => {
-        const done = await record(tx);
-        await tx.port(ReposPort).endIntent(mergeIntent);
-        return done;
-      });
+      result = await untilNotBusy(() =>
+        this.ctx.transaction(async (tx) => {
+          const done = await record(tx);
+          await tx.port(ReposPort).endIntent(mergeIntent);
+          return done;
+        }),
+      );
     } finally {
       // Whatever happened to the pull request's side, the refs moved: the repository's bookkeeping follows them.
-      await repos.recordPush(actor, access, updates, intent);
+      await untilNotBusy(() => repos.recordPush(actor, access, updates, intent));
     }
     await this.dropMarker(key, marker.ref, marker.newId);
     return result;
