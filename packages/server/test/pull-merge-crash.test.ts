@@ -81,12 +81,12 @@ describe('an interrupted merge', () => {
     // The first time the merge is recorded and the first time its push is recorded, a resource is busy (the git
     // process pool full, the database asking for a retry): each transaction fails as it would then, and is tried again.
     const failures: string[] = [];
-    const offMerged = w.s.host.events.withinTransaction('pull.merged', () => {
+    const offMerged = w.s.host.events.withinTransaction('pull.merged', async () => {
       if (failures.includes('merged')) return;
       failures.push('merged');
       throw new UnavailableError('too many git operations are running; try again later', 5);
     });
-    const offPushed = w.s.host.events.withinTransaction('repo.pushed', () => {
+    const offPushed = w.s.host.events.withinTransaction('repo.pushed', async () => {
       if (failures.includes('pushed')) return;
       failures.push('pushed');
       throw new DatabaseUnavailableError(new Error('could not serialize access'));
