@@ -12,7 +12,8 @@
  */
 import { createHash } from 'node:crypto';
 import { open, unlink } from 'node:fs/promises';
-import { gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import type { CoreContext } from '../context.js';
 import { AccessMode } from '../access/index.js';
 import { BlobsService, parseByteRange, type BlobStorage } from '../blobs/index.js';
@@ -214,6 +215,8 @@ class DebianStore extends Store<PackagesTables> {
     return rows.map(fileWithBlob);
   }
 }
+
+const gzipAsync = promisify(gzip);
 
 function hashes(bytes: Buffer): Omit<PackageBlob, 'id' | 'created_unix'> {
   const of = (algorithm: string) => createHash(algorithm).update(bytes).digest('hex');
@@ -508,7 +511,8 @@ export class DebianPackagesService {
     const packages = Buffer.from(stanzas.join('\n'), 'utf8');
     const properties = { [DEBIAN_PROPERTY_IN_RELEASE]: '', [DEBIAN_PROPERTY_DISTRIBUTION]: distribution, [DEBIAN_PROPERTY_COMPONENT]: component, [DEBIAN_PROPERTY_ARCHITECTURE]: architecture };
     await this.putRepositoryFile(versionId, 'Packages', key, packages, properties);
-    await this.putRepositoryFile(versionId, 'Packages.gz', key, gzipSync(packages), properties);
+    // In libuv's thread pool: an owner's index may be large, and the event loop serves everyone.
+    await this.putRepositoryFile(versionId, 'Packages.gz', key, await gzipAsync(packages), properties);
   }
 
   private async buildReleaseFiles(owner: User, repository: { packageId: number; versionId: number }, distribution: string): Promise<void> {
