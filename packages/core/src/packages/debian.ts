@@ -243,7 +243,6 @@ const HASH_COLUMNS: Record<string, 'hash_md5' | 'hash_sha1' | 'hash_sha256' | 'h
 
 /** The Debian registry over `PackagesService` (access, limits, blobs) and its store. */
 export class DebianPackagesService {
-
   constructor(private readonly ctx: CoreContext) {}
 
   private get packages(): PackagesService {

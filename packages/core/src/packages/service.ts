@@ -1,7 +1,6 @@
-import { createHash, randomBytes, type Hash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, unlink } from 'node:fs/promises';
-import path from 'node:path';
+import { unlink } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { CoreContext } from '../context.js';
 import { actorUser, isOrganization, isSiteAdmin, UsersPort, canSeeAccount, type Actor, type User } from '../users/index.js';
@@ -21,33 +20,30 @@ import type { ApiPackage, ListPackagesQuery } from './schemas.js';
 import { PackagesStore, type FileWithBlob, type VersionWithPackage } from './store.js';
 import { packageBlobKey, type PackageFile } from './tables.js';
 import './events.js';
+import {
+  DUPLICATE_PACKAGE_FILE,
+  DUPLICATE_PACKAGE_VERSION,
+  PACKAGE_FILE_NOT_EXIST,
+  PACKAGE_NOT_EXIST,
+  PackageAccessError,
+  PackageQuotaError,
+  QUOTA_TOTAL_COUNT,
+  QUOTA_TOTAL_SIZE,
+} from './errors.js';
+import { spoolPackageUpload } from './spool.js';
 
-/** Forgejo's answers (`models/packages`, `services/packages`), each with the status its routes give it. */
-export const PACKAGE_NOT_EXIST = 'package does not exist';
-export const PACKAGE_FILE_NOT_EXIST = 'package file does not exist';
-export const DUPLICATE_PACKAGE_FILE = 'package file already exists';
-export const DUPLICATE_PACKAGE_VERSION = 'package version already exists';
-export const QUOTA_TOTAL_COUNT = 'maximum allowed package count exceeded';
-export const QUOTA_TYPE_SIZE = 'maximum allowed package type size exceeded';
-export const QUOTA_TOTAL_SIZE = 'maximum allowed package storage quota exceeded';
-/** `reqPackageAccess`'s refusal. */
-export const NO_PACKAGE_ACCESS = 'user should have specific permission or be a site admin';
-
-/** A limit of `[packages]` refused an upload (Forgejo's `ErrQuotaTotalCount`, `ErrQuotaTypeSize`, `ErrQuotaTotalSize`: 403). */
-export class PackageQuotaError extends ForbiddenError {
-  constructor(message: string) {
-    super(message);
-    this.name = 'PackageQuotaError';
-  }
-}
-
-/** The caller lacks the access mode the operation needs (Forgejo's `reqPackageAccess`). */
-export class PackageAccessError extends ForbiddenError {
-  constructor() {
-    super(NO_PACKAGE_ACCESS);
-    this.name = 'PackageAccessError';
-  }
-}
+export {
+  DUPLICATE_PACKAGE_FILE,
+  DUPLICATE_PACKAGE_VERSION,
+  NO_PACKAGE_ACCESS,
+  PACKAGE_FILE_NOT_EXIST,
+  PACKAGE_NOT_EXIST,
+  PackageAccessError,
+  PackageQuotaError,
+  QUOTA_TOTAL_COUNT,
+  QUOTA_TOTAL_SIZE,
+  QUOTA_TYPE_SIZE,
+} from './errors.js';
 
 /** What names a version: the owner, the type, the package's name and the version. */
 export interface PackageCoordinates {
@@ -288,10 +284,6 @@ export class PackagesService {
    * (the source errs, a limit) removes the file.
    */
   private async spool(source: BlobSource, typeLimit: number, roomLeft: number): Promise<Spooled> {
-    const folder = path.join(this.ctx.settings.server.APP_DATA_PATH, 'tmp', 'package-upload');
-    await mkdir(folder, { recursive: true, mode: 0o700 });
-    const file = path.join(folder, `${Date.now()}-${randomBytes(8).toString('hex')}`);
-    const handle = await open(file, 'wx', 0o600);
     const hashes: Record<'md5' | 'sha1' | 'sha256' | 'sha512', Hash> = {
       md5: createHash('md5'),
       sha1: createHash('sha1'),
@@ -299,22 +291,11 @@ export class PackagesService {
       sha512: createHash('sha512'),
     };
     let size = 0;
-    try {
-      try {
-        for await (const chunk of source) {
-          size += chunk.byteLength;
-          if (typeLimit > -1 && size > typeLimit) throw new PackageQuotaError(QUOTA_TYPE_SIZE);
-          if (roomLeft > -1 && size > roomLeft) throw new PackageQuotaError(QUOTA_TOTAL_SIZE);
-          for (const hash of Object.values(hashes)) hash.update(chunk);
-          await handle.write(chunk);
-        }
-      } finally {
-        await handle.close();
-      }
-    } catch (error) {
-      await unlink(file).catch(() => {});
-      throw error;
-    }
+    const file = await spoolPackageUpload(this.ctx.settings, source, typeLimit, 'blob', (chunk, received) => {
+      if (roomLeft > -1 && received > roomLeft) throw new PackageQuotaError(QUOTA_TOTAL_SIZE);
+      for (const hash of Object.values(hashes)) hash.update(chunk);
+      size = received;
+    });
     return {
       file,
       size,
