@@ -766,7 +766,7 @@ export class ContainerPackagesService {
       await store.deleteVersion(version);
       return store.deleteUnreferencedBlobs(blobIds);
     });
-    for (const sha256 of orphans) await this.blobs.delete(packageBlobKey(sha256));
+    await this.packages.deleteObjects(orphans);
   }
 
   /**

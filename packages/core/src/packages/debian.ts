@@ -352,7 +352,7 @@ export class DebianPackagesService {
       }
       return packagesStore.deleteUnreferencedBlobs([file.blob_id]);
     });
-    for (const sha256 of orphans) await this.blobs.delete(packageBlobKey(sha256));
+    await this.packages.deleteObjects(orphans);
     await this.buildRepositoryFiles(owner, distribution, component, architecture);
   }
 
@@ -576,7 +576,7 @@ export class DebianPackagesService {
       for (const [property, value] of Object.entries(properties)) await txPackages.insertProperty(PackagePropertyType.File, file.id, property, value);
       return old ? txPackages.deleteUnreferencedBlobs([old.blob_id]) : [];
     });
-    for (const sha256 of orphans) await this.blobs.delete(packageBlobKey(sha256));
+    await this.packages.deleteObjects(orphans);
   }
 
   private async removeRepositoryFile(versionId: number, name: string, key: string): Promise<void> {
@@ -587,6 +587,6 @@ export class DebianPackagesService {
       await store.deleteFile(old.id);
       return tx.store(PackagesStore).deleteUnreferencedBlobs([old.blob_id]);
     });
-    for (const sha256 of orphans) await this.blobs.delete(packageBlobKey(sha256));
+    await this.packages.deleteObjects(orphans);
   }
 }

@@ -11,12 +11,12 @@ import type { CoreContext } from '../context.js';
 import { isHttpUrl } from '../urls.js';
 import { AccessMode } from '../access/index.js';
 import type { Actor, User } from '../users/index.js';
-import { BlobsService, type BlobSource } from '../blobs/index.js';
+import type { BlobSource } from '../blobs/index.js';
 import { BadRequestError, NotFoundError } from '../errors.js';
 import { DatabaseLocks, Store } from '../storage/index.js';
 import { PackagesService, PACKAGE_FILE_NOT_EXIST, PACKAGE_NOT_EXIST, type PackageDownload } from './service.js';
 import { PackagesStore, type FileWithBlob, type VersionWithPackage } from './store.js';
-import { packageBlobKey, type PackagesTables } from './tables.js';
+import type { PackagesTables } from './tables.js';
 
 /** Forgejo's `errInvalidParameters` (400). */
 export const MAVEN_INVALID_PARAMETERS = 'request parameters are invalid';
@@ -249,8 +249,7 @@ export class MavenPackagesService {
       await this.packages.deleteFile(actor, owner, { type: 'maven', name, version: path.version }, temporary).catch(() => {});
       throw error;
     }
-    const objects = this.ctx.service(BlobsService).storage('packages');
-    for (const sha256 of orphans) await objects.delete(packageBlobKey(sha256));
+    await this.packages.deleteObjects(orphans);
   }
 
   /**

@@ -382,7 +382,8 @@ export class PackagesService {
     await this.deleteObjects(orphans);
   }
 
-  private async deleteObjects(sha256s: readonly string[]): Promise<void> {
+  /** Deletes the stored bytes of blobs whose rows went (`deleteUnreferencedBlobs` names them). */
+  async deleteObjects(sha256s: readonly string[]): Promise<void> {
     for (const sha256 of sha256s) await this.blobs.delete(packageBlobKey(sha256));
   }
 
