@@ -107,35 +107,54 @@ function scalarText(node: unknown, field: string): string {
   return typeof node.source === 'string' ? node.source : String(node.value);
 }
 
+/** Go's decoder leaves a field that is missing or YAML's null at its zero value. */
+function isAbsent(node: unknown): boolean {
+  return node === undefined || node === null || (isScalar(node) && node.value === null);
+}
+
 function textList(node: unknown, field: string): string[] | undefined {
-  if (node === undefined || node === null || (isScalar(node) && node.value === null)) return undefined;
+  if (isAbsent(node)) return undefined;
   if (!isSeq(node)) throw unmarshalError(field, '[]string');
   return node.items.map((item) => scalarText(item, field));
 }
 
 function boolean(node: unknown, field: string): boolean {
-  if (node === undefined || node === null || (isScalar(node) && node.value === null)) return false;
+  if (isAbsent(node)) return false;
   if (isScalar(node) && typeof node.value === 'boolean') return node.value;
   throw unmarshalError(field, 'bool');
 }
 
 function mapping(node: unknown, field: string): YAMLMap | undefined {
-  if (node === undefined || node === null || (isScalar(node) && node.value === null)) return undefined;
+  if (isAbsent(node)) return undefined;
   if (!isMap(node)) throw unmarshalError(field, 'struct');
   return node;
+}
+
+/**
+ * A list of structs (`goType` names it in the error): its items that are mappings, one at a time (null items are
+ * skipped), so an item is refused only after the ones before it were read, as Go's decoder goes.
+ */
+function* mappings(node: unknown, field: string, goType: string): Generator<YAMLMap> {
+  if (isAbsent(node)) return;
+  if (!isSeq(node)) throw unmarshalError(field, goType);
+  for (const item of node.items) {
+    const m = mapping(item, field);
+    if (m) yield m;
+  }
 }
 
 function field(map: YAMLMap, key: string): unknown {
   return map.get(key, true);
 }
 
-/** Drops what Go's `omitempty` leaves out: empty strings, false, empty lists and maps, absent values. */
+/** What Go's `omitempty` leaves out: empty strings, false, empty lists and maps, absent values. */
+function isOmitted(v: unknown): boolean {
+  return v === undefined || v === '' || v === false || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0);
+}
+
+/** Drops the fields `omitempty` leaves out. */
 function compact<T extends object>(value: T): T {
-  for (const key of Object.keys(value) as (keyof T)[]) {
-    const v = value[key];
-    const empty = v === undefined || v === '' || v === false || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0);
-    if (empty) delete value[key];
-  }
+  for (const key of Object.keys(value) as (keyof T)[]) if (isOmitted(value[key])) delete value[key];
   return value;
 }
 
@@ -152,41 +171,27 @@ export function parseChartYaml(text: string): HelmMetadata {
   if (doc.errors.length > 0) throw new BadRequestError(`yaml: ${doc.errors[0]!.message.split('\n')[0]}`);
   const root = mapping(doc.contents, 'Chart.yaml');
   if (!root) throw new BadRequestError(HELM_INVALID_CHART);
-  const maintainers: HelmMaintainer[] = [];
-  const maintainerNodes = field(root, 'maintainers');
-  if (maintainerNodes !== undefined && maintainerNodes !== null && !(isScalar(maintainerNodes) && maintainerNodes.value === null)) {
-    if (!isSeq(maintainerNodes)) throw unmarshalError('maintainers', '[]*Maintainer');
-    for (const item of maintainerNodes.items) {
-      const m = mapping(item, 'maintainers');
-      if (!m) continue;
-      maintainers.push(compact({ name: scalarText(field(m, 'name'), 'name'), email: scalarText(field(m, 'email'), 'email'), url: scalarText(field(m, 'url'), 'url') }));
-    }
-  }
-  const dependencies: HelmDependency[] = [];
-  const dependencyNodes = field(root, 'dependencies');
-  if (dependencyNodes !== undefined && dependencyNodes !== null && !(isScalar(dependencyNodes) && dependencyNodes.value === null)) {
-    if (!isSeq(dependencyNodes)) throw unmarshalError('dependencies', '[]*Dependency');
-    for (const item of dependencyNodes.items) {
-      const d = mapping(item, 'dependencies');
-      if (!d) continue;
-      const importValues = field(d, 'import-values') as YamlNode | undefined;
-      const imported = importValues && !(isScalar(importValues) && importValues.value === null) ? importValues.toJSON() : undefined;
-      if (imported !== undefined && !Array.isArray(imported)) throw unmarshalError('import-values', '[]interface {}');
-      const dep: HelmDependency = {
-        name: scalarText(field(d, 'name'), 'name'),
-        version: scalarText(field(d, 'version'), 'version'),
-        repository: scalarText(field(d, 'repository'), 'repository'),
-        condition: scalarText(field(d, 'condition'), 'condition'),
-        tags: textList(field(d, 'tags'), 'tags'),
-        enabled: boolean(field(d, 'enabled'), 'enabled'),
-        import_values: imported as unknown[] | undefined,
-        alias: scalarText(field(d, 'alias'), 'alias'),
-      };
-      // `name` and `repository` have no omitempty: they stay, even empty; the rest in Forgejo's field order.
-      const { name, version, repository, ...rest } = dep;
-      dependencies.push({ name, ...(version ? { version } : {}), repository, ...compact(rest) });
-    }
-  }
+  const maintainers: HelmMaintainer[] = Array.from(mappings(field(root, 'maintainers'), 'maintainers', '[]*Maintainer'), (m) =>
+    compact({ name: scalarText(field(m, 'name'), 'name'), email: scalarText(field(m, 'email'), 'email'), url: scalarText(field(m, 'url'), 'url') }),
+  );
+  const dependencies: HelmDependency[] = Array.from(mappings(field(root, 'dependencies'), 'dependencies', '[]*Dependency'), (d) => {
+    const importValues = field(d, 'import-values') as YamlNode | undefined;
+    const imported = !isAbsent(importValues) ? importValues!.toJSON() : undefined;
+    if (imported !== undefined && !Array.isArray(imported)) throw unmarshalError('import-values', '[]interface {}');
+    const dep: HelmDependency = {
+      name: scalarText(field(d, 'name'), 'name'),
+      version: scalarText(field(d, 'version'), 'version'),
+      repository: scalarText(field(d, 'repository'), 'repository'),
+      condition: scalarText(field(d, 'condition'), 'condition'),
+      tags: textList(field(d, 'tags'), 'tags'),
+      enabled: boolean(field(d, 'enabled'), 'enabled'),
+      import_values: imported as unknown[] | undefined,
+      alias: scalarText(field(d, 'alias'), 'alias'),
+    };
+    // `name` and `repository` have no omitempty: they stay, even empty; the rest in Forgejo's field order.
+    const { name, version, repository, ...rest } = dep;
+    return { name, ...(version ? { version } : {}), repository, ...compact(rest) };
+  });
   const annotationsNode = mapping(field(root, 'annotations'), 'annotations');
   let annotations: Record<string, string> | undefined;
   if (annotationsNode) {
@@ -466,8 +471,7 @@ function slashes(name: string): number {
 function indexEntry(metadata: HelmMetadata, url: string, created: number): Record<string, unknown> {
   const entry: Record<string, unknown> = { apiVersion: metadata.api_version };
   const put = (key: string, value: unknown) => {
-    const empty = value === undefined || value === '' || value === false || (Array.isArray(value) && value.length === 0) || (typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0);
-    if (!empty) entry[key] = value;
+    if (!isOmitted(value)) entry[key] = value;
   };
   put('type', metadata.type);
   entry.name = metadata.name;
