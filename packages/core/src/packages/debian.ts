@@ -89,16 +89,7 @@ class DebianStore extends Store<PackagesTables> {
         .where('package.type', '=', DEBIAN_TYPE)
         .where('package.is_internal', '=', 0)
         .where('package_file.composite_key', '=', `${distribution}|${component}`)
-        .where(({ exists, selectFrom }: any) =>
-          exists(
-            selectFrom('package_property')
-              .select('package_property.id')
-              .whereRef('package_property.ref_id', '=', 'package_file.id')
-              .where('package_property.ref_type', '=', PackagePropertyType.File)
-              .where('package_property.name', '=', DEBIAN_PROPERTY_ARCHITECTURE)
-              .where('package_property.value', '=', architecture),
-          ),
-        ),
+        .where(fileHasProperty(DEBIAN_PROPERTY_ARCHITECTURE, architecture)),
     );
   }
 
@@ -141,15 +132,7 @@ class DebianStore extends Store<PackagesTables> {
     const files = await this.files((q) =>
       q
         .where('package_file.version_id', '=', versionId)
-        .where(({ exists, selectFrom }: any) =>
-          exists(
-            selectFrom('package_property')
-              .select('package_property.id')
-              .whereRef('package_property.ref_id', '=', 'package_file.id')
-              .where('package_property.ref_type', '=', PackagePropertyType.File)
-              .where('package_property.name', '=', DEBIAN_PROPERTY_IN_RELEASE),
-          ),
-        ),
+        .where(fileHasProperty(DEBIAN_PROPERTY_IN_RELEASE)),
     );
     const out: (FileWithBlob & { component: string; architecture: string })[] = [];
     for (const file of files) {
@@ -240,6 +223,19 @@ const HASH_COLUMNS: Record<string, 'hash_md5' | 'hash_sha1' | 'hash_sha256' | 'h
   sha256: 'hash_sha256',
   sha512: 'hash_sha512',
 };
+
+/** A condition on `package_file`: the file has the property `name` (with `value`, when one is given). */
+function fileHasProperty(name: string, value?: string) {
+  return ({ exists, selectFrom }: any) => {
+    let has = selectFrom('package_property')
+      .select('package_property.id')
+      .whereRef('package_property.ref_id', '=', 'package_file.id')
+      .where('package_property.ref_type', '=', PackagePropertyType.File)
+      .where('package_property.name', '=', name);
+    if (value !== undefined) has = has.where('package_property.value', '=', value);
+    return exists(has);
+  };
+}
 
 /** The Debian registry over `PackagesService` (access, limits, blobs) and its store. */
 export class DebianPackagesService {
