@@ -116,31 +116,42 @@ export function registryRefusal(error: unknown, label: string, answer: (status: 
   return answer(500, '');
 }
 
-/** A plain-text registry's refusal (`registryRefusal` in plain text; a 404 without a message says Not Found). */
-export function plainRefusal(error: unknown, label: string): Response {
-  return registryRefusal(error, label, (status, message) => plainText(status, status === 404 ? message || 'Not Found' : message));
+/** A plain-text registry's words for a refusal (a 404 without a message says Not Found). */
+function plainAnswer(status: number, message: string): Response {
+  return plainText(status, status === 404 ? message || 'Not Found' : message);
 }
 
 /**
- * A plain-text registry's request: the registry's checks, then `handler`, its errors answered by `plainRefusal`.
- * `upload`: a refusal closes the connection, since it may have left the request's body unread.
+ * A registry's request: the registry's checks, then `handler`, its errors answered by `registryRefusal` in the
+ * format's words (`answer`). `upload`: a refusal closes the connection, since it may have left the body unread.
  */
-export async function plainRegistryAnswer(
+export async function registryAnswer(
+  host: RepoHost,
+  event: H3Event,
+  label: string,
+  handler: (request: RegistryRequest) => Promise<Response>,
+  { upload = false, answer }: { upload?: boolean; answer: (status: number, message: string) => Response },
+): Promise<Response> {
+  let answered: Response;
+  try {
+    const opened = await openRegistryRequest(host, event, plainText);
+    answered = opened instanceof Response ? opened : await handler(opened);
+  } catch (error) {
+    answered = registryRefusal(error, label, answer);
+  }
+  if (upload && answered.status >= 400) answered.headers.set('connection', 'close');
+  return answered;
+}
+
+/** A plain-text registry's request (`registryAnswer` in plain text). */
+export function plainRegistryAnswer(
   host: RepoHost,
   event: H3Event,
   label: string,
   handler: (request: RegistryRequest) => Promise<Response>,
   upload = false,
 ): Promise<Response> {
-  let answer: Response;
-  try {
-    const opened = await openRegistryRequest(host, event, plainText);
-    answer = opened instanceof Response ? opened : await handler(opened);
-  } catch (error) {
-    answer = plainRefusal(error, label);
-  }
-  if (upload && answer.status >= 400) answer.headers.set('connection', 'close');
-  return answer;
+  return registryAnswer(host, event, label, handler, { upload, answer: plainAnswer });
 }
 
 /** Forgejo's `ServePackageFile` → `ServeContent`: the file as an attachment, its modification time, ranges. */

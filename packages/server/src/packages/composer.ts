@@ -16,7 +16,7 @@ import {
   PackagesService,
   type RepoHost,
 } from '@repohost/core';
-import { openRegistryRequest, plainText, registryRefusal, type RegistryRequest, registrySegments, requestBody, servePackageFile } from './common.js';
+import { plainText, registryAnswer, type RegistryRequest, registrySegments, requestBody, servePackageFile } from './common.js';
 
 /** Registers the Composer registry's routes on the application (one line in `app.ts`). */
 export function registerComposerPackages(app: H3, host: RepoHost): void {
@@ -66,22 +66,12 @@ function intParam(value: string | null): number {
   return Number.parseInt(value, 10);
 }
 
-/** The registry's checks, then the route; what it throws answered as Forgejo's Composer routes do. */
-async function answer(host: RepoHost, event: H3Event): Promise<Response> {
-  let answered: Response;
-  try {
-    const opened = await openRegistryRequest(host, event, plainText);
-    answered = opened instanceof Response ? opened : await route(host, event, opened);
-  } catch (error) {
-    answered = refusal(error);
-  }
-  // An upload refused before its body was read leaves bytes on the connection that no request can follow.
-  if (event.req.method === 'PUT' && answered.status >= 400) answered.headers.set('connection', 'close');
-  return answered;
-}
-
-function refusal(error: unknown): Response {
-  return registryRefusal(error, 'composer', apiError);
+/**
+ * The registry's checks, then the route; what it throws answered as Forgejo's Composer routes do. An upload
+ * refused before its body was read leaves bytes on the connection that no request can follow: it is closed.
+ */
+function answer(host: RepoHost, event: H3Event): Promise<Response> {
+  return registryAnswer(host, event, 'composer', (request) => route(host, event, request), { upload: event.req.method === 'PUT', answer: apiError });
 }
 
 /** Forgejo's Composer `apiError`: `{"errors":[{"status":…,"message":…}]}`. */

@@ -15,7 +15,7 @@ import {
   type RepoHost,
 } from '@repohost/core';
 import { readMultipartFile } from '../api/multipart.js';
-import { decodeSegment, openRegistryRequest, plainText, registryRefusal, type RegistryRequest, requestBody, servePackageFile } from './common.js';
+import { decodeSegment, registryAnswer, type RegistryRequest, requestBody, servePackageFile } from './common.js';
 
 /** Registers the Helm registry's routes on the application (one line in `app.ts`). */
 export function registerHelmPackages(app: H3, host: RepoHost): void {
@@ -61,21 +61,8 @@ async function uploadStream(event: H3Event): Promise<AsyncIterable<Uint8Array>> 
 }
 
 /** The registry's checks, then the route, its errors answered as Forgejo's helm `apiError` does. */
-async function answer(host: RepoHost, event: H3Event, handler: (request: RegistryRequest) => Promise<Response>, upload = false): Promise<Response> {
-  let answered: Response;
-  try {
-    const opened = await openRegistryRequest(host, event, plainText);
-    answered = opened instanceof Response ? opened : await handler(opened);
-  } catch (error) {
-    answered = refusal(error);
-  }
-  // A refused upload may have left its body unread: the connection cannot carry another request.
-  if (upload && answered.status >= 400) answered.headers.set('connection', 'close');
-  return answered;
-}
-
-function refusal(error: unknown): Response {
-  return registryRefusal(error, 'helm', apiError);
+function answer(host: RepoHost, event: H3Event, handler: (request: RegistryRequest) => Promise<Response>, upload = false): Promise<Response> {
+  return registryAnswer(host, event, 'helm', handler, { upload, answer: apiError });
 }
 
 /** Forgejo's helm `apiError`: `{"error": message}`. */
