@@ -23,6 +23,7 @@ import { registerGoPackages } from './packages/goproxy.js';
 import { registerDebianPackages } from './packages/debian.js';
 import { registerComposerPackages } from './packages/composer.js';
 import { registerHelmPackages } from './packages/helm.js';
+import { registerRunnerProtocol } from './actions/protocol.js';
 import { startSshServer, type RunningSshServer } from './ssh/server.js';
 import { accessLogOf, requestObserverHook, type RequestObserver } from './access-log.js';
 import { bindClientAddresses } from './client-address.js';
@@ -107,6 +108,7 @@ export function createApp(host: RepoHost): RepoHostApp {
   registerDebianPackages(app, host);
   registerComposerPackages(app, host);
   registerHelmPackages(app, host);
+  registerRunnerProtocol(app, host);
   if (metrics) registerMetrics(app, host, metrics);
   app.all('/**', () => errorResponse(host, new NotFoundError()));
   return {

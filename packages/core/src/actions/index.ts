@@ -3,8 +3,13 @@
  * stores above all) is private; `test/domain-layers.test.ts` checks that imports from outside come through here.
  */
 export { actionsDomain } from './domain.js';
-export { runnerStatus, toApiActionRunner, toApiActionVariable, toApiSecret } from './convert.js';
+export { runnerStatus, toApiActionRun, toApiActionRunJob, toApiActionRunner, toApiActionTask, toApiActionVariable, toApiSecret } from './convert.js';
 export {
+  ActionRunSchema,
+  ActionTaskResponseSchema,
+  DispatchWorkflowOptionSchema,
+  DispatchWorkflowRunSchema,
+  ListActionRunResponseSchema,
   ActionRunJobSchema,
   ActionRunJobStepSchema,
   ActionRunnerSchema,
@@ -29,6 +34,10 @@ export {
   type UpdateVariableOption,
 } from './schemas.js';
 export { ActionsService, type ActionsOwner } from './service.js';
+export { RunsService, WORKFLOW_DIRS, actionsEnabled, type DetectPayload } from './runs.js';
+export { TasksService, type ReportedLogLine, type ReportedStep, type ReportedTask, type TaskForRunner } from './tasks.js';
+export { ActionStatus, isDone, statusName, statusOfName, type ActionStatusName } from './status.js';
+export { type RunFilter, type StoredLogLine } from './runs-store.js';
 export {
   REGISTRATION_TOKEN_INVALIDATED,
   REGISTRATION_TOKEN_NOT_FOUND,
@@ -38,4 +47,4 @@ export {
   type RunnerRegistration,
   type RunnersOwner,
 } from './runners.js';
-export { type ActionRunner, type ActionRunnerToken, type ActionVariable, type ActionsTables } from './tables.js';
+export { type ActionRun, type ActionRunJob, type ActionRunner, type ActionRunnerToken, type ActionTask, type ActionTaskStep, type ActionVariable, type ActionsTables } from './tables.js';

@@ -11,6 +11,9 @@ import { RegisterRunnerOptionsSchema, type ApiActionRunJob, type RegisterRunnerO
 import { RunnersStore, type RunnerFilter } from './runners-store.js';
 import type { ActionsScope } from './store.js';
 import type { ActionRunner } from './tables.js';
+import { RunsStore, type JobScope } from './runs-store.js';
+import { jobRunsOn } from './lifecycle.js';
+import { toApiActionRunJob } from './convert.js';
 
 /** Whose runners a path names: a repository's, an organization's, the signed-in user's, or the instance's. */
 export type RunnersOwner = ActionsOwner | { kind: 'global' };
@@ -50,6 +53,8 @@ const NAME_MAX_BYTES = 255;
 const VERSION_MAX_LENGTH = 64;
 const LABEL_MAX_COUNT = 256;
 const LABEL_MAX_LENGTH = 255;
+/** Waiting jobs a runners API list shows at most (Forgejo's has no paging either). */
+const WAITING_JOBS_SHOWN = 500;
 const ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
 /**
@@ -169,12 +174,16 @@ export class RunnersService {
   }
 
   /**
-   * Forgejo's `GetActionRunJobs`: the scope's jobs waiting for or running on a runner, filtered by `labels`. No
-   * workflow runs are kept yet, so there are none.
+   * Forgejo's `GetActionRunJobs`: the scope's jobs waiting for a runner, those a runner with `labels` (comma
+   * separated) could take when given, oldest first.
    */
-  async waitingJobs(actor: Actor, owner: RunnersOwner, _labels?: string): Promise<ApiActionRunJob[]> {
-    await this.assertManage(actor, owner);
-    return [];
+  async waitingJobs(actor: Actor, owner: RunnersOwner, labels?: string): Promise<ApiActionRunJob[]> {
+    const scope = await this.assertManage(actor, owner);
+    const jobScope: JobScope = owner.kind === 'global' ? { all: true } : { ownerId: scope.repoId ? 0 : scope.ownerId, repoId: scope.repoId };
+    const wanted = labels === undefined || labels.trim() === '' ? undefined : new Set(labels.split(',').map((label) => label.trim()).filter(Boolean));
+    const jobs = await this.ctx.store(RunsStore).waitingJobs(jobScope, WAITING_JOBS_SHOWN);
+    const view = { viewer: actor, settings: this.ctx.settings };
+    return jobs.filter((job) => !wanted || jobRunsOn(job).every((label) => wanted.has(label))).map((job) => toApiActionRunJob(job, view));
   }
 
   // ---- the runner protocol ----

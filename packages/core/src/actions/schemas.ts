@@ -1,5 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { StringEnum } from '../validation/index.js';
+import { UserSchema } from '../users/index.js';
+import { RepositorySchema } from '../repos/index.js';
 
 const LINE_ENDINGS = 'Special characters will be retained. Line endings will be normalized to LF to match the behaviour of browsers. Encode the data with Base64 if line endings should be retained.';
 
@@ -146,3 +148,96 @@ export const ActionRunJobSchema = Type.Object(
   { $id: 'ActionRunJob', description: 'ActionRunJob represents a job of a run' },
 );
 export type ApiActionRunJob = Static<typeof ActionRunJobSchema>;
+
+/** Forgejo's `ActionRun`: a workflow run. */
+export const ActionRunSchema = Type.Object(
+  {
+    id: Type.Integer({ format: 'int64', description: 'the action run id' }),
+    title: Type.String({ description: 'the action run\'s title' }),
+    repository: Type.Optional(RepositorySchema),
+    owner_id: Type.Optional(Type.Integer({ format: 'int64' })),
+    workflow_id: Type.String({ description: 'the name of workflow file' }),
+    index_in_repo: Type.Integer({ format: 'int64', description: 'a unique number for each run of a repository' }),
+    trigger_user: Type.Optional(Type.Union([UserSchema, Type.Null()])),
+    ScheduleID: Type.Integer({ format: 'int64', description: 'the cron id for the schedule trigger' }),
+    prettyref: Type.String({ description: 'the commit/tag/… the action run ran on' }),
+    is_ref_deleted: Type.Boolean({ description: 'has the commit/tag/… the action run ran on been deleted' }),
+    commit_sha: Type.String({ description: 'the commit sha the action run ran on' }),
+    is_fork_pull_request: Type.Boolean({ description: 'If this is triggered by a PR from a forked repository or an untrusted user, we need to check if it is approved and limit permissions when running the workflow.' }),
+    need_approval: Type.Boolean({ description: 'may need approval if it\'s a fork pull request' }),
+    approved_by: Type.Integer({ format: 'int64', description: 'who approved this action run' }),
+    event: Type.String({ description: 'the webhook event that causes the workflow to run' }),
+    event_payload: Type.String({ description: 'the payload of the webhook event that causes the workflow to run' }),
+    trigger_event: Type.String({ description: 'the trigger event defined in the `on` configuration of the triggered workflow' }),
+    status: Type.String({ description: 'the current status of this run' }),
+    started: Type.String({ format: 'date-time', description: 'when the action run was started' }),
+    stopped: Type.String({ format: 'date-time', description: 'when the action run was stopped' }),
+    created: Type.String({ format: 'date-time', description: 'when the action run was created' }),
+    updated: Type.String({ format: 'date-time', description: 'when the action run was last updated' }),
+    duration: Type.Integer({ format: 'int64', description: 'how long the action run ran for (nanoseconds)' }),
+    html_url: Type.String({ description: 'the url of this action run' }),
+  },
+  { $id: 'ActionRun', description: 'ActionRun represents an action run' },
+);
+export type ApiActionRun = Static<typeof ActionRunSchema>;
+
+/** Forgejo's `ListActionRunResponse`. */
+export const ListActionRunResponseSchema = Type.Object(
+  {
+    total_count: Type.Integer({ format: 'int64' }),
+    workflow_runs: Type.Array(ActionRunSchema),
+  },
+  { $id: 'ListActionRunResponse', description: 'ListActionRunResponse return a list of ActionRun' },
+);
+
+/** Forgejo's `ActionTask`: a task (one attempt of a job) as the task list shows it. */
+export const ActionTaskSchema = Type.Object(
+  {
+    id: Type.Integer({ format: 'int64' }),
+    name: Type.String(),
+    head_branch: Type.String(),
+    head_sha: Type.String(),
+    run_number: Type.Integer({ format: 'int64' }),
+    event: Type.String(),
+    display_title: Type.String(),
+    status: Type.String(),
+    workflow_id: Type.String(),
+    url: Type.String(),
+    created_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.String({ format: 'date-time' }),
+    run_started_at: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'ActionTask', description: 'ActionTask represents a ActionTask' },
+);
+export type ApiActionTask = Static<typeof ActionTaskSchema>;
+
+/** Forgejo's `ActionTaskResponse`. */
+export const ActionTaskResponseSchema = Type.Object(
+  {
+    total_count: Type.Integer({ format: 'int64' }),
+    workflow_runs: Type.Array(ActionTaskSchema),
+  },
+  { $id: 'ActionTaskResponse', description: 'ActionTaskResponse returns a ActionTask' },
+);
+
+/** Forgejo's `DispatchWorkflowOption`: `ref` is required. */
+export const DispatchWorkflowOptionSchema = Type.Object(
+  {
+    ref: Type.String({ description: 'Git reference for the workflow' }),
+    inputs: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'Input keys and values configured in the workflow file.' })),
+    return_run_info: Type.Optional(Type.Boolean({ default: false, description: 'Flag to return the run info' })),
+  },
+  { $id: 'DispatchWorkflowOption', description: 'DispatchWorkflowOption options when dispatching a workflow' },
+);
+export type DispatchWorkflowOption = Static<typeof DispatchWorkflowOptionSchema>;
+
+/** Forgejo's `DispatchWorkflowRun`. */
+export const DispatchWorkflowRunSchema = Type.Object(
+  {
+    id: Type.Integer({ format: 'int64', description: 'the workflow run id' }),
+    run_number: Type.Integer({ format: 'int64', description: 'a unique number for each run of a repository' }),
+    jobs: Type.Array(Type.String(), { description: 'the jobs name' }),
+  },
+  { $id: 'DispatchWorkflowRun', description: 'DispatchWorkflowRun represents a workflow run' },
+);
+export type ApiDispatchWorkflowRun = Static<typeof DispatchWorkflowRunSchema>;

@@ -6,7 +6,7 @@ import { OrgsService } from '../orgs/index.js';
 import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../errors.js';
 import type { Page, PageRequest } from '../paging.js';
 import { isUniqueViolation, nowUnix } from '../storage/index.js';
-import { countRekey, emptyRekeyCounts, encryptSecret, forEachRowInBatches, rekeySecret, type RekeyCounts, type SecretRekey } from '../security/index.js';
+import { countRekey, decryptSecret, emptyRekeyCounts, encryptSecret, forEachRowInBatches, rekeySecret, type RekeyCounts, type SecretRekey } from '../security/index.js';
 import { acceptInput } from '../validation/index.js';
 import { assertDataSize, assertSecretName, assertVariableName, lookupName, normalizeLineEndings, storedName } from './names.js';
 import {
@@ -62,6 +62,30 @@ export class ActionsService {
       },
     );
     return counts;
+  }
+
+  // ---- what a task receives ----
+
+  /**
+   * The secrets a workflow task of the repository receives, by name (Forgejo's `getSecretsOfTask`): the owner's,
+   * overridden by the repository's. A value that no longer decrypts (the key changed without re-encryption) is left
+   * out rather than sent wrong.
+   */
+  async secretsForTask(ownerId: number, repoId: number): Promise<Map<string, string>> {
+    const key = this.ctx.settings.security.SECRET_KEY;
+    const secrets = new Map<string, string>();
+    for (const row of await this.store.secretsOfRepo(ownerId, repoId)) {
+      const value = decryptSecret(key, SECRET_PURPOSE, row.data);
+      if (value !== undefined) secrets.set(row.name, value);
+    }
+    return secrets;
+  }
+
+  /** The variables a workflow task of the repository receives: the owner's, overridden by the repository's. */
+  async variablesForTask(ownerId: number, repoId: number): Promise<Map<string, string>> {
+    const variables = new Map<string, string>();
+    for (const row of await this.store.variablesOfRepo(ownerId, repoId)) variables.set(row.name, row.data);
+    return variables;
   }
 
   // ---- who may manage which ----

@@ -14,6 +14,9 @@ export interface ActionsScope {
 /** A secret as lists show it: never its value. */
 export type SecretListing = Pick<ActionSecret, 'id' | 'name' | 'created_unix'>;
 
+/** Secrets (and variables) one task receives at most; Forgejo sets no bound, a task payload must have one. */
+const TASK_VALUES_MAX = 1000;
+
 /** The `secret` and `action_variable` tables. */
 export class ActionsStore extends Store<ActionsTables> {
   // ---- secrets ----
@@ -89,6 +92,21 @@ export class ActionsStore extends Store<ActionsTables> {
     return this.db.selectFrom('secret').select(['id', 'data']).where('id', '>', afterId).orderBy('id').limit(limit).execute();
   }
 
+  /**
+   * The secrets a task of repository `repoId` (owned by `ownerId`) receives, encrypted: the owner's, then the
+   * repository's, so a caller folding them in order lets the repository's override the owner's of the same name.
+   */
+  secretsOfRepo(ownerId: number, repoId: number): Promise<Pick<ActionSecret, 'name' | 'data' | 'repo_id'>[]> {
+    return this.db
+      .selectFrom('secret')
+      .select(['name', 'data', 'repo_id'])
+      .where((eb) => eb.or([eb.and([eb('owner_id', '=', ownerId), eb('repo_id', '=', 0)]), eb.and([eb('owner_id', '=', 0), eb('repo_id', '=', repoId)])]))
+      .orderBy('repo_id')
+      .orderBy('id')
+      .limit(TASK_VALUES_MAX)
+      .execute();
+  }
+
   async setSecretData(id: number, data: string): Promise<void> {
     await this.db.updateTable('secret').set({ data }).where('id', '=', id).execute();
   }
@@ -114,6 +132,18 @@ export class ActionsStore extends Store<ActionsTables> {
         .where('repo_id', '=', scope.repoId)
         .executeTakeFirst(),
     );
+  }
+
+  /** The variables a task of repository `repoId` receives: the owner's, then the repository's (they override). */
+  variablesOfRepo(ownerId: number, repoId: number): Promise<Pick<ActionVariable, 'name' | 'data' | 'repo_id'>[]> {
+    return this.db
+      .selectFrom('action_variable')
+      .select(['name', 'data', 'repo_id'])
+      .where((eb) => eb.or([eb.and([eb('owner_id', '=', ownerId), eb('repo_id', '=', 0)]), eb.and([eb('owner_id', '=', 0), eb('repo_id', '=', repoId)])]))
+      .orderBy('repo_id')
+      .orderBy('id')
+      .limit(TASK_VALUES_MAX)
+      .execute();
   }
 
   findVariable(scope: ActionsScope, name: string): Promise<ActionVariable | undefined> {

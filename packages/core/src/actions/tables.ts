@@ -77,18 +77,158 @@ export interface ActionRunnerTable {
   updated_unix: number;
 }
 
+/**
+ * A workflow run (Forgejo's `action_run`): one workflow file of one commit, started by one event. `index` numbers the
+ * repository's runs from 1; `trigger_key` names the event that made it (unique per repository), so a detection that
+ * runs again after a crash finds the run made instead of making another.
+ */
+export interface ActionRunTable {
+  id: Generated<number>;
+  repo_id: number;
+  owner_id: number;
+  index: number;
+  title: string;
+  /** The workflow's file name under its folder (`ci.yml`). */
+  workflow_id: string;
+  trigger_user_id: number;
+  schedule_id: number;
+  /** The full ref the run is for (`refs/heads/main`, `refs/pull/3/head`). */
+  ref: string;
+  commit_sha: string;
+  /** The event the workflow declared and matched (`push`, `pull_request`, `workflow_dispatch`, `schedule`). */
+  event: string;
+  /** The event that happened (`push`, `pull_request`, …); differs from `event` only for `pull_request_target`. */
+  trigger_event: string;
+  /** The event's webhook payload as JSON (the runner's `github.event`). */
+  event_payload: string;
+  trigger_key: string;
+  is_fork_pull_request: number;
+  /** Why the workflow could not run (it does not parse, its jobs' needs are wrong); '' when it could. */
+  error: string;
+  /** `ActionStatus` (status.ts). */
+  status: number;
+  started: number;
+  stopped: number;
+  created: number;
+  updated: number;
+}
+
+/** A job of a run (Forgejo's `action_run_job`): one job of the workflow, one matrix combination. */
+export interface ActionRunJobTable {
+  id: Generated<number>;
+  run_id: number;
+  repo_id: number;
+  owner_id: number;
+  commit_sha: string;
+  /** As shown: the job's name with its matrix values (`build (1, linux)`). */
+  name: string;
+  /** The job's key in the workflow (`build`). */
+  job_id: string;
+  /** Tasks made of it so far (each rerun adds one). */
+  attempt: number;
+  /** The single-job workflow the runner receives. */
+  workflow_payload: string;
+  /** JSON array of the job keys it needs. */
+  needs: string;
+  /** JSON array of the labels a runner must have. */
+  runs_on: string;
+  /** The current attempt's task (0: none yet). */
+  task_id: number;
+  status: number;
+  started: number;
+  stopped: number;
+  created: number;
+  updated: number;
+}
+
+/**
+ * A task (Forgejo's `action_task`): one attempt of a job, taken by one runner. Its token (the run's `GITHUB_TOKEN`)
+ * is kept as a salted hash found by its last eight characters.
+ */
+export interface ActionTaskTable {
+  id: Generated<number>;
+  job_id: number;
+  attempt: number;
+  runner_id: number;
+  status: number;
+  started: number;
+  stopped: number;
+  repo_id: number;
+  owner_id: number;
+  commit_sha: string;
+  token_hash: string;
+  token_salt: string;
+  token_last_eight: string;
+  /** Log lines received (the next line's index). */
+  log_length: number;
+  /** Bytes of log content received. */
+  log_size: number;
+  /** 1 once the runner said it sends no more lines. */
+  log_done: number;
+  created: number;
+  updated: number;
+}
+
+/** A step of a task as the runner reports it (Forgejo's `action_task_step`). */
+export interface ActionTaskStepTable {
+  id: Generated<number>;
+  task_id: number;
+  index: number;
+  name: string;
+  status: number;
+  log_index: number;
+  log_length: number;
+  started: number;
+  stopped: number;
+}
+
+/** A job output a task reported (Forgejo's `action_task_output`); the first value of a key stays. */
+export interface ActionTaskOutputTable {
+  id: Generated<number>;
+  task_id: number;
+  output_key: string;
+  output_value: string;
+}
+
+/** One log line of a task, secrets masked (`line` counts from 0). */
+export interface ActionTaskLogTable {
+  task_id: number;
+  line: number;
+  /** Milliseconds since the epoch, as the runner stamped the line. */
+  time: number;
+  content: string;
+}
+
+/** A scope's tasks version (Forgejo's `action_tasks_version`): it grows whenever a job may have become runnable. */
+export interface ActionTasksVersionTable {
+  owner_id: number;
+  repo_id: number;
+  version: number;
+}
+
 /** The tables the actions domain owns. */
 export interface ActionsTables {
   secret: ActionSecretTable;
   action_variable: ActionVariableTable;
   action_runner_token: ActionRunnerTokenTable;
   action_runner: ActionRunnerTable;
+  action_run: ActionRunTable;
+  action_run_job: ActionRunJobTable;
+  action_task: ActionTaskTable;
+  action_task_step: ActionTaskStepTable;
+  action_task_output: ActionTaskOutputTable;
+  action_task_log: ActionTaskLogTable;
+  action_tasks_version: ActionTasksVersionTable;
 }
 
 export type ActionSecret = Selectable<ActionSecretTable>;
 export type ActionVariable = Selectable<ActionVariableTable>;
 export type ActionRunnerToken = Selectable<ActionRunnerTokenTable>;
 export type ActionRunner = Selectable<ActionRunnerTable>;
+export type ActionRun = Selectable<ActionRunTable>;
+export type ActionRunJob = Selectable<ActionRunJobTable>;
+export type ActionTask = Selectable<ActionTaskTable>;
+export type ActionTaskStep = Selectable<ActionTaskStepTable>;
 
 declare module '../storage/schema.js' {
   interface Schema extends ActionsTables {}

@@ -264,6 +264,12 @@ const SPEC = {
   'cron.update_repo_languages': cronTask(false, false, '@every 72h'),
   // Repairs git intents whose process stopped renewing them (died): any process may, none touches a change in progress.
   'cron.repair_git_intents': cronTask(true, false, '@every 1m'),
+  actions: {
+    /** Actions: workflow runs, runners and their protocol (`/api/actions`); off, no workflow runs and the unit is hidden. */
+    ENABLED: bool(true),
+    /** Where `uses: actions/checkout@v4` is fetched from by runners (Forgejo's default). */
+    DEFAULT_ACTIONS_URL: str('https://data.forgejo.org'),
+  },
   admin: {
     /** Only site administrators may create organizations. */
     DISABLE_REGULAR_ORG_CREATION: bool(false),

@@ -31,7 +31,7 @@ import { HookContentType, type HookDelivery, type Webhook } from './tables.js';
 import { CreateHookOptionSchema, EditHookOptionSchema, type CreateHookOption, type EditHookOption } from './schemas.js';
 import { HookDeliverer } from './delivery.js';
 import { issueCommentPayload, issuePayload, type IssueChanges, type IssueHookAction } from './issue-payloads.js';
-import { pullPayload } from './pull-payloads.js';
+import { pullPayload, type PullHookAction } from './pull-payloads.js';
 import { REVIEW_TYPES } from '../reviews/index.js';
 import '../reviews/index.js';
 import { PullsService, type PullDetails } from '../pulls/index.js';
@@ -344,6 +344,22 @@ export class WebhooksService {
       created_unix: now,
     });
     this.delivery.wake();
+  }
+
+  // ---- payloads for other domains ----
+
+  /** The `push` delivery's payload for one ref update (Actions hands it to a workflow as `github.event`). */
+  pushEventPayload(repo: Repository, owner: User, actor: Actor, update: RefUpdate): Promise<HookPayload> {
+    return pushPayload(this.payloadContext(), repo, owner, actor, update);
+  }
+
+  /** The `pull_request` delivery's payload with `action` for the pull request of an issue event (Actions' `github.event`). */
+  async pullEventPayload(base: IssueEventBase, action: PullHookAction): Promise<HookPayload | undefined> {
+    const pulls = this.ctx.service(PullsService);
+    const [pull] = await pulls.ofIssues([base.issue]);
+    if (!pull) return undefined;
+    const [details] = await pulls.details(SYSTEM, [pull]);
+    return details && pullPayload(this.ctx.settings, action, details, base.actor);
   }
 
   // ---- events → outbox ----

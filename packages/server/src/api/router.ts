@@ -396,7 +396,7 @@ function http1Request(event: H3Event): IncomingMessage | undefined {
 }
 
 /** The body's bytes, at most `limit` of them: from Node's request stream when served by Node, else the web one. */
-function readBody(event: H3Event, limit: number): Promise<Buffer> {
+export function readBody(event: H3Event, limit: number): Promise<Buffer> {
   const node = http1Request(event) as (IncomingMessage & { rawBody?: unknown }) | undefined;
   // A stream someone else already read (an embedder's body parser) is left to srvx, which knows what became of it.
   if (node && !node.readableEnded && !node.destroyed && node.rawBody === undefined) return readNodeBody(node, limit);

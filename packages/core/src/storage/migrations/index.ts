@@ -51,6 +51,7 @@ import { m0045_repos_intent_leases } from './0045_repos_intent_leases.js';
 import { m0046_storage_locks } from './0046_storage_locks.js';
 import { m0047_webhooks_delivery_leases } from './0047_webhooks_delivery_leases.js';
 import { m0048_pulls_branch_tips } from './0048_pulls_branch_tips.js';
+import { m0049_actions_runs } from './0049_actions_runs.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001_users_create,
@@ -101,4 +102,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0046_storage_locks,
   m0047_webhooks_delivery_leases,
   m0048_pulls_branch_tips,
+  m0049_actions_runs,
 ];

@@ -38,6 +38,7 @@ import { registerTeamRoutes } from './teams.js';
 import { registerWebhookRoutes } from './webhooks.js';
 import { registerActionsRoutes } from './actions.js';
 import { registerActionsRunnerRoutes } from './actions-runners.js';
+import { registerActionsRunRoutes } from './actions-runs.js';
 import { registerPackageRoutes } from './packages.js';
 import { registerOAuth2AppRoutes } from './oauth2-apps.js';
 import { registerIssueRoutes } from './issues.js';
@@ -104,6 +105,7 @@ const ROUTE_MODULES: readonly ((router: ApiRouter, groups: Groups) => void)[] = 
   registerWebhookRoutes,
   registerActionsRoutes,
   registerActionsRunnerRoutes,
+  registerActionsRunRoutes,
   registerPackageRoutes,
   registerOAuth2AppRoutes,
   registerIssueRoutes,

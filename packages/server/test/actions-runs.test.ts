@@ -1,0 +1,376 @@
+/**
+ * Workflow runs end to end with a runner that speaks the runner protocol as act_runner does (connect-rpc, the
+ * official `code.gitea.io/actions-proto-go` package: `test/fixtures/actions-runner`): a runner registered with a
+ * repository's token receives the tasks of a pushed two-job workflow (`needs`, outputs, secrets and variables),
+ * streams logs with a secret in them and reports a success and a failure; the run, its jobs with steps, the masked
+ * log, the task list and the commit statuses then show through the API. Also: the proto and JSON codecs, refusals
+ * of the protocol (an unknown runner, another runner's task, a log with a gap), cancel and rerun, dispatch with
+ * inputs, a workflow that does not parse, delete, and who may see and do what. Skips only without the Go runner,
+ * which `.ci/run` builds.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ActionRunSchema, ActionRunJobSchema, ActionTaskResponseSchema, ListActionRunResponseSchema, matchesSchema, schemaErrors } from '@repohost/core';
+import { jsonInit, startTestServer, type TestServer } from '@repohost/test-support';
+import { account, expectApiError, json, uniq, type Account } from './helpers';
+
+const run = promisify(execFile);
+
+/** The runner client, where `.ci/run` builds it (or on PATH). */
+function findRunner(): string | undefined {
+  for (const folder of [path.join(tmpdir(), 'repohost-test-bin'), ...(process.env.PATH ?? '').split(path.delimiter)]) {
+    if (folder && existsSync(path.join(folder, 'actions-runner'))) return path.join(folder, 'actions-runner');
+  }
+  return undefined;
+}
+const RUNNER = findRunner();
+if (!RUNNER) console.warn('actions-runs.test: no actions-runner binary (see .ci/run); the runner tests are skipped');
+
+const SECRET = 'sup3r-s3cret-value-9f2c';
+
+let s: TestServer;
+let alice: Account;
+let bob: Account;
+
+/** Runs the runner client; its JSON lines, and its exit code. */
+async function runner(args: string[]): Promise<{ code: number; lines: any[]; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(RUNNER!, args, { timeout: 60_000, maxBuffer: 16 * 1024 * 1024 });
+    return { code: 0, lines: parseLines(stdout), stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof failed.code === 'number' ? failed.code : -1, lines: parseLines(failed.stdout ?? ''), stderr: failed.stderr ?? '' };
+  }
+}
+
+function parseLines(stdout: string): any[] {
+  return stdout
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line));
+}
+
+async function createRepo(who: Account, isPrivate = false): Promise<string> {
+  const name = uniq('wf');
+  const res = await s.fetch('/api/v1/user/repos', jsonInit('POST', { name, private: isPrivate, auto_init: true, default_branch: 'main' }, who.h));
+  expect(res.status, await res.clone().text()).toBe(201);
+  return `${who.name}/${name}`;
+}
+
+async function putFile(repo: string, who: Account, file: string, content: string): Promise<string> {
+  const res = await s.fetch(`/api/v1/repos/${repo}/contents/${file}`, jsonInit('POST', { content: Buffer.from(content).toString('base64'), message: `add ${file}` }, who.h));
+  expect(res.status, await res.clone().text()).toBe(201);
+  return (await json<{ commit: { sha: string } }>(res)).commit.sha;
+}
+
+async function registrationToken(repo: string, who: Account): Promise<string> {
+  const res = await s.fetch(`/api/v1/repos/${repo}/actions/runners/registration-token`, { headers: who.h });
+  expect(res.status, await res.clone().text()).toBe(200);
+  return (await json<{ token: string }>(res)).token;
+}
+
+async function registerRunner(repo: string, who: Account, labels = 'ubuntu-latest,self-hosted', extra: string[] = []): Promise<{ uuid: string; token: string; id: number }> {
+  const out = await runner(['register', '-instance', s.url, '-token', await registrationToken(repo, who), '-name', uniq('runner'), '-labels', labels, ...extra]);
+  expect(out.code, out.stderr).toBe(0);
+  return out.lines[0];
+}
+
+/** Polls the run list until `count` runs are there (detection runs as a background job after the push). */
+async function waitForRuns(repo: string, who: Account | undefined, count: number): Promise<any[]> {
+  for (let i = 0; i < 200; i++) {
+    const res = await s.fetch(`/api/v1/repos/${repo}/actions/runs`, { headers: who?.h ?? {} });
+    expect(res.status).toBe(200);
+    const body = await json<{ total_count: number; workflow_runs: any[] }>(res);
+    if (body.total_count >= count) return body.workflow_runs;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no ${count} runs in ${repo}`);
+}
+
+const TWO_JOBS = `name: CI
+on:
+  push:
+    branches: [main]
+    paths: ['**.txt', '.forgejo/**']
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    outputs:
+      word: \${{ steps.out.outputs.word }}
+    steps:
+      - name: greet
+        run: echo "secret is \${{ secrets.MY_SECRET }} and var is \${{ vars.GREETING }}"
+      - id: out
+        name: produce
+        run: echo "word=bird" >> "$GITHUB_OUTPUT"
+  test:
+    needs: build
+    runs-on: ubuntu-latest
+    steps:
+      - name: use
+        run: echo "got \${{ needs.build.outputs.word }}"
+      - name: fail
+        run: exit 3
+`;
+
+beforeAll(async () => {
+  s = await startTestServer();
+  alice = await account(s, 'alice');
+  bob = await account(s, 'bob');
+});
+
+afterAll(async () => {
+  await s?.cleanup();
+});
+
+describe.skipIf(!RUNNER)('workflow runs with a protocol runner', () => {
+  let repo: string;
+  let sha: string;
+  let agent: { uuid: string; token: string; id: number };
+  let runId: number;
+
+  beforeAll(async () => {
+    repo = await createRepo(alice);
+    expect((await s.fetch(`/api/v1/repos/${repo}/actions/secrets/MY_SECRET`, jsonInit('PUT', { data: SECRET }, alice.h))).status).toBe(201);
+    expect((await s.fetch(`/api/v1/repos/${repo}/actions/variables/GREETING`, jsonInit('POST', { value: 'hello' }, alice.h))).status).toBe(201);
+    agent = await registerRunner(repo, alice);
+    sha = await putFile(repo, alice, '.forgejo/workflows/ci.yml', TWO_JOBS);
+  });
+
+  test('a push makes a run of the workflow, its first job waiting and the one that needs it blocked', async () => {
+    const [found] = await waitForRuns(repo, alice, 1);
+    expect(schemaErrors(ActionRunSchema, found)).toEqual([]);
+    expect(found).toMatchObject({ workflow_id: 'ci.yml', index_in_repo: 1, commit_sha: sha, event: 'push', trigger_event: 'push', prettyref: 'main', status: 'waiting' });
+    expect(found.trigger_user.login).toBe(alice.name);
+    expect(found.html_url).toBe(`${s.url}${repo}/actions/runs/1`);
+    expect(JSON.parse(found.event_payload)).toMatchObject({ ref: 'refs/heads/main', after: sha });
+    runId = found.id;
+    const jobs = await json<any[]>(await s.fetch(`/api/v1/repos/${repo}/actions/runs/${runId}/jobs`, { headers: alice.h }));
+    expect(jobs.map((job) => [job.name, job.status, job.needs, job.runs_on])).toEqual([
+      ['build', 'waiting', [], ['ubuntu-latest']],
+      ['test', 'blocked', ['build'], ['ubuntu-latest']],
+    ]);
+    for (const job of jobs) expect(schemaErrors(ActionRunJobSchema, job)).toEqual([]);
+    // Each job is a pending commit status of the pushed commit.
+    const statuses = await json<any>(await s.fetch(`/api/v1/repos/${repo}/commits/${sha}/status`, { headers: alice.h }));
+    expect(statuses.statuses.map((st: any) => [st.context, st.status]).sort()).toEqual([
+      ['CI / build (push)', 'pending'],
+      ['CI / test (push)', 'pending'],
+    ]);
+  });
+
+  test('a runner runs both jobs: outputs flow through needs, secrets reach the task, the failure is reported', async () => {
+    const out = await runner(['run', '-instance', s.url, '-uuid', agent.uuid, '-token', agent.token, '-tasks', '2', '-wait', '30s']);
+    expect(out.code, out.stderr).toBe(0);
+    const [build, testJob] = out.lines;
+    expect(build).toMatchObject({ job: 'build', result: 'success', outputs: { word: 'bird' } });
+    expect(build.secrets).toEqual(expect.arrayContaining(['FORGEJO_TOKEN', 'GITEA_TOKEN', 'GITHUB_TOKEN', 'MY_SECRET']));
+    expect(build.vars).toEqual({ GREETING: 'hello' });
+    expect(build.context_keys).toEqual(expect.arrayContaining(['event', 'event_name', 'ref', 'repository', 'run_id', 'run_number', 'server_url', 'sha', 'token']));
+    expect(testJob).toMatchObject({ job: 'test', result: 'failure' });
+
+    const found = await json<any>(await s.fetch(`/api/v1/repos/${repo}/actions/runs/${runId}`, { headers: alice.h }));
+    expect(found.status).toBe('failure');
+    expect(found.started).not.toBe('0001-01-01T00:00:00Z');
+    expect(found.stopped).not.toBe('0001-01-01T00:00:00Z');
+    const jobs = await json<any[]>(await s.fetch(`/api/v1/repos/${repo}/actions/runs/${runId}/jobs`, { headers: alice.h }));
+    expect(jobs.map((job) => [job.name, job.status, job.attempt])).toEqual([
+      ['build', 'success', 1],
+      ['test', 'failure', 1],
+    ]);
+    expect(jobs[1].steps.map((step: any) => [step.number, step.name, step.status])).toEqual([
+      [0, 'Set up job', 'success'],
+      [1, 'use', 'success'],
+      [2, 'fail', 'failure'],
+      [3, 'Complete job', 'failure'],
+    ]);
+    const statuses = await json<any>(await s.fetch(`/api/v1/repos/${repo}/commits/${sha}/status`, { headers: alice.h }));
+    expect(statuses.state).toBe('failure');
+    expect(statuses.statuses.map((st: any) => [st.context, st.status]).sort()).toEqual([
+      ['CI / build (push)', 'success'],
+      ['CI / test (push)', 'failure'],
+    ]);
+    expect(statuses.statuses.find((st: any) => st.context === 'CI / test (push)').target_url).toBe(`${s.url}${repo}/actions/runs/1/jobs/1`);
+  });
+
+  test("the log shows the steps' output with the secret masked; filters by step and text", async () => {
+    const jobs = await json<any[]>(await s.fetch(`/api/v1/repos/${repo}/actions/runs/${runId}/jobs`, { headers: alice.h }));
+    const res = await s.fetch(`/api/v1/repos/${repo}/actions/jobs/${jobs[0].id}/logs`, { headers: alice.h });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+    const log = await res.text();
+    expect(log).toContain('secret is *** and var is hello');
+    expect(log).not.toContain(SECRET);
+    expect(log.split('\n')[0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z runner: task \d+ job /);
+
+    const second = await (await s.fetch(`/api/v1/repos/${repo}/actions/jobs/${jobs[1].id}/logs?step=1`, { headers: alice.h })).text();
+    expect(second).toContain('got bird');
+    expect(second).not.toContain('runner: task');
+    const filtered = await (await s.fetch(`/api/v1/repos/${repo}/actions/jobs/${jobs[0].id}/logs?q=SECRET%20IS&qi=true&format=ndjson`, { headers: alice.h })).text();
+    const rows = filtered.trim().split('\n').map((line) => JSON.parse(line));
+    expect(rows).toHaveLength(1);
+    expect(rows[0].content).toBe('secret is *** and var is hello');
+    expect((await s.fetch(`/api/v1/repos/${repo}/actions/jobs/${jobs[0].id}/logs?attempt=9`, { headers: alice.h })).status).toBe(404);
+  });
+
+  test('the task list shows both tasks, newest first', async () => {
+    const res = await s.fetch(`/api/v1/repos/${repo}/actions/tasks`, { headers: alice.h });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-total-count')).toBe('2');
+    const body = await json<any>(res);
+    expect(schemaErrors(ActionTaskResponseSchema, body)).toEqual([]);
+    expect(body.workflow_runs.map((task: any) => [task.name, task.status, task.run_number, task.head_branch, task.head_sha])).toEqual([
+      ['test', 'failure', 1, 'main', sha],
+      ['build', 'success', 1, 'main', sha],
+    ]);
+    const failed = await json<any>(await s.fetch(`/api/v1/repos/${repo}/actions/tasks?status=failure`, { headers: alice.h }));
+    expect(failed.total_count).toBe(1);
+    await expectApiError(await s.fetch(`/api/v1/repos/${repo}/actions/tasks?status=nope`, { headers: alice.h }), 422, s.url);
+  });
+
+  test('the protocol refuses an unknown runner, another runner reporting a task, and stores nothing of a log with a gap', async () => {
+    const unknown = await runner(['fetch-once', '-instance', s.url, '-uuid', agent.uuid, '-token', 'wrong']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.lines[0]).toMatchObject({ error_code: 'unauthenticated' });
+
+    const tasks = await json<any>(await s.fetch(`/api/v1/repos/${repo}/actions/tasks`, { headers: alice.h }));
+    const taskId = tasks.workflow_runs[0].id;
+    const other = await registerRunner(repo, alice);
+    const refused = await runner(['raw', '-instance', s.url, '-uuid', other.uuid, '-token', other.token, '-call', 'update-log', '-task', String(taskId), '-index', '0', '-lines', 'intruder']);
+    expect(refused.code).toBe(2);
+    expect(refused.lines[0]).toMatchObject({ error_code: 'permission_denied' });
+
+    // The owner's own finished log is archived: more lines are refused.
+    const archived = await runner(['raw', '-instance', s.url, '-uuid', agent.uuid, '-token', agent.token, '-call', 'update-log', '-task', String(taskId), '-index', '999', '-lines', 'late']);
+    expect(archived.code).toBe(2);
+    expect(archived.lines[0]).toMatchObject({ error_code: 'already_exists' });
+
+    // An idle runner is told there is nothing, and the version it may send next time.
+    const idle = await runner(['fetch-once', '-instance', s.url, '-uuid', agent.uuid, '-token', agent.token]);
+    expect(idle.code, idle.stderr).toBe(0);
+    expect(idle.lines[0].task_id).toBe(0);
+    expect(idle.lines[0].tasks_version).toBeGreaterThan(0);
+  });
+
+  test('rerunning the failed job runs it again as attempt 2 with the outputs it needs; the JSON codec works too', async () => {
+    const jobs = await json<any[]>(await s.fetch(`/api/v1/repos/${repo}/actions/runs/${runId}/jobs`, { headers: alice.h }));
+    expect((await s.fetch(`/api/v1/repos/${repo}/actions/jobs/${jobs[1].id}/rerun`, { method: 'POST', headers: bob.h })).status).toBe(403);
+    expect((await s.fetch(`/api/v1/repos/${repo}/actions/jobs/${jobs[1].id}/rerun`, { method: 'POST', headers: alice.h })).status).toBe(204);
+    const again = await json<any[]>(await s.fetch(`/api/v1/repos/${repo}/actions/runs/${runId}/jobs`, { headers: alice.h }));
+    expect(again.map((job) => [job.name, job.status])).toEqual([
+      ['build', 'success'],
+      ['test', 'waiting'],
+    ]);
+    expect((await json<any>(await s.fetch(`/api/v1/repos/${repo}/actions/runs/${runId}`, { headers: alice.h }))).status).toBe('waiting');
+    // A rerun of a run still going is refused.
+    await expectApiError(await s.fetch(`/api/v1/repos/${repo}/actions/runs/${runId}/rerun`, { method: 'POST', headers: alice.h }), 400, s.url);
+
+    const out = await runner(['run', '-json', '-instance', s.url, '-uuid', agent.uuid, '-token', agent.token, '-tasks', '1', '-wait', '30s']);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.lines[0]).toMatchObject({ job: 'test', result: 'failure' });
+    const log = await (await s.fetch(`/api/v1/repos/${repo}/actions/jobs/${jobs[1].id}/logs`, { headers: alice.h })).text();
+    expect(log).toContain('got bird');
+    const first = await (await s.fetch(`/api/v1/repos/${repo}/actions/jobs/${jobs[1].id}/logs?attempt=1`, { headers: alice.h })).text();
+    expect(first).toContain('got bird');
+    const job = await json<any>(await s.fetch(`/api/v1/repos/${repo}/actions/jobs/${jobs[1].id}`, { headers: alice.h }));
+    expect(job).toMatchObject({ status: 'failure', attempt: 2 });
+  });
+
+  test('who may see and do what: private runs are 404 to others, writes need write access, token scopes apply', async () => {
+    const secret = await createRepo(alice, true);
+    expect((await s.fetch(`/api/v1/repos/${secret}/actions/runs`, { headers: bob.h })).status).toBe(404);
+    expect((await s.fetch(`/api/v1/repos/${secret}/actions/runs`)).status).toBe(404);
+    expect((await s.fetch(`/api/v1/repos/${secret}/actions/runs`, { headers: alice.h })).status).toBe(200);
+    // A public repository's runs are public; changing them is not.
+    expect((await s.fetch(`/api/v1/repos/${repo}/actions/runs`)).status).toBe(200);
+    expect((await s.fetch(`/api/v1/repos/${repo}/actions/runs/${runId}/cancel`, { method: 'POST', headers: bob.h })).status).toBe(403);
+    expect((await s.fetch(`/api/v1/repos/${repo}/actions/runs/${runId}`, { method: 'DELETE', headers: bob.h })).status).toBe(403);
+    expect((await s.fetch(`/api/v1/repos/${repo}/actions/runs/999999`, { headers: alice.h })).status).toBe(404);
+    const readOnly = await s.host.tokens.create(
+      { kind: 'system' },
+      await s.host.users.resolve({ kind: 'system' }, alice.name),
+      { name: uniq('ro'), scopes: ['read:repository'] },
+    );
+    const ro = { Authorization: `token ${readOnly.value}` };
+    expect((await s.fetch(`/api/v1/repos/${repo}/actions/runs`, { headers: ro })).status).toBe(200);
+    expect((await s.fetch(`/api/v1/repos/${repo}/actions/runs/${runId}/cancel`, { method: 'POST', headers: ro })).status).toBe(403);
+    const list = await json<any>(await s.fetch(`/api/v1/repos/${repo}/actions/runs?status=failure&event=push`, { headers: alice.h }));
+    expect(matchesSchema(ListActionRunResponseSchema, list)).toBe(true);
+    expect(list.total_count).toBe(1);
+    expect((await json<any>(await s.fetch(`/api/v1/repos/${repo}/actions/runs?event=pull_request`, { headers: alice.h }))).total_count).toBe(0);
+  });
+
+  test('cancel stops the jobs of a run; the runner of a running task learns it at its next report', async () => {
+    const cancelRepo = await createRepo(alice);
+    const cancelRunner = await registerRunner(cancelRepo, alice);
+    await putFile(
+      cancelRepo,
+      alice,
+      '.gitea/workflows/slow.yaml',
+      'on: [push]\njobs:\n  slow:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo one\n      - run: sleep 2\n      - run: echo never\n  later:\n    needs: [slow]\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo later\n',
+    );
+    const [found] = await waitForRuns(cancelRepo, alice, 1);
+    const running = runner(['run', '-instance', s.url, '-uuid', cancelRunner.uuid, '-token', cancelRunner.token, '-tasks', '1', '-wait', '30s']);
+    // Cancel once the runner has the task.
+    for (let i = 0; i < 200; i++) {
+      const jobs = await json<any[]>(await s.fetch(`/api/v1/repos/${cancelRepo}/actions/runs/${found.id}/jobs`, { headers: alice.h }));
+      if (jobs[0].status === 'running') break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect((await s.fetch(`/api/v1/repos/${cancelRepo}/actions/runs/${found.id}/cancel`, { method: 'POST', headers: alice.h })).status).toBe(204);
+    const out = await running;
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.lines[0]).toMatchObject({ job: 'slow', result: 'cancelled' });
+    const jobs = await json<any[]>(await s.fetch(`/api/v1/repos/${cancelRepo}/actions/runs/${found.id}/jobs`, { headers: alice.h }));
+    expect(jobs.map((job) => job.status)).toEqual(['cancelled', 'cancelled']);
+    const after = await json<any>(await s.fetch(`/api/v1/repos/${cancelRepo}/actions/runs/${found.id}`, { headers: alice.h }));
+    expect(after.status).toBe('cancelled');
+    // A finished run can be deleted, and is gone.
+    expect((await s.fetch(`/api/v1/repos/${cancelRepo}/actions/runs/${found.id}`, { method: 'DELETE', headers: alice.h })).status).toBe(204);
+    expect((await s.fetch(`/api/v1/repos/${cancelRepo}/actions/runs/${found.id}`, { headers: alice.h })).status).toBe(404);
+  });
+});
+
+describe('workflow runs without a runner', () => {
+  test('dispatch runs a workflow_dispatch workflow with its inputs; refusals for a missing input, workflow or ref', async () => {
+    const repo = await createRepo(alice);
+    await putFile(
+      repo,
+      alice,
+      '.forgejo/workflows/deploy.yml',
+      "on:\n  workflow_dispatch:\n    inputs:\n      target:\n        required: true\n      level:\n        type: choice\n        options: [low, high]\n        default: low\njobs:\n  deploy:\n    runs-on: docker\n    steps:\n      - run: echo ${{ inputs.target }}\n",
+    );
+    const dispatch = (body: unknown, who = alice, file = 'deploy.yml') => s.fetch(`/api/v1/repos/${repo}/actions/workflows/${file}/dispatches`, jsonInit('POST', body, who.h));
+    await expectApiError(await dispatch({ ref: 'main' }), 400, s.url);
+    await expectApiError(await dispatch({ ref: 'main', inputs: { target: 'x', level: 'extreme' } }), 400, s.url);
+    await expectApiError(await dispatch({ ref: 'main', inputs: { target: 'x' } }, alice, 'missing.yml'), 404, s.url);
+    await expectApiError(await dispatch({ ref: 'no-such-branch', inputs: { target: 'x' } }), 404, s.url);
+    await expectApiError(await dispatch({ inputs: { target: 'x' } }), 422, s.url);
+    expect((await dispatch({ ref: 'main', inputs: { target: 'x' } }, bob)).status).toBe(403);
+    expect((await dispatch({ ref: 'main', inputs: { target: 'prod' } })).status).toBe(204);
+    const res = await dispatch({ ref: 'main', inputs: { target: 'staging' }, return_run_info: true });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const info = await json<any>(res);
+    expect(info).toMatchObject({ jobs: ['deploy'] });
+    const runs = await waitForRuns(repo, alice, 2);
+    expect(runs[0]).toMatchObject({ id: info.id, index_in_repo: info.run_number, event: 'workflow_dispatch', status: 'waiting' });
+    expect(JSON.parse(runs[0].event_payload).inputs).toEqual({ target: 'staging', level: 'low' });
+  });
+
+  test('a workflow that does not parse is a failed run that says so; one the push does not match makes none', async () => {
+    const repo = await createRepo(alice);
+    await putFile(repo, alice, '.forgejo/workflows/other.yml', 'on:\n  push:\n    branches: [release]\njobs:\n  x:\n    runs-on: a\n    steps:\n      - run: true\n');
+    await putFile(repo, alice, '.forgejo/workflows/broken.yml', 'on: [push]\njobs:\n  x: [unclosed\n');
+    const runs = await waitForRuns(repo, alice, 1);
+    // The first push (other.yml alone) matched nothing; the second made the broken workflow's run only.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const all = await json<any>(await s.fetch(`/api/v1/repos/${repo}/actions/runs`, { headers: alice.h }));
+    expect(all.total_count).toBe(1);
+    expect(runs[0]).toMatchObject({ workflow_id: 'broken.yml', status: 'failure' });
+    expect(await json<any[]>(await s.fetch(`/api/v1/repos/${repo}/actions/runs/${runs[0].id}/jobs`, { headers: alice.h }))).toEqual([]);
+  });
+});
