@@ -1,8 +1,9 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  // The markdown render worker is its own file: worker threads load it by path (markup/pool.ts).
-  entry: { index: 'src/index.ts', 'render-worker': 'src/markup/render-worker.ts' },
+  // The markdown render and workflow workers are files of their own: worker threads load them by path (markup/pool.ts,
+  // actions/workflow-pool.ts).
+  entry: { index: 'src/index.ts', 'render-worker': 'src/markup/render-worker.ts', 'workflow-worker': 'src/actions/workflow-worker.ts' },
   format: ['esm'],
   target: 'node20',
   // Declarations are for publishing and take most of the build time: the start path skips them (build-if-stale).

@@ -31,7 +31,7 @@ import { milestonesDomain } from './milestones/index.js';
 import { releasesDomain } from './releases/index.js';
 import { pushMirrorsDomain } from './pushmirrors/index.js';
 import { redirectsDomain } from './redirects/index.js';
-import { actionsDomain } from './actions/index.js';
+import { actionsDomain, actionsTasksDomain } from './actions/index.js';
 import { packagesDomain } from './packages/index.js';
 import { mirrorsDomain } from './mirrors/index.js';
 import { migrateDomain } from './migrate/index.js';
@@ -102,6 +102,7 @@ export const DOMAINS: readonly DomainRecord[] = [
   twoFactorDomain,
   mirrorUpdates,
   maintenanceDomain,
+  actionsTasksDomain,
   gitIntentsDomain,
 ];
 checkDomains(DOMAINS);

@@ -63,6 +63,7 @@ import { IssueAttachmentsService } from './issues/index.js';
 import { CommentAttachmentsService } from './comments/index.js';
 import { CommentsService } from './comments/index.js';
 import { ReactionsService } from './reactions/index.js';
+import { RunsService } from './actions/index.js';
 import { OAuth2Service } from './oauth2/index.js';
 import { OAuth2ProviderService } from './oauth2/index.js';
 import { NotificationsService } from './notifications/index.js';
@@ -545,6 +546,7 @@ export class RepoHost {
     // Deliveries in flight finish (within DELIVER_TIMEOUT); what is still queued waits for the next start.
     await this.webhooks.delivery.stop();
     await this.markup.close();
+    await this.ctx.service(RunsService).close();
     this.protection.closeEndpoint();
     // The backend's long-lived git processes (object readers) end with the host.
     this.git.close();

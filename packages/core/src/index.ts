@@ -8,7 +8,7 @@ export { loadSettings, derivedRootUrl, ConfigError, DEFAULT_REPORTED_VERSION, se
 export { createSecretKeyFile, generateSecretKey } from './config/secret-key.js';
 export { SecretsAtRestService, type ReencryptOptions, type ReencryptReport, type SecretKindReport } from './secretsatrest/service.js';
 export { parseIni, iniFromEnv } from './config/ini.js';
-export { ANONYMOUS, SYSTEM, userActor, actorUser, isSiteAdmin, isSelf, type Actor } from './users/actor.js';
+export { ANONYMOUS, SYSTEM, userActor, actorUser, actorTask, isActionsActor, taskActor, isSiteAdmin, isSelf, type Actor, type ActorTask } from './users/actor.js';
 export {
   AccessMode,
   ACCESS_MODE_NAMES,
@@ -496,6 +496,7 @@ export {
   RegistrationTokenSchema,
   RunnersService,
   RunsService,
+  SchedulesService,
   TasksService,
   ActionRunSchema,
   ActionTaskResponseSchema,
@@ -536,6 +537,7 @@ export {
   type RunnersOwner,
   type RunnerStatus,
 } from './actions/index.js';
+export { ARTIFACTS_SPACE, ArtifactsService, ArtifactStatus, ActionArtifactSchema, ArtifactListQuerySchema, MAX_BLOCK_LIST_BYTES, toApiActionArtifact, type ActionArtifact, type ApiActionArtifact, type ArtifactDownload, type RuntimeTask, type SignedQuery } from './actions/index.js';
 export {
   DUPLICATE_PACKAGE_FILE,
   ListPackagesQuerySchema,

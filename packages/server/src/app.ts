@@ -24,6 +24,7 @@ import { registerDebianPackages } from './packages/debian.js';
 import { registerComposerPackages } from './packages/composer.js';
 import { registerHelmPackages } from './packages/helm.js';
 import { registerRunnerProtocol } from './actions/protocol.js';
+import { registerArtifactsProtocol } from './actions/artifacts.js';
 import { startSshServer, type RunningSshServer } from './ssh/server.js';
 import { accessLogOf, requestObserverHook, type RequestObserver } from './access-log.js';
 import { bindClientAddresses } from './client-address.js';
@@ -109,6 +110,7 @@ export function createApp(host: RepoHost): RepoHostApp {
   registerComposerPackages(app, host);
   registerHelmPackages(app, host);
   registerRunnerProtocol(app, host);
+  registerArtifactsProtocol(app, host);
   if (metrics) registerMetrics(app, host, metrics);
   app.all('/**', () => errorResponse(host, new NotFoundError()));
   return {

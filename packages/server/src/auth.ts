@@ -1,4 +1,4 @@
-import { ANONYMOUS, canSignIn, ForbiddenError, NotFoundError, UnauthorizedError, isPublicOnly, isSiteAdmin, looksLikeOAuth2AccessToken, looksLikeToken, userActor, type Actor, type RepoHost, type User } from '@repohost/core';
+import { ANONYMOUS, canSignIn, ForbiddenError, NotFoundError, TasksService, UnauthorizedError, isPublicOnly, isSiteAdmin, looksLikeOAuth2AccessToken, looksLikeToken, userActor, type Actor, type RepoHost, type User } from '@repohost/core';
 import { normalizeAddress, proxyTrust } from './client-address.js';
 
 /** How a request proved who it is. Token management needs `basic_password` (or reverse-proxy) auth. */
@@ -32,7 +32,9 @@ export const QUERY_TOKEN_WARNING = 'token and access_token API authentication is
 /**
  * Works out the actor of a request from its credentials: `Authorization: token|Bearer`, basic auth (password,
  * or a token as password or as user name), the deprecated query token, and, when enabled, a reverse-proxy
- * header from a trusted proxy. Session cookies are never looked at. Throws UnauthorizedError on bad credentials.
+ * header from a trusted proxy. Wherever a personal token is taken, a running workflow task's token is too (the
+ * Actions user acting for the task). Session cookies are never looked at. Throws UnauthorizedError on bad
+ * credentials.
  */
 export async function authenticate(host: RepoHost, source: CredentialSource, options: { allowReverseProxy: boolean }): Promise<Authentication> {
   const auth = await authenticateOnce(host, source, options);
@@ -83,7 +85,11 @@ async function byToken(host: RepoHost, value: string): Promise<Authentication> {
     return oauth;
   }
   const found = value ? await host.tokens.authenticate(value) : null;
-  if (!found) throw new UnauthorizedError('invalid username, password or token');
+  if (!found) {
+    const task = value ? await byTaskToken(host, value) : null;
+    if (task) return task;
+    throw new UnauthorizedError('invalid username, password or token');
+  }
   return {
     actor: userActor(found.user, { publicOnly: isPublicOnly(found.scopes), repoIds: found.repoIds }),
     method: 'token',
@@ -110,6 +116,9 @@ async function byBasic(host: RepoHost, encoded: string, source: CredentialSource
       return { actor: userActor(found.user, { publicOnly: isPublicOnly(found.scopes), repoIds: found.repoIds }), method: 'token', scopes: found.scopes };
     }
   }
+  // A workflow task's token as the password, whatever the user name (how actions/checkout clones).
+  const task = await byTaskToken(host, password);
+  if (task) return task;
   // With two-factor authentication the password needs the current code beside it (Forgejo's header, or Gitea's);
   // checked within the throttled attempt, so wrong codes count as wrong passwords do.
   const code = source.header('x-forgejo-otp') || source.header('x-gitea-otp') || '';
@@ -118,6 +127,16 @@ async function byBasic(host: RepoHost, encoded: string, source: CredentialSource
   const user = login ? await host.users.authenticate(login, password, { address: source.clientAddress ?? source.remoteAddress, secondFactor }) : null;
   if (!user) throw new UnauthorizedError(second.factor === 'refused' ? 'invalid provided OTP' : 'invalid username, password or token');
   return { actor: userActor(user), method: 'basic_password', scopes: null, twoFactor: second.factor === 'accepted' };
+}
+
+/**
+ * A running workflow task's token (Forgejo's `GetRunningTaskByToken`): the Actions user acting for its task. No
+ * scope narrows it (`scopes` null): the permission rule alone says what the task may do. A finished task's token is
+ * no token at all.
+ */
+async function byTaskToken(host: RepoHost, value: string): Promise<Authentication | null> {
+  const actor = await host.service(TasksService).actorOfToken(value);
+  return actor ? { actor, method: 'token', scopes: null } : null;
 }
 
 /** Applies `Sudo`/`?sudo=`: a site administrator acts as another user. */

@@ -9,7 +9,7 @@
  * which `.ci/run` builds.
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -17,17 +17,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ActionRunSchema, ActionRunJobSchema, ActionTaskResponseSchema, ListActionRunResponseSchema, matchesSchema, schemaErrors } from '@repohost/core';
 import { jsonInit, startTestServer, type TestServer } from '@repohost/test-support';
 import { account, expectApiError, json, uniq, type Account } from './helpers';
+import { RUNNER, actionsKit, runner } from './actions-helpers';
 
-const run = promisify(execFile);
-
-/** The runner client, where `.ci/run` builds it (or on PATH). */
-function findRunner(): string | undefined {
-  for (const folder of [path.join(tmpdir(), 'repohost-test-bin'), ...(process.env.PATH ?? '').split(path.delimiter)]) {
-    if (folder && existsSync(path.join(folder, 'actions-runner'))) return path.join(folder, 'actions-runner');
-  }
-  return undefined;
-}
-const RUNNER = findRunner();
 if (!RUNNER) console.warn('actions-runs.test: no actions-runner binary (see .ci/run); the runner tests are skipped');
 
 const SECRET = 'sup3r-s3cret-value-9f2c';
@@ -35,61 +26,7 @@ const SECRET = 'sup3r-s3cret-value-9f2c';
 let s: TestServer;
 let alice: Account;
 let bob: Account;
-
-/** Runs the runner client; its JSON lines, and its exit code. */
-async function runner(args: string[]): Promise<{ code: number; lines: any[]; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(RUNNER!, args, { timeout: 60_000, maxBuffer: 16 * 1024 * 1024 });
-    return { code: 0, lines: parseLines(stdout), stderr };
-  } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof failed.code === 'number' ? failed.code : -1, lines: parseLines(failed.stdout ?? ''), stderr: failed.stderr ?? '' };
-  }
-}
-
-function parseLines(stdout: string): any[] {
-  return stdout
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line));
-}
-
-async function createRepo(who: Account, isPrivate = false): Promise<string> {
-  const name = uniq('wf');
-  const res = await s.fetch('/api/v1/user/repos', jsonInit('POST', { name, private: isPrivate, auto_init: true, default_branch: 'main' }, who.h));
-  expect(res.status, await res.clone().text()).toBe(201);
-  return `${who.name}/${name}`;
-}
-
-async function putFile(repo: string, who: Account, file: string, content: string): Promise<string> {
-  const res = await s.fetch(`/api/v1/repos/${repo}/contents/${file}`, jsonInit('POST', { content: Buffer.from(content).toString('base64'), message: `add ${file}` }, who.h));
-  expect(res.status, await res.clone().text()).toBe(201);
-  return (await json<{ commit: { sha: string } }>(res)).commit.sha;
-}
-
-async function registrationToken(repo: string, who: Account): Promise<string> {
-  const res = await s.fetch(`/api/v1/repos/${repo}/actions/runners/registration-token`, { headers: who.h });
-  expect(res.status, await res.clone().text()).toBe(200);
-  return (await json<{ token: string }>(res)).token;
-}
-
-async function registerRunner(repo: string, who: Account, labels = 'ubuntu-latest,self-hosted', extra: string[] = []): Promise<{ uuid: string; token: string; id: number }> {
-  const out = await runner(['register', '-instance', s.url, '-token', await registrationToken(repo, who), '-name', uniq('runner'), '-labels', labels, ...extra]);
-  expect(out.code, out.stderr).toBe(0);
-  return out.lines[0];
-}
-
-/** Polls the run list until `count` runs are there (detection runs as a background job after the push). */
-async function waitForRuns(repo: string, who: Account | undefined, count: number): Promise<any[]> {
-  for (let i = 0; i < 200; i++) {
-    const res = await s.fetch(`/api/v1/repos/${repo}/actions/runs`, { headers: who?.h ?? {} });
-    expect(res.status).toBe(200);
-    const body = await json<{ total_count: number; workflow_runs: any[] }>(res);
-    if (body.total_count >= count) return body.workflow_runs;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`no ${count} runs in ${repo}`);
-}
+const { createRepo, putFile, registerRunner, waitForRuns } = actionsKit(() => s);
 
 const TWO_JOBS = `name: CI
 on:
@@ -215,6 +152,29 @@ describe.skipIf(!RUNNER)('workflow runs with a protocol runner', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0].content).toBe('secret is *** and var is hello');
     expect((await s.fetch(`/api/v1/repos/${repo}/actions/jobs/${jobs[0].id}/logs?attempt=9`, { headers: alice.h })).status).toBe(404);
+  });
+
+  test('the run logs are a ZIP with one plaintext log per job', async () => {
+    const res = await s.fetch(`/api/v1/repos/${repo}/actions/runs/${runId}/logs`, { headers: alice.h });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/zip');
+    const file = path.join(tmpdir(), `${uniq('logs')}.zip`);
+    await writeFile(file, Buffer.from(await res.arrayBuffer()));
+    try {
+      // Python's zipfile reads it back: the names and each entry's text.
+      const script = 'import json,sys,zipfile\nz=zipfile.ZipFile(sys.argv[1])\nprint(json.dumps({n: z.read(n).decode() for n in z.namelist()}))';
+      const { stdout } = await promisify(execFile)('python3', ['-c', script, file]);
+      const entries = JSON.parse(stdout) as Record<string, string>;
+      expect(Object.keys(entries)).toEqual(['0_build.txt', '1_test.txt']);
+      expect(entries['0_build.txt']).toContain('secret is *** and var is hello');
+      expect(entries['0_build.txt']).not.toContain(SECRET);
+      expect(entries['1_test.txt']).toContain('got bird');
+      const jobs = await json<any[]>(await s.fetch(`/api/v1/repos/${repo}/actions/runs/${runId}/jobs`, { headers: alice.h }));
+      expect(entries['0_build.txt']).toBe(await (await s.fetch(`/api/v1/repos/${repo}/actions/jobs/${jobs[0].id}/logs`, { headers: alice.h })).text());
+    } finally {
+      await rm(file, { force: true });
+    }
+    expect((await s.fetch(`/api/v1/repos/${repo}/actions/runs/999999/logs`, { headers: alice.h })).status).toBe(404);
   });
 
   test('the task list shows both tasks, newest first', async () => {

@@ -1,4 +1,4 @@
-import type { Actor } from '../users/index.js';
+import type { Actor, ActorTask } from '../users/index.js';
 import { Visibility, type User } from '../users/index.js';
 import { canSeeAccount } from '../users/index.js';
 
@@ -130,9 +130,11 @@ const OWNER: RepoPermission = Object.freeze({ mode: AccessMode.Owner });
  * it was granted (`AccessService` loads the grants)? As Forgejo's `GetUserRepoPermission`: public repositories of
  * owners the actor may see are readable; collaborations and teams add to that, unit by unit; the owner, site
  * administrators, the system and teams with admin rights own it. Restricted accounts get only what they were
- * given; a public-only token only public repositories of public owners.
+ * given; a public-only token only public repositories of public owners. A workflow task's token writes to its
+ * own repository (reads, for a fork pull request's run) and reads what an account given nothing may elsewhere.
  */
 export function repoPermission(actor: Actor, repo: RepoSubject, owner: User, grants: RepoGrants): RepoPermission {
+  if (actor.kind === 'user' && actor.task) return taskRepoPermission(actor, actor.task, repo, owner);
   const permission = userRepoPermission(actor, repo, owner, grants);
   if (actor.kind !== 'user' || !actor.repoIds || actor.repoIds.includes(repo.id)) return permission;
   // A repository-limited token (Forgejo's SpecificReposAuthorizationReducer): elsewhere, public repositories of
@@ -142,6 +144,19 @@ export function repoPermission(actor: Actor, repo: RepoSubject, owner: User, gra
   const units = {} as Record<UnitName, AccessModeValue>;
   for (const unit of UNIT_NAMES) units[unit] = Math.min(AccessMode.Read, permission.units[unit]) as AccessModeValue;
   return { mode: Math.min(AccessMode.Read, permission.mode) as AccessModeValue, units };
+}
+
+const WRITE: RepoPermission = Object.freeze({ mode: AccessMode.Write });
+
+/**
+ * A workflow task's token (Forgejo's `GetActionRepoPermission`): on the task's own repository write on every unit,
+ * read only for a fork pull request's run; elsewhere what the Actions user may as an account given nothing (public
+ * repositories of owners it may see). Forgejo's per-owner opt-in to reading private repositories is off by default
+ * and not kept here.
+ */
+function taskRepoPermission(actor: Actor, task: ActorTask, repo: RepoSubject, owner: User): RepoPermission {
+  if (repo.id === task.repoId) return task.forkPullRequest ? READ : WRITE;
+  return userRepoPermission(actor, repo, owner, NO_GRANTS);
 }
 
 function userRepoPermission(actor: Actor, repo: RepoSubject, owner: User, grants: RepoGrants): RepoPermission {

@@ -40,8 +40,9 @@ export class AccessService {
   private async grantsOn(actor: Actor, repo: RepoSubject, owner: User): Promise<RepoGrants> {
     // The owner and site administrators own the repository whatever they were given.
     // A public-only token keeps its account's grants on public repositories of public owners (Forgejo's
-    // PublicReposAuthorizationReducer); `repoPermission` answers None for the rest.
-    if (actor.kind !== 'user' || actor.user.id === owner.id || actor.user.is_admin === 1) return NO_GRANTS;
+    // PublicReposAuthorizationReducer); `repoPermission` answers None for the rest. A workflow task's token is
+    // given nothing: its task decides.
+    if (actor.kind !== 'user' || actor.task || actor.user.id === owner.id || actor.user.is_admin === 1) return NO_GRANTS;
     return this.store.grantsOn(actor.user.id, repo.id, owner.id, isOrganization(owner));
   }
 
@@ -52,7 +53,7 @@ export class AccessService {
 
   /** The same for a page of repositories, in a fixed number of queries. */
   async repoAccessMany<R extends RepoSubject & { owner_id: number }>(actor: Actor, pairs: readonly { repo: R; owner: User }[]): Promise<RepoAccessOf<R>[]> {
-    const asking = actor.kind === 'user' ? actor.user : undefined;
+    const asking = actor.kind === 'user' && !actor.task ? actor.user : undefined;
     const needing = asking && asking.is_admin !== 1 ? pairs.filter(({ owner }) => owner.id !== asking.id) : [];
     const grants = asking && needing.length > 0 ? await this.store.grantsOnMany(asking.id, needing.map(({ repo }) => repo)) : new Map<number, RepoGrants>();
     return pairs.map(({ repo, owner }) => ({ repo, owner, ...repoPermission(actor, repo, owner, grants.get(repo.id) ?? NO_GRANTS) }));

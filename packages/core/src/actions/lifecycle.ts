@@ -91,6 +91,24 @@ export async function settleRun(tx: CoreTransaction, runId: number): Promise<{ r
 }
 
 /**
+ * Cancels every unfinished job of a run and their tasks (a runner learns it at its next report), in the caller's
+ * transaction; the run settles. Returns the run and the jobs whose state changed.
+ */
+export async function cancelRun(tx: CoreTransaction, runId: number): Promise<{ run: ActionRun | undefined; changed: ActionRunJob[] }> {
+  const store = tx.store(RunsStore);
+  const now = nowUnix();
+  const changed: ActionRunJob[] = [];
+  for (const job of await store.jobsOfRun(runId)) {
+    if (isDone(job.status)) continue;
+    if (!(await store.moveJob(job.id, [ActionStatus.Waiting, ActionStatus.Blocked, ActionStatus.Running], { status: ActionStatus.Cancelled, stopped: now }, now))) continue;
+    if (job.task_id) await store.updateTask(job.task_id, [ActionStatus.Running, ActionStatus.Waiting], { status: ActionStatus.Cancelled, stopped: now }, now);
+    changed.push({ ...job, status: ActionStatus.Cancelled, stopped: now });
+  }
+  const settled = await settleRun(tx, runId);
+  return { run: settled.run, changed: [...changed, ...settled.changed] };
+}
+
+/**
  * Reports jobs' states as commit statuses of the run's commit (Forgejo's `CreateCommitStatus` for Actions), after
  * the change committed. Best effort: a status that cannot be written (the repository went meanwhile) is logged.
  */

@@ -34,24 +34,23 @@ export class RunsStore extends Store<ActionsTables> {
 
   /**
    * Adds a run with the repository's next index, or returns the run its trigger key already made (a detection that
-   * ran again). Two runs made at once may pick one index: the loser takes the next.
+   * ran again). The index comes from the repository's counter row, which the upsert locks until the transaction ends.
    */
   async insertRun(run: NewRun): Promise<{ run: ActionRun; created: boolean }> {
-    for (let attempt = 0; ; attempt++) {
-      const existing = await this.runByTrigger(run.repo_id, run.trigger_key);
-      if (existing) return { run: existing, created: false };
-      const last = await this.db.selectFrom('action_run').select((eb) => eb.fn.max('index').as('last')).where('repo_id', '=', run.repo_id).executeTakeFirst();
-      try {
-        const inserted = await this.db
-          .insertInto('action_run')
-          .values({ ...run, index: Number(last?.last ?? 0) + 1 })
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        return { run: inserted, created: true };
-      } catch (error) {
-        if (attempt >= 5) throw error;
-      }
-    }
+    const existing = await this.runByTrigger(run.repo_id, run.trigger_key);
+    if (existing) return { run: existing, created: false };
+    const counter = await this.db
+      .insertInto('action_run_index')
+      .values({ repo_id: run.repo_id, last_index: 1 })
+      .onConflict((oc) => oc.column('repo_id').doUpdateSet((eb) => ({ last_index: eb('action_run_index.last_index', '+', 1) })))
+      .returning('last_index')
+      .executeTakeFirstOrThrow();
+    const inserted = await this.db
+      .insertInto('action_run')
+      .values({ ...run, index: Number(counter.last_index) })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return { run: inserted, created: true };
   }
 
   runByTrigger(repoId: number, triggerKey: string): Promise<ActionRun | undefined> {
@@ -103,6 +102,7 @@ export class RunsStore extends Store<ActionsTables> {
     await this.db.deleteFrom('action_task').where('repo_id', '=', repoId).execute();
     await this.db.deleteFrom('action_run_job').where('repo_id', '=', repoId).execute();
     await this.db.deleteFrom('action_run').where('repo_id', '=', repoId).execute();
+    await this.db.deleteFrom('action_run_index').where('repo_id', '=', repoId).execute();
   }
 
   // ---- jobs ----
@@ -220,6 +220,27 @@ export class RunsStore extends Store<ActionsTables> {
       .where('status', 'in', [...from])
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Running tasks whose `column` is before `before` (runners gone silent, tasks running too long), oldest first. */
+  runningTasksBefore(column: 'updated' | 'started', before: number, limit: number): Promise<ActionTask[]> {
+    return this.db
+      .selectFrom('action_task')
+      .selectAll()
+      .where('status', '=', sql.lit(ActionStatus.Running))
+      .where(column, '<', before)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Jobs still waiting for a runner since before `before`. */
+  waitingJobsBefore(before: number, limit: number): Promise<ActionRunJob[]> {
+    return this.db.selectFrom('action_run_job').selectAll().where('status', '=', sql.lit(ActionStatus.Waiting)).where('updated', '<', before).orderBy('id').limit(limit).execute();
+  }
+
+  async touchTask(id: number, now: number): Promise<void> {
+    await this.db.updateTable('action_task').set({ updated: now }).where('id', '=', id).execute();
   }
 
   stepsOfTask(taskId: number): Promise<ActionTaskStep[]> {

@@ -1,6 +1,6 @@
 import type { CoreContext, CoreTransaction } from '../context.js';
 import { randomUUID } from 'node:crypto';
-import { ANONYMOUS, SYSTEM, UsersPort, actorUser, toApiUser, type Actor, type User } from '../users/index.js';
+import { ANONYMOUS, SYSTEM, UsersPort, actorUser, isActionsActor, toApiUser, type Actor, type User } from '../users/index.js';
 import { AccessMode, unitMode } from '../access/index.js';
 import { ReposService, repoKey, toApiRepository, viewUnits, type RepoAccess, type Repository } from '../repos/index.js';
 import { JobsService, type JobRun } from '../jobs/index.js';
@@ -11,8 +11,10 @@ import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from 
 import { nowUnix } from '../storage/index.js';
 import type { Page, PageRequest } from '../paging.js';
 import type { RefUpdate } from '../git/index.js';
-import { MAX_WORKFLOW_BYTES, matchesDispatch, matchesPullRequest, matchesPush, parseWorkflow, planJobs, resolveDispatchInputs, type Workflow } from './workflows/index.js';
-import { jobNeeds, reportJobStatuses, settleRun } from './lifecycle.js';
+import { MAX_WORKFLOW_BYTES } from './workflows/index.js';
+import { WorkflowBudgetError, WorkflowPool } from './workflow-pool.js';
+import type { AnalyzedWorkflow, WorkflowQuestion } from './workflow-worker.js';
+import { cancelRun, jobNeeds, reportJobStatuses, settleRun } from './lifecycle.js';
 import { RunsStore, type RunFilter, type StoredLogLine } from './runs-store.js';
 import { ActionStatus, isDone } from './status.js';
 import type { ActionRun, ActionRunJob, ActionTask, ActionTaskStep } from './tables.js';
@@ -40,7 +42,7 @@ const ZERO_ID = /^0+$/;
 const MAX_ERROR_LENGTH = 4000;
 
 /** A workflow file read from a commit: its name in its folder and its content (or why it has none). */
-interface WorkflowFile {
+export interface WorkflowFile {
   /** The folder it was read from (`.forgejo/workflows`). */
   dir: string;
   id: string;
@@ -58,6 +60,8 @@ export function actionsEnabled(ctx: CoreContext, repo: Repository): boolean {
  * jobs, and what the API shows and does with them (Forgejo's `services/actions` and `routers/api/v1/repo/action.go`).
  */
 export class RunsService {
+  private pool: WorkflowPool | undefined;
+
   constructor(private readonly ctx: CoreContext) {}
 
   private get store(): RunsStore {
@@ -70,13 +74,15 @@ export class RunsService {
   subscribe(): void {
     const events = this.ctx.events;
     events.withinTransaction('repo.pushed', async ({ payload }, tx) => {
-      if (!actionsEnabled(this.ctx, payload.repo)) return;
+      // As Forgejo (notifier_helper.go): what the Actions user does with a task's token starts no workflow, so a
+      // workflow that pushes does not start itself again.
+      if (isActionsActor(payload.actor) || !actionsEnabled(this.ctx, payload.repo)) return;
       const updates = payload.updates.filter((update) => !ZERO_ID.test(update.newId));
       if (updates.length === 0) return;
       await this.ctx.service(JobsService).enqueue('actions.detect', { event: 'push', repoId: payload.repo.id, actorId: actorUser(payload.actor)?.id ?? 0, updates }, { tx });
     });
     const onPull = (action: PullHookAction) => async ({ payload }: { payload: IssueEventBase }, tx: CoreTransaction) => {
-      if (!payload.issue.is_pull || !actionsEnabled(this.ctx, payload.repo)) return;
+      if (!payload.issue.is_pull || isActionsActor(payload.actor) || !actionsEnabled(this.ctx, payload.repo)) return;
       await this.ctx
         .service(JobsService)
         .enqueue('actions.detect', { event: 'pull_request', repoId: payload.repo.id, actorId: actorUser(payload.actor)?.id ?? 0, issueId: payload.issue.id, action }, { tx });
@@ -115,15 +121,15 @@ export class RunsService {
     const changedFiles = ZERO_ID.test(update.oldId) ? undefined : await this.changedPaths(access, update.oldId, update.newId);
     const payload = await this.ctx.service(WebhooksService).pushEventPayload(access.repo, access.owner, userActor(actor), update);
     const title = firstLine(((payload as { head_commit?: { message?: string } }).head_commit?.message ?? '') || update.ref);
+    const answers = await this.analyze(files, { kind: 'push', ref: update.ref, changedFiles });
     for (const file of files) {
-      const parsed = file.content === undefined ? undefined : parseWorkflow(file.content);
-      if (parsed && parsed.ok && !matchesPush(parsed.workflow, { ref: update.ref, changedFiles })) continue;
+      const analysis = answers.get(file.id)!;
+      if (!analysis.matched) continue;
       await this.startRun({
         access,
         actor,
         file,
-        workflow: parsed?.ok ? parsed.workflow : undefined,
-        error: file.error ?? (parsed && !parsed.ok ? parsed.error : undefined),
+        analysis,
         ref: update.ref,
         sha: update.newId,
         event: 'push',
@@ -146,15 +152,15 @@ export class RunsService {
     if (!payload) return;
     const changedFiles = pull.merge_base ? await this.changedPaths(access, pull.merge_base, headSha) : undefined;
     const action = event.action === 'synchronized' ? 'synchronize' : event.action;
+    const answers = await this.analyze(files, { kind: 'pull_request', action, baseBranch: pull.base_branch, changedFiles });
     for (const file of files) {
-      const parsed = file.content === undefined ? undefined : parseWorkflow(file.content);
-      if (parsed && parsed.ok && !matchesPullRequest(parsed.workflow, { action, baseBranch: pull.base_branch, changedFiles }, 'pull_request')) continue;
+      const analysis = answers.get(file.id)!;
+      if (!analysis.matched) continue;
       await this.startRun({
         access,
         actor,
         file,
-        workflow: parsed?.ok ? parsed.workflow : undefined,
-        error: file.error ?? (parsed && !parsed.ok ? parsed.error : undefined),
+        analysis,
         ref: `refs/pull/${issue.index}/head`,
         sha: headSha,
         event: 'pull_request',
@@ -166,8 +172,32 @@ export class RunsService {
     }
   }
 
+  /**
+   * The files' answers to a question, read in the workflow worker (off the event loop, within a time budget). A
+   * file too large to read, or files whose reading ran out of time, answer with their error, which their runs show.
+   */
+  async analyze(files: readonly WorkflowFile[], question: WorkflowQuestion): Promise<Map<string, AnalyzedWorkflow>> {
+    const readable = files.filter((file) => file.content !== undefined);
+    const unreadable = (id: string, error: string): AnalyzedWorkflow => ({ id, name: '', error, matched: question.kind !== 'schedule' });
+    let answers: AnalyzedWorkflow[];
+    try {
+      answers = await (this.pool ??= new WorkflowPool()).analyze({ files: readable.map((file) => ({ id: file.id, content: file.content! })), question });
+    } catch (error) {
+      if (!(error instanceof WorkflowBudgetError)) throw error;
+      answers = readable.map((file) => unreadable(file.id, error.message));
+    }
+    const byId = new Map(answers.map((answer) => [answer.id, answer]));
+    for (const file of files) if (file.content === undefined) byId.set(file.id, unreadable(file.id, file.error ?? 'workflow could not be read'));
+    return byId;
+  }
+
+  /** Stops the workflow worker (the host is closing). */
+  close(): Promise<void> {
+    return this.pool?.close() ?? Promise.resolve();
+  }
+
   /** The workflow files of a commit: the first of Forgejo's folders that has any, `.yml` and `.yaml` files. */
-  private async workflowFiles(access: RepoAccess, commit: string): Promise<WorkflowFile[]> {
+  async workflowFiles(access: RepoAccess, commit: string): Promise<WorkflowFile[]> {
     const key = repoKey(access.owner, access.repo);
     const git = this.ctx.git;
     for (const dir of WORKFLOW_DIRS) {
@@ -204,8 +234,7 @@ export class RunsService {
     access: RepoAccess;
     actor: User;
     file: WorkflowFile;
-    workflow: Workflow | undefined;
-    error: string | undefined;
+    analysis: AnalyzedWorkflow;
     ref: string;
     sha: string;
     event: string;
@@ -214,10 +243,11 @@ export class RunsService {
     title: string;
     isFork: boolean;
     inputs?: Record<string, string>;
+    scheduleId?: number;
   }): Promise<{ run: ActionRun; jobs: ActionRunJob[] }> {
     const { access } = start;
-    const plan = start.workflow ? planJobs(start.workflow) : undefined;
-    const error = start.error ?? (plan && !plan.ok ? plan.error : undefined);
+    const plan = start.analysis.plan;
+    const error = start.analysis.error ?? (plan === undefined ? 'workflow could not be read' : plan.ok ? undefined : plan.error);
     const now = nowUnix();
     const eventPayload = start.inputs ? { ...start.payload, inputs: start.inputs } : start.payload;
     const result = await this.ctx.transaction(async (tx) => {
@@ -228,7 +258,7 @@ export class RunsService {
         title: start.title.slice(0, 255),
         workflow_id: start.file.id,
         trigger_user_id: start.actor.id,
-        schedule_id: 0,
+        schedule_id: start.scheduleId ?? 0,
         ref: start.ref,
         commit_sha: start.sha,
         event: start.event,
@@ -294,11 +324,10 @@ export class RunsService {
     const files = await this.workflowFiles(access, sha);
     const file = files.find((candidate) => candidate.id === workflowFile);
     if (!file) throw new NotFoundError(`workflow "${workflowFile}" not found`);
-    if (file.content === undefined) throw new BadRequestError(file.error ?? 'workflow could not be read');
-    const parsed = parseWorkflow(file.content);
-    if (!parsed.ok) throw new BadRequestError(parsed.error);
-    if (!matchesDispatch(parsed.workflow)) throw new BadRequestError(`workflow "${workflowFile}" is not configured for workflow_dispatch`);
-    const inputs = resolveDispatchInputs(parsed.workflow, input.inputs ?? {});
+    const analysis = (await this.analyze([file], { kind: 'dispatch', inputs: input.inputs ?? {} })).get(file.id)!;
+    if (analysis.error !== undefined) throw new BadRequestError(analysis.error);
+    if (!analysis.matched) throw new BadRequestError(`workflow "${workflowFile}" is not configured for workflow_dispatch`);
+    const inputs = analysis.inputs!;
     if (!inputs.ok) throw new BadRequestError(inputs.error);
     // Forgejo's `workflow_dispatch` payload, the repository shown as its owner sees it.
     const view = { viewer: SYSTEM, settings: this.ctx.settings };
@@ -313,14 +342,13 @@ export class RunsService {
       access,
       actor: user,
       file,
-      workflow: parsed.workflow,
-      error: undefined,
+      analysis,
       ref,
       sha,
       event: 'workflow_dispatch',
       payload,
       triggerKey: `dispatch:${randomUUID()}`,
-      title: parsed.workflow.name || workflowFile,
+      title: analysis.name || workflowFile,
       isFork: false,
       inputs: inputs.inputs,
     });
@@ -388,6 +416,12 @@ export class RunsService {
     return { job, task, steps: task ? await this.store.stepsOfTask(task.id) : [] };
   }
 
+  /** The current tasks of jobs, by task id (one query for a run's jobs). */
+  async tasksOfJobs(jobs: readonly ActionRunJob[]): Promise<Map<number, ActionTask>> {
+    const tasks = await this.store.tasksByIds(jobs.map((job) => job.task_id).filter((id) => id > 0));
+    return new Map(tasks.map((task) => [task.id, task]));
+  }
+
   /** Lines of a task's log (bounded by the caller). */
   logLines(task: ActionTask, from: number, to: number): Promise<StoredLogLine[]> {
     return this.store.logLines(task.id, from, to);
@@ -409,20 +443,8 @@ export class RunsService {
   async cancel(actor: Actor, access: RepoAccess, runId: number): Promise<void> {
     this.assertWrite(actor, access);
     const run = await this.get(access, runId);
-    const { run: settled, changed } = await this.ctx.transaction(async (tx) => {
-      const store = tx.store(RunsStore);
-      const now = nowUnix();
-      const changed: ActionRunJob[] = [];
-      for (const job of await store.jobsOfRun(run.id)) {
-        if (isDone(job.status)) continue;
-        if (!(await store.moveJob(job.id, [ActionStatus.Waiting, ActionStatus.Blocked, ActionStatus.Running], { status: ActionStatus.Cancelled, stopped: now }, now))) continue;
-        if (job.task_id) await store.updateTask(job.task_id, [ActionStatus.Running, ActionStatus.Waiting], { status: ActionStatus.Cancelled, stopped: now }, now);
-        changed.push({ ...job, status: ActionStatus.Cancelled, stopped: now });
-      }
-      const settledRun = await settleRun(tx, run.id);
-      return { run: settledRun.run ?? run, changed: [...changed, ...settledRun.changed] };
-    });
-    await reportJobStatuses(this.ctx, settled, changed);
+    const { run: settled, changed } = await this.ctx.transaction((tx) => cancelRun(tx, run.id));
+    if (settled) await reportJobStatuses(this.ctx, settled, changed);
   }
 
   /** Runs a finished run again: every job, or one job and the jobs that need it (Forgejo's rerun). */

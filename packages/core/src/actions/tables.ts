@@ -199,11 +199,52 @@ export interface ActionTaskLogTable {
   content: string;
 }
 
+/** The last run number given in a repository (Forgejo's runs take `index` from a counter too). */
+export interface ActionRunIndexTable {
+  repo_id: number;
+  last_index: number;
+}
+
 /** A scope's tasks version (Forgejo's `action_tasks_version`): it grows whenever a job may have become runnable. */
 export interface ActionTasksVersionTable {
   owner_id: number;
   repo_id: number;
   version: number;
+}
+
+/** A scheduled workflow of a repository's default branch (Forgejo's `action_schedule`), its content kept to run it. */
+export interface ActionScheduleTable {
+  id: Generated<number>;
+  repo_id: number;
+  owner_id: number;
+  title: string;
+  workflow_dir: string;
+  workflow_id: string;
+  /** Who pushed the commit the plan was read from. */
+  trigger_user_id: number;
+  ref: string;
+  commit_sha: string;
+  event_payload: string;
+  content: string;
+  created: number;
+  updated: number;
+}
+
+/** One cron spec of a scheduled workflow and when it is next due (Forgejo's `action_schedule_spec`). */
+export interface ActionScheduleSpecTable {
+  id: Generated<number>;
+  repo_id: number;
+  schedule_id: number;
+  spec: string;
+  /** Unix seconds. */
+  next: number;
+  prev: number;
+}
+
+/** One row while the plans are removed because `[actions] ENABLED` is off. */
+export interface ActionSchedulesSuspendedTable {
+  id: number;
+  since: number;
 }
 
 /** The tables the actions domain owns. */
@@ -219,6 +260,10 @@ export interface ActionsTables {
   action_task_output: ActionTaskOutputTable;
   action_task_log: ActionTaskLogTable;
   action_tasks_version: ActionTasksVersionTable;
+  action_run_index: ActionRunIndexTable;
+  action_schedule: ActionScheduleTable;
+  action_schedule_spec: ActionScheduleSpecTable;
+  action_schedules_suspended: ActionSchedulesSuspendedTable;
 }
 
 export type ActionSecret = Selectable<ActionSecretTable>;
@@ -229,6 +274,8 @@ export type ActionRun = Selectable<ActionRunTable>;
 export type ActionRunJob = Selectable<ActionRunJobTable>;
 export type ActionTask = Selectable<ActionTaskTable>;
 export type ActionTaskStep = Selectable<ActionTaskStepTable>;
+export type ActionSchedule = Selectable<ActionScheduleTable>;
+export type ActionScheduleSpec = Selectable<ActionScheduleSpecTable>;
 
 declare module '../storage/schema.js' {
   interface Schema extends ActionsTables {}

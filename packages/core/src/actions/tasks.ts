@@ -1,15 +1,17 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { parse } from 'yaml';
 import type { CoreContext } from '../context.js';
-import { SYSTEM, UsersPort } from '../users/index.js';
-import { ReposService } from '../repos/index.js';
+import { SYSTEM, UsersPort, actorTask, taskActor, type Actor } from '../users/index.js';
+import { ReposService, type RepoAccess } from '../repos/index.js';
 import { ConflictError, ForbiddenError, NotFoundError, PayloadTooLargeError, ValidationError } from '../errors.js';
 import { nowUnix } from '../storage/index.js';
+import { parseGoDuration } from '../go-duration.js';
 import { apiUrl, webUrl } from '../urls.js';
 import { runnerLabels } from './convert.js';
 import { jobNeeds, jobRunsOn, reportJobStatuses, settleRun } from './lifecycle.js';
 import { RunsStore, type JobScope } from './runs-store.js';
 import { ActionsService } from './service.js';
+import { ArtifactsService } from './artifacts.js';
 import { ActionStatus, isDone, resultOfStatus, statusOfResult } from './status.js';
 import type { ActionRun, ActionRunJob, ActionRunner, ActionTask } from './tables.js';
 
@@ -61,6 +63,8 @@ const MAX_OUTPUTS = 100;
 const MAX_OUTPUT_KEY = 255;
 const MAX_OUTPUT_BYTES = 1024 * 1024;
 const MASK = '***';
+/** Tasks or jobs a sweep reads at once. */
+const SWEEP_BATCH = 100;
 
 /**
  * The runner protocol's work (Forgejo's `routers/api/actions/runner`): handing a waiting job to a runner as a task,
@@ -159,6 +163,7 @@ export class TasksService {
     }
     const pull = (event as { pull_request?: { base?: { ref?: string }; head?: { ref?: string } } }).pull_request;
     const serverUrl = webUrl(this.ctx.settings, '').replace(/\/$/, '');
+    const runtimeToken = this.ctx.service(ArtifactsService).runtimeToken(task, job);
     const context: Record<string, unknown> = {
       action: '',
       action_path: '',
@@ -196,6 +201,9 @@ export class TasksService {
       workspace: '',
       gitea_default_actions_url: this.ctx.settings.actions.DEFAULT_ACTIONS_URL,
       forgejo_default_actions_url: this.ctx.settings.actions.DEFAULT_ACTIONS_URL,
+      // The artifact protocol's credential (the runner's ACTIONS_RUNTIME_TOKEN), good while this task runs.
+      gitea_runtime_token: runtimeToken,
+      forgejo_runtime_token: runtimeToken,
     };
     return { id: task.id, payload: job.workflow_payload, context, secrets, vars, needs: await this.needsOf(job) };
   }
@@ -245,6 +253,8 @@ export class TasksService {
     const sentOutputs = await this.store.addOutputs(task.id, kept);
     if (isDone(task.status)) return { result: resultOfStatus(task.status), sentOutputs };
     const now = nowUnix();
+    // A report is a sign of life: the zombie sweep leaves the task alone.
+    await this.store.touchTask(task.id, now);
     for (const step of state.steps) {
       const status = statusOfResult(step.result) ?? (step.startedAt ? ActionStatus.Running : ActionStatus.Waiting);
       await this.store.updateStep(task.id, step.id, {
@@ -257,19 +267,72 @@ export class TasksService {
     }
     const finished = statusOfResult(state.result);
     if (finished === undefined) return { result: 0, sentOutputs };
-    const stopped = state.stoppedAt ? Math.floor(state.stoppedAt / 1000) : now;
-    const outcome = await this.ctx.transaction(async (tx) => {
-      const store = tx.store(RunsStore);
-      if (!(await store.updateTask(task.id, [ActionStatus.Running, ActionStatus.Waiting], { status: finished, stopped }, now))) return undefined;
-      const job = await store.jobById(task.job_id);
-      if (!job || job.task_id !== task.id) return undefined;
-      if (!(await store.moveJob(job.id, [ActionStatus.Running], { status: finished, stopped }, now))) return undefined;
-      const settled = await settleRun(tx, job.run_id);
-      return { run: settled.run, changed: [{ ...job, status: finished, stopped }, ...settled.changed] };
-    });
-    if (outcome?.run) await reportJobStatuses(this.ctx, outcome.run, outcome.changed);
+    await this.finish(task, finished, state.stoppedAt ? Math.floor(state.stoppedAt / 1000) : now);
     const current = await this.store.taskById(task.id);
     return { result: resultOfStatus(current?.status ?? finished), sentOutputs };
+  }
+
+  /** Ends a running task and its job with `status` (the run and the jobs that need it follow); false if it had ended. */
+  private async finish(task: ActionTask, status: ActionStatus, stopped: number): Promise<boolean> {
+    const now = nowUnix();
+    const outcome = await this.ctx.transaction(async (tx) => {
+      const store = tx.store(RunsStore);
+      if (!(await store.updateTask(task.id, [ActionStatus.Running, ActionStatus.Waiting], { status, stopped }, now))) return undefined;
+      const job = await store.jobById(task.job_id);
+      if (!job || job.task_id !== task.id) return undefined;
+      if (!(await store.moveJob(job.id, [ActionStatus.Running], { status, stopped }, now))) return undefined;
+      const settled = await settleRun(tx, job.run_id);
+      return { run: settled.run, changed: [{ ...job, status, stopped }, ...settled.changed] };
+    });
+    if (outcome?.run) await reportJobStatuses(this.ctx, outcome.run, outcome.changed);
+    return outcome !== undefined;
+  }
+
+  /**
+   * The cron tasks' sweeps (Forgejo's `StopZombieTasks`, `StopEndlessTasks`): running tasks whose runner has not
+   * reported for `[actions] ZOMBIE_TASK_TIMEOUT`, or that run past `ENDLESS_TASK_TIMEOUT`, fail.
+   */
+  async stopStaleTasks(which: 'zombie' | 'endless', signal: AbortSignal): Promise<string> {
+    const setting = which === 'zombie' ? this.ctx.settings.actions.ZOMBIE_TASK_TIMEOUT : this.ctx.settings.actions.ENDLESS_TASK_TIMEOUT;
+    const seconds = parseGoDuration(setting);
+    if (seconds === undefined || seconds <= 0) return `[actions] ${which === 'zombie' ? 'ZOMBIE' : 'ENDLESS'}_TASK_TIMEOUT is not a duration`;
+    const before = nowUnix() - seconds;
+    let stopped = 0;
+    for (;;) {
+      const tasks = await this.store.runningTasksBefore(which === 'zombie' ? 'updated' : 'started', before, SWEEP_BATCH);
+      for (const task of tasks) {
+        if (signal.aborted) break;
+        if (await this.finish(task, ActionStatus.Failure, nowUnix())) stopped++;
+      }
+      if (tasks.length < SWEEP_BATCH || signal.aborted) break;
+    }
+    return stopped === 0 ? 'no task to stop' : `${stopped} tasks stopped`;
+  }
+
+  /** The cron task `cancel_abandoned_jobs`: jobs no runner took for `[actions] ABANDONED_JOB_TIMEOUT` are cancelled. */
+  async cancelAbandonedJobs(signal: AbortSignal): Promise<string> {
+    const seconds = parseGoDuration(this.ctx.settings.actions.ABANDONED_JOB_TIMEOUT);
+    if (seconds === undefined || seconds <= 0) return '[actions] ABANDONED_JOB_TIMEOUT is not a duration';
+    const before = nowUnix() - seconds;
+    let cancelled = 0;
+    for (;;) {
+      const jobs = await this.store.waitingJobsBefore(before, SWEEP_BATCH);
+      for (const job of jobs) {
+        if (signal.aborted) break;
+        const now = nowUnix();
+        const outcome = await this.ctx.transaction(async (tx) => {
+          if (!(await tx.store(RunsStore).moveJob(job.id, [ActionStatus.Waiting], { status: ActionStatus.Cancelled, stopped: now }, now))) return undefined;
+          const settled = await settleRun(tx, job.run_id);
+          return { run: settled.run, changed: [{ ...job, status: ActionStatus.Cancelled, stopped: now }, ...settled.changed] };
+        });
+        if (outcome?.run) {
+          cancelled++;
+          await reportJobStatuses(this.ctx, outcome.run, outcome.changed);
+        }
+      }
+      if (jobs.length < SWEEP_BATCH || signal.aborted) break;
+    }
+    return cancelled === 0 ? 'no abandoned job' : `${cancelled} abandoned jobs cancelled`;
   }
 
   /**
@@ -324,6 +387,34 @@ export class TasksService {
       if (expected.length === actual.length && timingSafeEqual(expected, actual)) return task;
     }
     return undefined;
+  }
+
+  /**
+   * Who a workflow token authenticates (Forgejo's `GetRunningTaskByToken` then the Actions user with its task id):
+   * the Actions user acting for the task while it runs, with what the permission rule needs of it; undefined for
+   * an unknown token or a finished task's.
+   */
+  async actorOfToken(token: string): Promise<Actor | undefined> {
+    const task = await this.taskOfToken(token);
+    if (!task) return undefined;
+    const job = await this.store.jobById(task.job_id);
+    const run = job ? await this.store.runById(job.run_id) : undefined;
+    if (!run) return undefined;
+    return taskActor({ id: task.id, repoId: task.repo_id, forkPullRequest: run.is_fork_pull_request !== 0 });
+  }
+
+  /**
+   * `GET /actions/run`: the run of the task whose token authenticated the request, with its repository as the task
+   * sees it. Any other caller is refused, as Forgejo refuses it (403 "must use an automatic actions token").
+   */
+  async runOfToken(actor: Actor): Promise<{ run: ActionRun; access: RepoAccess }> {
+    const own = actorTask(actor);
+    if (!own) throw new ForbiddenError('must use an automatic actions token');
+    const task = await this.store.taskById(own.id);
+    const job = task ? await this.store.jobById(task.job_id) : undefined;
+    const run = job ? await this.store.runById(job.run_id) : undefined;
+    if (!run) throw new NotFoundError('run not found');
+    return { run, access: await this.ctx.service(ReposService).resolveById(actor, run.repo_id) };
   }
 }
 

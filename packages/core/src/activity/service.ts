@@ -150,7 +150,9 @@ export class ActivityService {
    * Writes actions of one repository to every feed they reach, in one statement: the doer's, the owner's, and
    * those of the watchers (for code changes, the watchers who may read the repository).
    */
-  private async fanOut(tx: CoreTransaction, repo: Repository, owner: User, actions: readonly Pending[]): Promise<void> {
+  private async fanOut(tx: CoreTransaction, repo: Repository, owner: User, all: readonly Pending[]): Promise<void> {
+    // What a system account does (the Actions user of a workflow's token) has no account row a feed could show.
+    const actions = all.filter((action) => action.act_user_id > 0);
     if (actions.length === 0) return;
     const watcherIds = await tx.port(ReposPort).watcherIds(repo.id, [WatchMode.Normal, WatchMode.Auto]);
     // Per gated unit, the watchers who may read it.

@@ -252,6 +252,7 @@ const SPEC = {
   'cron.reinit_missing_repos': cronTask(false, false, '@every 72h'),
   'cron.delete_missing_repos': cronTask(false, false, '@every 72h'),
   'cron.delete_old_actions': { ...cronTask(false, false, '@every 168h'), OLDER_THAN: str('8760h') },
+  'cron.cleanup_actions': cronTask(true, false, '@midnight'),
   // Forgejo's package cleanup; here what uploads left: container upload sessions untouched for OLDER_THAN, and
   // spooled uploads a crash cut off. Not at start (Forgejo's is): the start-up repair already empties the spool,
   // and a forge's first requests should not wait behind a listing of the blob storage.
@@ -269,7 +270,22 @@ const SPEC = {
     ENABLED: bool(true),
     /** Where `uses: actions/checkout@v4` is fetched from by runners (Forgejo's default). */
     DEFAULT_ACTIONS_URL: str('https://data.forgejo.org'),
+    /** Days an artifact is kept before `cleanup_actions` removes it; a workflow may ask for fewer (Forgejo's default). */
+    ARTIFACT_RETENTION_DAYS: int(90),
+    /** RepoHost's own: bytes one artifact may take at most; -1: no limit. */
+    ARTIFACT_MAX_SIZE: size(10 * 1024 * 1024 * 1024),
+    /** A running task the runner has not reported on for this long is failed (its runner is gone). */
+    ZOMBIE_TASK_TIMEOUT: str('10m'),
+    /** A task running this long is failed whatever its runner says. */
+    ENDLESS_TASK_TIMEOUT: str('3h'),
+    /** A job no runner took for this long is cancelled. */
+    ABANDONED_JOB_TIMEOUT: str('24h'),
   },
+  // Forgejo's Actions tasks (registered only when `[actions] ENABLED`).
+  'cron.stop_zombie_tasks': cronTask(true, true, '@every 5m'),
+  'cron.stop_endless_tasks': cronTask(true, true, '@every 30m'),
+  'cron.cancel_abandoned_jobs': cronTask(true, true, '@every 6h'),
+  'cron.start_schedule_tasks': cronTask(true, false, '@every 1m'),
   admin: {
     /** Only site administrators may create organizations. */
     DISABLE_REGULAR_ORG_CREATION: bool(false),

@@ -54,6 +54,11 @@ export class ReposPort {
     return this.repos.findByIds(ids);
   }
 
+  /** Repositories after `afterId`, by id, at most `limit` (a walk over every repository in batches). */
+  after(afterId: number, limit: number): Promise<Repository[]> {
+    return this.repos.findAfter(afterId, limit);
+  }
+
   /** The repository of this owner with this name, case-insensitively (references, `owner/name` lookups). */
   byOwnerAndName(ownerId: number, name: string): Promise<Repository | undefined> {
     return this.repos.findByOwnerAndName(ownerId, name);

@@ -62,6 +62,11 @@ export class ReposStore extends Store<ReposTables> {
     return this.db.selectFrom('repository').selectAll().where('id', 'in', [...new Set(ids)]).execute();
   }
 
+  /** Repositories after `afterId`, by id (a walk over every repository in batches). */
+  findAfter(afterId: number, limit: number): Promise<Repository[]> {
+    return this.db.selectFrom('repository').selectAll().where('id', '>', afterId).orderBy('id').limit(limit).execute();
+  }
+
   findById(id: number): Promise<Repository | undefined> {
     return this.db.selectFrom('repository').selectAll().where('id', '=', id).executeTakeFirst();
   }

@@ -4,7 +4,7 @@
  */
 import './admin-events.js';
 import './events.js';
-export { ANONYMOUS, SYSTEM, actorUser, isSelf, isSiteAdmin, signedInUser, userActor, type Actor } from './actor.js';
+export { ANONYMOUS, SYSTEM, actorTask, actorUser, isActionsActor, isSelf, isSiteAdmin, signedInUser, taskActor, userActor, type Actor, type ActorTask } from './actor.js';
 export { RenameUserOptionSchema, type EditUserOption, type RenameUserOption } from './admin-schemas.js';
 export { UserAdminService } from './admin-service.js';
 export { UserAvatarsService, decodeAvatarImage, type AvatarImage, readAvatar, writeAvatar } from './avatars.js';

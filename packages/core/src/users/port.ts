@@ -5,6 +5,7 @@ import { UserAdminStore, type UserAdminPatch } from './admin-store.js';
 import { UserCountersStore, type UserCounterDeltas } from './counters.js';
 import { BlocksStore } from './blocks-store.js';
 import type { User, UserBlocking, UserTable } from './tables.js';
+import { ACTIONS_USER, ACTIONS_USER_ID } from './system.js';
 import type { Page, PageRequest } from '../paging.js';
 
 /**
@@ -35,9 +36,14 @@ export class UsersPort {
     return this.users.findByName(name);
   }
 
-  /** The accounts with these ids, by id, in one query per 500: keeps a page's query count fixed. */
-  byIds(ids: readonly number[]): Promise<Map<number, User>> {
-    return this.users.findByIds(ids);
+  /**
+   * The accounts with these ids, by id, in one query per 500: keeps a page's query count fixed. The Actions user
+   * (what a workflow's token writes as) is among them by its fixed row, so what it wrote shows its name.
+   */
+  async byIds(ids: readonly number[]): Promise<Map<number, User>> {
+    const found = await this.users.findByIds(ids.filter((id) => id > 0));
+    if (ids.includes(ACTIONS_USER_ID)) found.set(ACTIONS_USER_ID, ACTIONS_USER);
+    return found;
   }
 
   /** The accounts with these lower-cased names (`@mentions`, reviewer lists), in one query per 500. */

@@ -5,7 +5,7 @@
  * in common (`tag`, `auth`, `scopes`), which they leave out. Route modules only add routes to these groups; a new
  * resource kind, or a new check on a path, adds its group here.
  */
-import { NotFoundError, PackagesService, UnauthorizedError, actorUser, isOrganization, type ScopeCategory } from '@repohost/core';
+import { NotFoundError, PackagesService, UnauthorizedError, actorTask, actorUser, isOrganization, type ScopeCategory } from '@repohost/core';
 import type { RequestBase } from './contract.js';
 import {
   requireFlagsEnabled,
@@ -77,9 +77,14 @@ export function defineGroups(router: ApiRouter) {
    */
   const repo = router.group(
     '/repos/{owner}/{repo}',
-    async (ctx) => ({
-      repo: await ctx.host.repos.resolve(ctx.actor, ctx.params.owner, ctx.params.repo).catch((error: unknown) => repoMovedOr(error, ctx, ctx.params.owner, ctx.params.repo)),
-    }),
+    async (ctx) => {
+      const repo = await ctx.host.repos.resolve(ctx.actor, ctx.params.owner, ctx.params.repo).catch((error: unknown) => repoMovedOr(error, ctx, ctx.params.owner, ctx.params.repo));
+      // Forgejo's repoAssignment: through the API, a workflow task's token reaches its own repository only (git
+      // over HTTP still reads public ones, as Forgejo's does).
+      const task = actorTask(ctx.actor);
+      if (task && task.repoId !== repo.repo.id) throw new NotFoundError();
+      return { repo };
+    },
     { tag: 'repository', scopes: ['repository'] },
   );
 

@@ -4,7 +4,8 @@ import { createTableWithId } from './kit.js';
 /**
  * Workflow runs (Forgejo's `action_run`), their jobs (`action_run_job`), the tasks runners took them as
  * (`action_task`), each task's steps, outputs and log lines, and the tasks version a runner compares to skip an idle
- * poll (`action_tasks_version`, one row per scope). A run's `index` counts per repository; `trigger_key` makes the
+ * poll (`action_tasks_version`, one row per scope). A run's `index` counts per repository (`action_run_index`, whose
+ * row an insert locks until its transaction ends, so two runs never pick one number); `trigger_key` makes the
  * detection of one event idempotent (a job retried after a crash finds its runs made). Log lines are rows, so every
  * process serving the installation reads and appends them the same way.
  */
@@ -109,6 +110,12 @@ export const m0049_actions_runs: Migration = {
       .addColumn('time', 'bigint', (c) => c.notNull())
       .addColumn('content', 'text', (c) => c.notNull())
       .addPrimaryKeyConstraint('action_task_log_pk', ['task_id', 'line'])
+      .execute();
+
+    await db.schema
+      .createTable('action_run_index')
+      .addColumn('repo_id', 'bigint', (c) => c.primaryKey())
+      .addColumn('last_index', 'bigint', (c) => c.notNull())
       .execute();
 
     await db.schema

@@ -52,6 +52,8 @@ import { m0046_storage_locks } from './0046_storage_locks.js';
 import { m0047_webhooks_delivery_leases } from './0047_webhooks_delivery_leases.js';
 import { m0048_pulls_branch_tips } from './0048_pulls_branch_tips.js';
 import { m0049_actions_runs } from './0049_actions_runs.js';
+import { m0050_actions_artifacts } from './0050_actions_artifacts.js';
+import { m0051_actions_schedules } from './0051_actions_schedules.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001_users_create,
@@ -103,4 +105,6 @@ export const MIGRATIONS: readonly Migration[] = [
   m0047_webhooks_delivery_leases,
   m0048_pulls_branch_tips,
   m0049_actions_runs,
+  m0050_actions_artifacts,
+  m0051_actions_schedules,
 ];

@@ -1,4 +1,6 @@
+import { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
+import { ZipFile } from 'yazl';
 import {
   ActionRunJobSchema,
   ActionRunSchema,
@@ -12,7 +14,9 @@ import {
   toApiActionRun,
   toApiActionRunJob,
   toApiActionTask,
+  type ActionRun,
   type ActionStatus,
+  type ActionTask,
   type RepoAccess,
   type RepoHost,
   clampPage,
@@ -119,6 +123,15 @@ export function registerActionsRunRoutes(_router: ApiRouter, { repo }: Groups): 
     },
   });
   run.add({
+    method: 'GET',
+    path: '/logs',
+    operationId: 'repoGetActionRunLogs',
+    summary: 'Download a ZIP of plaintext logs for every job in an action run',
+    reply: { status: 200, description: 'ZIP archive of per-job log files', produces: ['application/zip'] },
+    errors: ['unauthorized', 'forbidden', 'not_found'],
+    handler: async ({ host, repo, run, responseHeaders }) => runLogsZip(host, repo, run, responseHeaders),
+  });
+  run.add({
     method: 'POST',
     path: '/cancel',
     operationId: 'CancelActionRun',
@@ -206,6 +219,40 @@ export function registerActionsRunRoutes(_router: ApiRouter, { repo }: Groups): 
       return { id: started.run.id, run_number: started.run.index, jobs: started.jobs.map((job) => job.name) };
     },
   });
+}
+
+/** Log lines read from the database per query while a log is streamed out. */
+const LOG_BATCH = 2000;
+
+/** A task's log lines as `repoGetActionJobLogs` writes them, read in batches. */
+async function* taskLogText(host: RepoHost, task: ActionTask): AsyncGenerator<Buffer> {
+  for (let from = 0; from < task.log_length; from += LOG_BATCH) {
+    const lines = await runs(host).logLines(task, from, Math.min(task.log_length, from + LOG_BATCH));
+    if (lines.length === 0) return;
+    yield Buffer.from(lines.map((line) => `${new Date(line.time).toISOString()} ${line.content}\n`).join(''));
+  }
+}
+
+/**
+ * `repoGetActionRunLogs`: a ZIP with one plaintext log per job (`<position>_<job name>.txt`, the current attempt's),
+ * streamed: each log is read in batches and deflated by zlib off the event loop as it goes out.
+ */
+async function runLogsZip(host: RepoHost, access: RepoAccess, run: ActionRun, responseHeaders: Record<string, string>): Promise<Response> {
+  const { jobs } = await runs(host).jobs(access, run.id);
+  const tasks = await runs(host).tasksOfJobs(jobs);
+  const zip = new ZipFile();
+  jobs.forEach((job, position) => {
+    const task = tasks.get(job.task_id);
+    const name = `${position}_${job.name.replace(/[\\/:*?"<>|\x00-\x1f]/g, '_')}.txt`;
+    zip.addReadStream(task ? Readable.from(taskLogText(host, task)) : Readable.from([]), name, { mtime: new Date((job.stopped || job.updated) * 1000) });
+  });
+  zip.end();
+  const headers = {
+    ...responseHeaders,
+    'content-type': 'application/zip',
+    'content-disposition': `attachment; filename="${access.repo.name.replace(/[^\w.-]/g, '_')}-run-${run.index}-logs.zip"`,
+  };
+  return new Response(Readable.toWeb(zip.outputStream as Readable) as ReadableStream, { status: 200, headers });
 }
 
 /**

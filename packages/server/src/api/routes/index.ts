@@ -39,6 +39,8 @@ import { registerWebhookRoutes } from './webhooks.js';
 import { registerActionsRoutes } from './actions.js';
 import { registerActionsRunnerRoutes } from './actions-runners.js';
 import { registerActionsRunRoutes } from './actions-runs.js';
+import { registerActionsArtifactRoutes } from './actions-artifacts.js';
+import { registerActionsRunTokenRoutes } from './actions-run-token.js';
 import { registerPackageRoutes } from './packages.js';
 import { registerOAuth2AppRoutes } from './oauth2-apps.js';
 import { registerIssueRoutes } from './issues.js';
@@ -106,6 +108,8 @@ const ROUTE_MODULES: readonly ((router: ApiRouter, groups: Groups) => void)[] = 
   registerActionsRoutes,
   registerActionsRunnerRoutes,
   registerActionsRunRoutes,
+  registerActionsArtifactRoutes,
+  registerActionsRunTokenRoutes,
   registerPackageRoutes,
   registerOAuth2AppRoutes,
   registerIssueRoutes,
