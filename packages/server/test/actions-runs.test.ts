@@ -216,6 +216,29 @@ describe.skipIf(!RUNNER)('workflow runs with a protocol runner', () => {
     expect(idle.lines[0].tasks_version).toBeGreaterThan(0);
   });
 
+  test('a matrix makes one job per combination; UpdateLog keeps lines from the acknowledged index: a gap stores nothing, an overlap only its new lines', async () => {
+    const logRepo = await createRepo(alice);
+    const logRunner = await registerRunner(logRepo, alice);
+    await putFile(logRepo, alice, '.forgejo/workflows/m.yml', 'on: [push]\njobs:\n  build:\n    strategy:\n      matrix:\n        os: [linux, mac]\n    runs-on: ubuntu-latest\n    steps:\n      - run: true\n');
+    const [found] = await waitForRuns(logRepo, alice, 1);
+    const jobs = await json<any[]>(await s.fetch(`/api/v1/repos/${logRepo}/actions/runs/${found.id}/jobs`, { headers: alice.h }));
+    expect(jobs.map((job) => [job.name, job.status])).toEqual([
+      ['build (linux)', 'waiting'],
+      ['build (mac)', 'waiting'],
+    ]);
+    const taken = await runner(['fetch-once', '-instance', s.url, '-uuid', logRunner.uuid, '-token', logRunner.token]);
+    const taskId = String(taken.lines[0].task_id);
+    const log = (index: number, lines: string, extra: string[] = []) =>
+      runner(['raw', '-instance', s.url, '-uuid', logRunner.uuid, '-token', logRunner.token, '-call', 'update-log', '-task', taskId, '-index', String(index), '-lines', lines, ...extra]);
+    expect((await log(3, 'x,y')).lines[0]).toEqual({ ack_index: 0 });
+    expect((await log(0, 'a,b')).lines[0]).toEqual({ ack_index: 2 });
+    expect((await log(1, 'b,c')).lines[0]).toEqual({ ack_index: 3 });
+    expect((await log(3, '', ['-no-more'])).lines[0]).toEqual({ ack_index: 3 });
+    const text = await (await s.fetch(`/api/v1/repos/${logRepo}/actions/jobs/${jobs[0].id}/logs`, { headers: alice.h })).text();
+    expect(text.trim().split('\n').map((line) => line.slice(line.indexOf(' ') + 1))).toEqual(['a', 'b', 'c']);
+    expect((await log(3, 'd')).lines[0]).toMatchObject({ error_code: 'already_exists' });
+  });
+
   test('rerunning the failed job runs it again as attempt 2 with the outputs it needs; the JSON codec works too', async () => {
     const jobs = await json<any[]>(await s.fetch(`/api/v1/repos/${repo}/actions/runs/${runId}/jobs`, { headers: alice.h }));
     expect((await s.fetch(`/api/v1/repos/${repo}/actions/jobs/${jobs[1].id}/rerun`, { method: 'POST', headers: bob.h })).status).toBe(403);
