@@ -6,6 +6,7 @@ import { RunsService } from './runs.js';
 import { ArtifactsService } from './artifacts.js';
 import { SchedulesService } from './schedules.js';
 import { TasksService } from './tasks.js';
+import { RunHooks } from './run-hooks.js';
 
 /**
  * Actions: a repository's or an account's secrets, variables, runner registration tokens and runners go with it (its
@@ -22,6 +23,7 @@ export const actionsDomain = defineDomain({
     ctx.service(RunsService).subscribe();
     ctx.service(ArtifactsService).subscribe();
     ctx.service(SchedulesService).subscribe();
+    ctx.service(RunHooks).subscribe();
   },
   jobs: {
     // Idempotent: a run remembers the detection that made it (its trigger key), so a retried attempt adds none.
@@ -39,8 +41,8 @@ export const actionsDomain = defineDomain({
 });
 
 /**
- * Forgejo's Actions cron tasks (`initActionsTasks`), a record of their own so that `/admin/cron` lists them after the
- * maintenance tasks (`domains.ts` keeps the order); registered only while Actions is on.
+ * Forgejo's Actions cron tasks (`initActionsTasks`), a record of their own so that `/admin/cron` lists them where
+ * Forgejo does, between its basic and extended tasks (`domains.ts` keeps the order); registered only while Actions is on.
  */
 export const actionsTasksDomain = defineDomain({
   name: 'actions.tasks',

@@ -42,6 +42,8 @@ export { RunsService, WORKFLOW_DIRS, actionsEnabled, type DetectPayload } from '
 export { SchedulesService } from './schedules.js';
 export { TasksService, type ReportedLogLine, type ReportedStep, type ReportedTask, type TaskForRunner } from './tasks.js';
 export { ActionStatus, isDone, statusName, statusOfName, type ActionStatusName } from './status.js';
+export { RunHooks } from './run-hooks.js';
+export { type RunDoneEvent } from './events.js';
 export { type RunFilter, type StoredLogLine } from './runs-store.js';
 export {
   REGISTRATION_TOKEN_INVALIDATED,

@@ -8,6 +8,7 @@ import { nowUnix } from '../storage/index.js';
 import { RunsStore } from './runs-store.js';
 import { ActionStatus, aggregateStatus, commitStateOf, isDone } from './status.js';
 import type { ActionRun, ActionRunJob } from './tables.js';
+import './events.js';
 
 /** Where a job's page is: the run's page and the job's position in it (Forgejo's `/actions/runs/{index}/jobs/{n}`). */
 export function jobHtmlUrl(ctx: CoreContext, ownerName: string, repoName: string, run: Pick<ActionRun, 'index'>, position: number): string {
@@ -53,6 +54,7 @@ export function workflowDisplayName(run: Pick<ActionRun, 'workflow_id'>, payload
  */
 export async function settleRun(tx: CoreTransaction, runId: number): Promise<{ run: ActionRun | undefined; changed: ActionRunJob[] }> {
   const store = tx.store(RunsStore);
+  await store.lockRun(runId);
   const jobs = await store.jobsOfRun(runId);
   const changed: ActionRunJob[] = [];
   const now = nowUnix();
@@ -84,6 +86,8 @@ export async function settleRun(tx: CoreTransaction, runId: number): Promise<{ r
     const stopped = isDone(status) ? run.stopped || now : 0;
     if (status !== run.status || started !== run.started || stopped !== run.stopped) {
       await store.setRunStatus(run.id, { status, started, stopped }, now);
+      // Forgejo's ActionRunNowDone: the run has just finished (its webhooks are queued in this transaction).
+      if (isDone(status) && !isDone(run.status)) tx.emit('actions.run_done', { runId: run.id, priorStatus: run.status });
       Object.assign(run, { status, started, stopped, updated: now });
     }
   }

@@ -78,6 +78,33 @@ export class RunsStore extends Store<ActionsTables> {
     return Store.page(query.selectAll().orderBy('id', 'desc').limit(page.limit).offset(offsetOf(page)).execute(), query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst());
   }
 
+  /**
+   * The repository's run, of any workflow, ref or event, that finished last before `run` did (Forgejo's
+   * `GetRunBefore`); runs stopped in the same second are told apart by their ids.
+   */
+  runFinishedBefore(run: Pick<ActionRun, 'id' | 'repo_id' | 'stopped'>): Promise<ActionRun | undefined> {
+    return this.db
+      .selectFrom('action_run')
+      .selectAll()
+      .where('repo_id', '=', run.repo_id)
+      .where('status', 'in', [ActionStatus.Success, ActionStatus.Failure, ActionStatus.Cancelled, ActionStatus.Skipped])
+      .where('stopped', '>', 0)
+      .where((eb) => eb.or([eb('stopped', '<', run.stopped), eb.and([eb('stopped', '=', run.stopped), eb('id', '<', run.id)])]))
+      .orderBy('stopped', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  /**
+   * Takes the run's row lock until the transaction ends (PostgreSQL; SQLite runs one writer at a time): jobs of one
+   * run finishing at once settle the run one after the other, each reading the jobs the other committed.
+   */
+  async lockRun(id: number): Promise<void> {
+    if (this.scope.storage.dialect !== 'postgres' || !this.scope.inTransaction) return;
+    await this.db.selectFrom('action_run').select('id').where('id', '=', id).forUpdate().execute();
+  }
+
   async setRunStatus(id: number, fields: Partial<Pick<ActionRun, 'status' | 'started' | 'stopped'>>, now: number): Promise<void> {
     await this.db.updateTable('action_run').set({ ...fields, updated: now }).where('id', '=', id).execute();
   }

@@ -31,6 +31,10 @@ const EVENT_FLAGS = [
   'repository',
   'release',
   'package',
+  // A workflow run that finished (Forgejo's HookEventActionRunFailure/Recover/Success).
+  'action_run_failure',
+  'action_run_recover',
+  'action_run_success',
 ] as const;
 type EventFlag = (typeof EVENT_FLAGS)[number];
 
@@ -62,7 +66,9 @@ export function eventsFromOption(names: readonly string[] | undefined, branchFil
   const wanted = new Set((names && names.length > 0 ? names : ['push']).map((n) => n.toLowerCase()));
   const has = (name: string) => wanted.has(name);
   const events: Partial<Record<EventFlag, boolean>> = {};
-  for (const flag of ['create', 'delete', 'fork', 'push', 'wiki', 'repository', 'release', 'package'] as const) events[flag] = has(flag);
+  for (const flag of ['create', 'delete', 'fork', 'push', 'wiki', 'repository', 'release', 'package', 'action_run_failure', 'action_run_recover', 'action_run_success'] as const) {
+    events[flag] = has(flag);
+  }
   events.issues = has('issues_only') || has('issues');
   for (const flag of ISSUE_FLAGS) events[flag] = has(flag) || has('issues');
   events.pull_request = has('pull_request_only') || has('pull_request');

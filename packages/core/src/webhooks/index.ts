@@ -4,6 +4,6 @@
  */
 export { webhooksDomain } from './domain.js';
 export { WebhooksService } from './service.js';
-export { type HookPayload } from './formats/types.js';
+export { type HookEventName, type HookPayload } from './formats/types.js';
 export { type PullHookAction } from './pull-payloads.js';
 export { type WebhooksTables } from './tables.js';

@@ -362,6 +362,30 @@ export class WebhooksService {
     return details && pullPayload(this.ctx.settings, action, details, base.actor);
   }
 
+  /**
+   * For a domain above this one (Actions' finished runs): queues `event` with `payload`, Forgejo's wire JSON as the
+   * caller built it, for every active hook of the repository that wants it (its own, its owner's, the system's), in
+   * the caller's transaction, so the deliveries exist exactly when the change does. `payload` may be a function,
+   * called only when some hook wants the event. No branch filter applies (Forgejo's filters only refs' events).
+   * The caller wakes the delivery worker after its commit (`wakeDelivery`); otherwise the worker's next poll finds them.
+   */
+  async enqueueRepoEvent(
+    tx: CoreTransaction,
+    repo: Repository,
+    owner: User,
+    event: HookEventName,
+    payload: HookPayload | (() => HookPayload | Promise<HookPayload>),
+  ): Promise<void> {
+    const hooks = await this.activeHooks(tx, repo, owner);
+    if (hooks.length === 0) return;
+    await this.enqueue(tx, hooks, repo, event, typeof payload === 'function' ? payload : () => payload);
+  }
+
+  /** Tells this host's delivery worker, if it runs, that tasks were queued (after the commit that queued them). */
+  wakeDelivery(): void {
+    this.deliverer?.wake();
+  }
+
   // ---- events → outbox ----
 
   private payloadContext(tx?: CoreTransaction): PayloadContext {

@@ -186,7 +186,8 @@ export type EventKind =
   | 'repository'
   | 'release'
   | 'wiki'
-  | 'package';
+  | 'package'
+  | 'action';
 
 const EVENT_KINDS: ReadonlyMap<HookEventName, EventKind> = new Map<HookEventName, EventKind>([
   ['create', 'create'],
@@ -212,6 +213,9 @@ const EVENT_KINDS: ReadonlyMap<HookEventName, EventKind> = new Map<HookEventName
   ['release', 'release'],
   ['wiki', 'wiki'],
   ['package', 'package'],
+  ['action_run_failure', 'action'],
+  ['action_run_recover', 'action'],
+  ['action_run_success', 'action'],
 ]);
 
 /** The kind of payload an event carries; `undefined` for events the chat types do not render (workflows). */
@@ -489,6 +493,29 @@ export function packageMessage(p: HookPayload, o: MessageOptions): { text: strin
       break;
   }
   return { text: withSender(p, text, o), color };
+}
+
+/**
+ * A finished workflow run (`ActionPayload`, Forgejo's `getActionPayloadInfo`): the run linked by its title, its
+ * repository, and the ref it ran on; no sender (the run's trigger user stands for it where a format shows one).
+ */
+export function actionMessage(p: HookPayload, o: MessageOptions): { text: string; color: number } {
+  const run = obj(p, 'run');
+  const repo = obj(run, 'repository');
+  const runLink = o.markup.link(str(run, 'html_url'), str(run, 'title'));
+  const repoLink = o.markup.link(str(repo, 'html_url'), str(repo, 'full_name'));
+  // A branch name may hold markup characters; each markup escapes it as it does other user text.
+  const ref = o.markup.text(str(run, 'prettyref'));
+  switch (str(p, 'action')) {
+    case 'failure':
+      return { text: `${runLink} Action Failed in ${repoLink} ${ref}`, color: RED };
+    case 'recover':
+      return { text: `${runLink} Action Recovered in ${repoLink} ${ref}`, color: GREEN };
+    case 'success':
+      return { text: `${runLink} Action Succeeded in ${repoLink} ${ref}`, color: GREEN };
+    default:
+      return { text: '', color: 0 };
+  }
 }
 
 /** `1 new commit` / `N new commits`. */

@@ -5,6 +5,7 @@
 import {
   PLAIN_MARKUP,
   escapeMarkdown,
+  actionMessage,
   eventKind,
   goJson,
   issueCommentMessage,
@@ -124,6 +125,10 @@ function payloadOf(p: HookPayload, event: HookEventName): DingtalkPayload | unde
     case 'package': {
       const { text } = packageMessage(p, m);
       return actionCard(text, text, 'view package', str(obj(p, 'package'), 'html_url'));
+    }
+    case 'action': {
+      const { text } = actionMessage(p, m);
+      return actionCard(text, text, 'view run', str(obj(p, 'run'), 'html_url'));
     }
     default:
       return undefined;

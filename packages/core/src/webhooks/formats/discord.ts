@@ -5,6 +5,7 @@
 import { ValidationError } from '../../errors.js';
 import {
   GREEN,
+  actionMessage,
   PLAIN_MARKUP,
   RED,
   escapeMarkdown,
@@ -43,6 +44,8 @@ interface Embed {
   description: string;
   url: string;
   color: number;
+  /** Who the embed names as its author when not the payload's sender (a run: the account that started it). */
+  author?: JsonObject;
 }
 
 function embed(p: HookPayload, event: HookEventName): Embed | undefined {
@@ -122,6 +125,11 @@ function embed(p: HookPayload, event: HookEventName): Embed | undefined {
       const info = packageMessage(p, m);
       return { title: info.text, description: '', url: str(obj(p, 'package'), 'html_url'), color: info.color };
     }
+    case 'action': {
+      const info = actionMessage(p, m);
+      const run = obj(p, 'run');
+      return { title: info.text, description: '', url: str(run, 'html_url'), color: info.color, author: obj(run, 'trigger_user') };
+    }
     default:
       return undefined;
   }
@@ -138,7 +146,7 @@ export const DISCORD_FORMATTER: HookFormatter = {
   format(event, payload, hook) {
     const e = embed(payload, event);
     if (!e) return undefined;
-    const sender = obj(payload, 'sender');
+    const sender = e.author ?? obj(payload, 'sender');
     const body: Record<string, unknown> = {
       username: typeof hook.meta.username === 'string' ? hook.meta.username : '',
     };

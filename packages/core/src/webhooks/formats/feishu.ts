@@ -4,6 +4,7 @@
  */
 import {
   PLAIN_MARKUP,
+  actionMessage,
   eventKind,
   goJson,
   list,
@@ -99,6 +100,8 @@ function message(p: HookPayload, event: HookEventName): string | undefined {
       return wikiMessage(p, m, true).text;
     case 'package':
       return packageMessage(p, m).text;
+    case 'action':
+      return actionMessage(p, m).text;
     default:
       return undefined;
   }

@@ -10,6 +10,7 @@ import { ValidationError } from '../../errors.js';
 import {
   HTML_MARKUP,
   escapeHtml,
+  actionMessage,
   eventKind,
   goJson,
   issueCommentMessage,
@@ -105,6 +106,8 @@ function message(p: HookPayload, event: HookEventName): { html: string; commits?
       const action = str(p, 'action');
       return { html: action === 'created' ? `[${link}] Package published by ${sender}` : action === 'deleted' ? `[${link}] Package deleted by ${sender}` : '' };
     }
+    case 'action':
+      return { html: actionMessage(p, m).text };
     default:
       return undefined;
   }

@@ -4,6 +4,7 @@
  */
 import {
   GREEN,
+  actionMessage,
   PLAIN_MARKUP,
   YELLOW,
   escapeMarkdown,
@@ -46,6 +47,8 @@ interface Card {
   fact?: Fact;
   /** The repository fact (absent only when the payload has no repository). */
   repo: JsonObject;
+  /** The section's activity when not the payload's sender (a run: the account that started it). */
+  sender?: JsonObject;
 }
 
 function card(p: HookPayload, event: HookEventName): Card | undefined {
@@ -138,6 +141,11 @@ function card(p: HookPayload, event: HookEventName): Card | undefined {
       const pkg = obj(p, 'package');
       return { title: info.text, text: '', target: str(pkg, 'html_url'), color: info.color, fact: { name: 'Package:', value: str(pkg, 'name') }, repo };
     }
+    case 'action': {
+      const info = actionMessage(p, m);
+      const run = obj(p, 'run');
+      return { title: info.text, text: '', target: str(run, 'html_url'), color: info.color, repo: obj(run, 'repository'), sender: obj(run, 'trigger_user') };
+    }
     default:
       return undefined;
   }
@@ -148,7 +156,7 @@ export const MSTEAMS_FORMATTER: HookFormatter = {
   format(event, payload) {
     const c = card(payload, event);
     if (!c) return undefined;
-    const sender = obj(payload, 'sender');
+    const sender = c.sender ?? obj(payload, 'sender');
     const facts: Fact[] = [];
     if ('full_name' in c.repo) facts.push({ name: 'Repository:', value: str(c.repo, 'full_name') });
     if (c.fact) facts.push(c.fact);

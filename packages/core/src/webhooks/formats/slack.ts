@@ -4,6 +4,7 @@
  */
 import { BadRequestError, ValidationError } from '../../errors.js';
 import {
+  actionMessage,
   escapeSlack,
   eventKind,
   goJson,
@@ -141,6 +142,8 @@ function message(p: HookPayload, event: Parameters<HookFormatter['format']>[0], 
       return { text: wikiMessage(p, m, true).text, attachments: null };
     case 'package':
       return { text: packageMessage(p, m).text, attachments: null };
+    case 'action':
+      return { text: actionMessage(p, m).text, attachments: null };
     default:
       return undefined;
   }

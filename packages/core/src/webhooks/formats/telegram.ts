@@ -7,6 +7,7 @@
 import {
   HTML_MARKUP,
   escapeHtml,
+  actionMessage,
   eventKind,
   goJson,
   issueCommentMessage,
@@ -81,6 +82,8 @@ function message(p: HookPayload, event: HookEventName): string | undefined {
       return wikiMessage(p, m, true).text;
     case 'package':
       return packageMessage(p, m).text;
+    case 'action':
+      return actionMessage(p, m).text;
     default:
       return undefined;
   }

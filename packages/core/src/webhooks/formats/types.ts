@@ -29,6 +29,9 @@ export type HookEventName =
   | 'pull_request_review_request'
   | 'wiki'
   | 'package'
+  | 'action_run_failure'
+  | 'action_run_recover'
+  | 'action_run_success'
   | 'workflow_run'
   | 'workflow_job';
 

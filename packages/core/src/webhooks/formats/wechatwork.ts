@@ -5,6 +5,7 @@
 import {
   PLAIN_MARKUP,
   escapeMarkdown,
+  actionMessage,
   eventKind,
   goJson,
   issueCommentMessage,
@@ -82,6 +83,8 @@ function message(p: HookPayload, event: HookEventName): string | undefined {
       return wikiMessage(p, m, true).text;
     case 'package':
       return packageMessage(p, m).text;
+    case 'action':
+      return actionMessage(p, m).text;
     default:
       return undefined;
   }
