@@ -147,6 +147,9 @@ async function fetchPack(): Promise<{ status: number; body: string }> {
 beforeAll(async () => {
   ts = await startTestServer({
     repohost: { GIT_MAX_SERVICES: 1, GIT_SERVICE_QUEUE_TIMEOUT: 1, GIT_MAX_FETCH_REQUEST_SIZE: FETCH_CAP },
+    // Actions off: a push would start a workflow detection whose git readers these tests would count as the
+    // requests' own processes.
+    actions: { ENABLED: false },
   });
   port = Number(new URL(ts.url).port);
   scratch = await mkdtemp(path.join(tmpdir(), 'repohost-git-limits-'));

@@ -148,7 +148,9 @@ describe('the built-in SSH server with the real ssh and git clients', () => {
   }
 
   beforeAll(async () => {
-    ts = await startTestServer({ server: { START_SSH_SERVER: true, SSH_LISTEN_HOST: '127.0.0.1', SSH_LISTEN_PORT: 0 } });
+    // Actions off: a push would start a workflow detection whose git readers these tests would count as the
+    // transfers' own processes.
+    ts = await startTestServer({ server: { START_SSH_SERVER: true, SSH_LISTEN_HOST: '127.0.0.1', SSH_LISTEN_PORT: 0 }, actions: { ENABLED: false } });
     // A random listening port is what ssh_url names.
     port = ts.host.settings.server.SSH_PORT;
     expect(port).toBeGreaterThan(0);

@@ -35,7 +35,7 @@ import { actionsDomain, actionsTasksDomain } from './actions/index.js';
 import { packagesDomain } from './packages/index.js';
 import { mirrorsDomain } from './mirrors/index.js';
 import { migrateDomain } from './migrate/index.js';
-import { maintenanceDomain } from './cron/index.js';
+import { maintenanceDomain, maintenanceExtendedDomain } from './cron/index.js';
 import { loginSourcesDomain } from './loginsources/index.js';
 import { twoFactorDomain } from './twofactor/index.js';
 import { MirrorsService } from './mirrors/index.js';
@@ -103,6 +103,7 @@ export const DOMAINS: readonly DomainRecord[] = [
   mirrorUpdates,
   maintenanceDomain,
   actionsTasksDomain,
+  maintenanceExtendedDomain,
   gitIntentsDomain,
 ];
 checkDomains(DOMAINS);

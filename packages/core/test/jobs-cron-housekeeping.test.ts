@@ -38,9 +38,9 @@ describe("RepoHost's housekeeping tasks", () => {
     return { last_error: state.last_error, last_message: state.last_message };
   }
 
-  it('eighteen tasks are listed, the last six RepoHost\'s own', async () => {
+  it('twenty-three tasks are listed (five of them Actions\'), the last six RepoHost\'s own', async () => {
     const listed = await host.cron.list(SYSTEM, { page: 1, limit: 50 });
-    expect(listed.total).toBe(18);
+    expect(listed.total).toBe(23);
     expect(listed.items.map((task) => task.name)).toContain('cleanup_packages');
     expect(listed.items.slice(-6).map((task) => task.name)).toEqual([
       'cleanup_orphaned_attachments',

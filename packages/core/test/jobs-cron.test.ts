@@ -50,7 +50,7 @@ describe('cron schedules', () => {
 });
 
 /** The tasks a start runs at once with the default settings, in `/admin/cron`'s order. */
-const AT_START = ['check_repo_stats', 'check_pull_requests', 'stop_zombie_tasks', 'stop_endless_tasks', 'cancel_abandoned_jobs'];
+const AT_START = ['check_repo_stats', 'stop_zombie_tasks', 'stop_endless_tasks', 'cancel_abandoned_jobs', 'check_pull_requests'];
 
 describe('cron tasks: durable schedule', () => {
   let t: TestHost;

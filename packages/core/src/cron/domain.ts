@@ -7,7 +7,10 @@ import { cleanupPackageUploads } from '../packages/index.js';
 const maintenance = (ctx: CoreContext) => ctx.service(CronMaintenanceService);
 const housekeeping = (ctx: CoreContext) => ctx.service(CronHousekeepingService);
 
-/** Maintenance across domains: Forgejo's tasks under its names and in its order, then RepoHost's own. */
+/**
+ * Maintenance across domains: Forgejo's basic tasks under its names and in its order (Forgejo's Actions tasks follow
+ * them, `actions.tasks` in `domains.ts`), then its extended tasks and RepoHost's own (`maintenanceExtendedDomain`).
+ */
 export const maintenanceDomain = defineDomain({
   name: 'maintenance',
   cron: [
@@ -16,6 +19,13 @@ export const maintenanceDomain = defineDomain({
     { name: 'sync_external_users', timeoutSeconds: 3600, run: (ctx, signal) => maintenance(ctx).syncExternalUsers(signal) },
     { name: 'cleanup_hook_task_table', timeoutSeconds: 3600, run: (ctx, signal) => maintenance(ctx).cleanupHookTasks(signal) },
     { name: 'cleanup_packages', timeoutSeconds: 3600, run: (ctx) => cleanupPackageUploads(ctx) },
+  ],
+});
+
+/** Forgejo's extended maintenance tasks, then RepoHost's own. */
+export const maintenanceExtendedDomain = defineDomain({
+  name: 'maintenance.extended',
+  cron: [
     { name: 'delete_inactive_accounts', timeoutSeconds: 3600, run: (ctx, signal) => maintenance(ctx).deleteInactiveAccounts(signal) },
     { name: 'git_gc_repos', timeoutSeconds: 12 * 3600, run: (ctx, signal) => maintenance(ctx).collectGarbage(signal) },
     { name: 'resync_all_hooks', timeoutSeconds: 600, run: (ctx, signal) => maintenance(ctx).resyncHooks(signal) },
