@@ -239,6 +239,18 @@ describe.skipIf(!RUNNER)('workflow runs with a protocol runner', () => {
     expect((await log(3, 'd')).lines[0]).toMatchObject({ error_code: 'already_exists' });
   });
 
+  test('of runners asking at once, one gets the job', async () => {
+    const raceRepo = await createRepo(alice);
+    const runners = await Promise.all([registerRunner(raceRepo, alice), registerRunner(raceRepo, alice), registerRunner(raceRepo, alice)]);
+    await putFile(raceRepo, alice, '.forgejo/workflows/one.yml', 'on: [push]\njobs:\n  only:\n    runs-on: ubuntu-latest\n    steps:\n      - run: true\n');
+    await waitForRuns(raceRepo, alice, 1);
+    const answers = await Promise.all(runners.map((one) => runner(['fetch-once', '-instance', s.url, '-uuid', one.uuid, '-token', one.token])));
+    for (const answer of answers) expect(answer.code, answer.stderr).toBe(0);
+    expect(answers.filter((answer) => answer.lines[0].task_id > 0)).toHaveLength(1);
+    const tasks = await json<any>(await s.fetch(`/api/v1/repos/${raceRepo}/actions/tasks`, { headers: alice.h }));
+    expect(tasks.total_count).toBe(1);
+  });
+
   test('rerunning the failed job runs it again as attempt 2 with the outputs it needs; the JSON codec works too', async () => {
     const jobs = await json<any[]>(await s.fetch(`/api/v1/repos/${repo}/actions/runs/${runId}/jobs`, { headers: alice.h }));
     expect((await s.fetch(`/api/v1/repos/${repo}/actions/jobs/${jobs[1].id}/rerun`, { method: 'POST', headers: bob.h })).status).toBe(403);

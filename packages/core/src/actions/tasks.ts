@@ -4,7 +4,7 @@ import type { CoreContext } from '../context.js';
 import { SYSTEM, UsersPort, actorTask, taskActor, type Actor } from '../users/index.js';
 import { ReposService, type RepoAccess } from '../repos/index.js';
 import { ConflictError, ForbiddenError, NotFoundError, PayloadTooLargeError, ValidationError } from '../errors.js';
-import { nowUnix } from '../storage/index.js';
+import { isUniqueViolation, nowUnix } from '../storage/index.js';
 import { parseGoDuration } from '../go-duration.js';
 import { apiUrl, webUrl } from '../urls.js';
 import { runnerLabels } from './convert.js';
@@ -135,7 +135,8 @@ export class TasksService {
       const settled = await settleRun(tx, job.run_id);
       return { task, run: settled.run };
     }).catch((error: unknown) => {
-      if (error instanceof JobTakenError) return undefined;
+      // Another runner claimed it first: its task holds this attempt's number, or the job is no longer waiting.
+      if (error instanceof JobTakenError || isUniqueViolation(error)) return undefined;
       throw error;
     });
     if (!claimed || !claimed.run) return undefined;

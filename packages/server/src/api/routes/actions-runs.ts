@@ -17,6 +17,7 @@ import {
   type ActionRun,
   type ActionStatus,
   type ActionTask,
+  type StoredLogLine,
   type RepoAccess,
   type RepoHost,
   clampPage,
@@ -49,9 +50,6 @@ const JobLogsQuerySchema = Type.Object({
   qi: Type.Optional(Type.Boolean({ description: 'Case-insensitive substring match (only meaningful when `q` is set).' })),
   format: Type.Optional(Type.Union([Type.Literal('text'), Type.Literal('ndjson')], { description: 'Response shape. `text` (default) returns log content as plaintext lines. `ndjson` returns one JSON object per line.' })),
 });
-
-/** Log lines one answer holds at most (a longer log is cut; the step filter reaches any part of it). */
-const MAX_LOG_LINES = 100_000;
 
 /** Status names as the list filters take them; a name Forgejo does not know is refused (its 400). */
 function statusesOf(names: readonly string[] | undefined): ActionStatus[] {
@@ -224,12 +222,17 @@ export function registerActionsRunRoutes(_router: ApiRouter, { repo }: Groups): 
 /** Log lines read from the database per query while a log is streamed out. */
 const LOG_BATCH = 2000;
 
+/** A log line as the plaintext logs show it: the time in RFC 3339, a space, the content. */
+function logLineText(line: StoredLogLine): string {
+  return `${new Date(line.time).toISOString()} ${line.content}`;
+}
+
 /** A task's log lines as `repoGetActionJobLogs` writes them, read in batches. */
 async function* taskLogText(host: RepoHost, task: ActionTask): AsyncGenerator<Buffer> {
   for (let from = 0; from < task.log_length; from += LOG_BATCH) {
     const lines = await runs(host).logLines(task, from, Math.min(task.log_length, from + LOG_BATCH));
     if (lines.length === 0) return;
-    yield Buffer.from(lines.map((line) => `${new Date(line.time).toISOString()} ${line.content}\n`).join(''));
+    yield Buffer.from(lines.map((line) => `${logLineText(line)}\n`).join(''));
   }
 }
 
@@ -281,15 +284,19 @@ async function jobLogs(
       to = step.log_index + step.log_length;
     }
   }
-  to = Math.min(to, from + MAX_LOG_LINES);
-  const lines = task && to > from ? await runs(host).logLines(task, from, to) : [];
   const needle = query.q === undefined ? undefined : query.qi ? query.q.toLowerCase() : query.q;
-  const kept = needle === undefined ? lines : lines.filter((line) => (query.qi ? line.content.toLowerCase() : line.content).includes(needle));
   const ndjson = query.format === 'ndjson';
-  const body = kept
-    .map((line) => (ndjson ? JSON.stringify({ line: line.line, time: new Date(line.time).toISOString(), content: line.content }) : `${new Date(line.time).toISOString()} ${line.content}`))
-    .map((text) => `${text}\n`)
-    .join('');
-  const headers = { ...responseHeaders, 'content-type': ndjson ? 'application/x-ndjson;charset=utf-8' : 'text/plain;charset=utf-8', 'content-length': String(Buffer.byteLength(body)) };
-  return new Response(body, { status: 200, headers });
+  const render = (line: StoredLogLine) => (ndjson ? JSON.stringify({ line: line.line, time: new Date(line.time).toISOString(), content: line.content }) : logLineText(line));
+  const headers = { ...responseHeaders, 'content-type': ndjson ? 'application/x-ndjson;charset=utf-8' : 'text/plain;charset=utf-8' };
+  if (!task || to <= from) return new Response('', { status: 200, headers: { ...headers, 'content-length': '0' } });
+  // A log may hold 64 MiB: read and sent in batches, never whole in memory.
+  async function* text(): AsyncGenerator<Buffer> {
+    for (let start = from; start < to; start += LOG_BATCH) {
+      const lines = await runs(host).logLines(task!, start, Math.min(to, start + LOG_BATCH));
+      if (lines.length === 0) return;
+      const kept = needle === undefined ? lines : lines.filter((line) => (query.qi ? line.content.toLowerCase() : line.content).includes(needle));
+      if (kept.length) yield Buffer.from(kept.map((line) => `${render(line)}\n`).join(''));
+    }
+  }
+  return new Response(Readable.toWeb(Readable.from(text())) as ReadableStream, { status: 200, headers });
 }
