@@ -50,6 +50,23 @@ export interface WorkflowFile {
   error?: string;
 }
 
+/** What a run is started from: the repository, who caused it, the workflow file and its answer, the event. */
+export interface RunStart {
+  access: RepoAccess;
+  actor: User;
+  file: WorkflowFile;
+  analysis: AnalyzedWorkflow;
+  ref: string;
+  sha: string;
+  event: string;
+  payload: HookPayload;
+  triggerKey: string;
+  title: string;
+  isFork: boolean;
+  inputs?: Record<string, string>;
+  scheduleId?: number;
+}
+
 /** The Actions unit is on for the repository and the instance. */
 export function actionsEnabled(ctx: CoreContext, repo: Repository): boolean {
   return ctx.settings.actions.ENABLED && viewUnits(repo.units, ctx.settings).actions !== undefined;
@@ -122,23 +139,7 @@ export class RunsService {
     const payload = await this.ctx.service(WebhooksService).pushEventPayload(access.repo, access.owner, userActor(actor), update);
     const title = firstLine(((payload as { head_commit?: { message?: string } }).head_commit?.message ?? '') || update.ref);
     const answers = await this.analyze(files, { kind: 'push', ref: update.ref, changedFiles });
-    for (const file of files) {
-      const analysis = answers.get(file.id)!;
-      if (!analysis.matched) continue;
-      await this.startRun({
-        access,
-        actor,
-        file,
-        analysis,
-        ref: update.ref,
-        sha: update.newId,
-        event: 'push',
-        payload,
-        triggerKey: `job:${jobId}:${update.ref}:${file.id}`,
-        title,
-        isFork: false,
-      });
-    }
+    await this.startMatched(files, answers, { access, actor, ref: update.ref, sha: update.newId, event: 'push', payload, title, isFork: false }, `job:${jobId}:${update.ref}`);
   }
 
   private async detectPull(jobId: number, access: RepoAccess, actor: User, event: Extract<DetectPayload, { event: 'pull_request' }>): Promise<void> {
@@ -153,22 +154,15 @@ export class RunsService {
     const changedFiles = pull.merge_base ? await this.changedPaths(access, pull.merge_base, headSha) : undefined;
     const action = event.action === 'synchronized' ? 'synchronize' : event.action;
     const answers = await this.analyze(files, { kind: 'pull_request', action, baseBranch: pull.base_branch, changedFiles });
+    const run = { access, actor, ref: `refs/pull/${issue.index}/head`, sha: headSha, event: 'pull_request', payload, title: issue.name, isFork: pull.head_repo_id !== pull.base_repo_id };
+    await this.startMatched(files, answers, run, `job:${jobId}:pull`);
+  }
+
+  /** Starts a run of each file the event matched; `triggerKey` and the file's name make each run's key. */
+  private async startMatched(files: readonly WorkflowFile[], answers: ReadonlyMap<string, AnalyzedWorkflow>, run: Omit<RunStart, 'file' | 'analysis' | 'triggerKey'>, triggerKey: string): Promise<void> {
     for (const file of files) {
       const analysis = answers.get(file.id)!;
-      if (!analysis.matched) continue;
-      await this.startRun({
-        access,
-        actor,
-        file,
-        analysis,
-        ref: `refs/pull/${issue.index}/head`,
-        sha: headSha,
-        event: 'pull_request',
-        payload,
-        triggerKey: `job:${jobId}:pull:${file.id}`,
-        title: issue.name,
-        isFork: pull.head_repo_id !== pull.base_repo_id,
-      });
+      if (analysis.matched) await this.startRun({ ...run, file, analysis, triggerKey: `${triggerKey}:${file.id}` });
     }
   }
 
@@ -230,21 +224,7 @@ export class RunsService {
    * Makes a run of a workflow file with its jobs (one per matrix combination), waiting for runners or blocked on
    * their needs; a file that does not parse makes a failed run that says why (Forgejo shows it on the run too).
    */
-  async startRun(start: {
-    access: RepoAccess;
-    actor: User;
-    file: WorkflowFile;
-    analysis: AnalyzedWorkflow;
-    ref: string;
-    sha: string;
-    event: string;
-    payload: HookPayload;
-    triggerKey: string;
-    title: string;
-    isFork: boolean;
-    inputs?: Record<string, string>;
-    scheduleId?: number;
-  }): Promise<{ run: ActionRun; jobs: ActionRunJob[] }> {
+  async startRun(start: RunStart): Promise<{ run: ActionRun; jobs: ActionRunJob[] }> {
     const { access } = start;
     const plan = start.analysis.plan;
     const error = start.analysis.error ?? (plan === undefined ? 'workflow could not be read' : plan.ok ? undefined : plan.error);

@@ -97,14 +97,7 @@ export class ActionsStore extends Store<ActionsTables> {
    * repository's, so a caller folding them in order lets the repository's override the owner's of the same name.
    */
   secretsOfRepo(ownerId: number, repoId: number): Promise<Pick<ActionSecret, 'name' | 'data' | 'repo_id'>[]> {
-    return this.db
-      .selectFrom('secret')
-      .select(['name', 'data', 'repo_id'])
-      .where((eb) => eb.or([eb.and([eb('owner_id', '=', ownerId), eb('repo_id', '=', 0)]), eb.and([eb('owner_id', '=', 0), eb('repo_id', '=', repoId)])]))
-      .orderBy('repo_id')
-      .orderBy('id')
-      .limit(TASK_VALUES_MAX)
-      .execute();
+    return this.ofRepo('secret', ownerId, repoId);
   }
 
   async setSecretData(id: number, data: string): Promise<void> {
@@ -136,8 +129,13 @@ export class ActionsStore extends Store<ActionsTables> {
 
   /** The variables a task of repository `repoId` receives: the owner's, then the repository's (they override). */
   variablesOfRepo(ownerId: number, repoId: number): Promise<Pick<ActionVariable, 'name' | 'data' | 'repo_id'>[]> {
+    return this.ofRepo('action_variable', ownerId, repoId);
+  }
+
+  /** A table's rows for a task of the repository: the owner's, then the repository's, at most TASK_VALUES_MAX. */
+  private ofRepo(table: 'secret' | 'action_variable', ownerId: number, repoId: number): Promise<{ name: string; data: string; repo_id: number }[]> {
     return this.db
-      .selectFrom('action_variable')
+      .selectFrom(table)
       .select(['name', 'data', 'repo_id'])
       .where((eb) => eb.or([eb.and([eb('owner_id', '=', ownerId), eb('repo_id', '=', 0)]), eb.and([eb('owner_id', '=', 0), eb('repo_id', '=', repoId)])]))
       .orderBy('repo_id')

@@ -63,7 +63,9 @@ type Body = Record<string, unknown>;
 const service = (host: RepoHost) => host.service(ArtifactsService);
 
 /** The calls, each taking the authenticated task and the request's JSON. */
-const CALLS: Record<string, (host: RepoHost, rt: RuntimeTask, body: Body) => Promise<unknown>> = {
+type Call = (host: RepoHost, rt: RuntimeTask, body: Body) => Promise<unknown>;
+
+const CALLS = new Map<string, Call>(Object.entries({
   CreateArtifact: async (host, rt, body) => {
     const expires = field(body, 'expires_at', 'expiresAt');
     const { uploadUrl } = await service(host).create(rt, {
@@ -88,7 +90,7 @@ const CALLS: Record<string, (host: RepoHost, rt: RuntimeTask, body: Body) => Pro
   },
   GetSignedArtifactURL: async (host, rt, body) => ({ signedUrl: await service(host).signedDownloadUrl(rt, { runId: runIdOf(body), name: stringField(body, 'name') }) }),
   DeleteArtifact: async (host, rt, body) => ({ ok: true, artifactId: String(await service(host).deleteOfTaskRun(rt, { runId: runIdOf(body), name: stringField(body, 'name') })) }),
-};
+} satisfies Record<string, Call>));
 
 /** Mounts the protocol when Actions is on (`[actions] ENABLED`). */
 export function registerArtifactsProtocol(app: H3, host: RepoHost): void {
@@ -101,7 +103,7 @@ export function registerArtifactsProtocol(app: H3, host: RepoHost): void {
 async function serveCall(host: RepoHost, event: H3Event): Promise<Response> {
   try {
     const method = new URL(event.req.url).pathname.slice(PREFIX.length + 1);
-    const handle = Object.hasOwn(CALLS, method) ? CALLS[method] : undefined;
+    const handle = CALLS.get(method);
     if (!handle) throw new TwirpError('bad_route', `no handler for ${method}`);
     const type = (event.req.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     if (type !== 'application/json') throw new TwirpError('bad_route', 'only the JSON encoding is served');
