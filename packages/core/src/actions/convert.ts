@@ -98,6 +98,7 @@ export function toApiActionRun(run: ActionRun, access: RepoAccess, trigger: User
     updated: isoTime(run.updated),
     duration: duration * 1_000_000_000,
     html_url: runHtmlUrl(view, access, run),
+    ...(run.error ? { pre_execution_error: run.error } : {}),
   };
 }
 

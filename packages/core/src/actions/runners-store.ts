@@ -17,6 +17,16 @@ export type NewRunner = Omit<ActionRunnerTable, 'id'>;
 export class RunnersStore extends Store<ActionsTables> {
   // ---- registration tokens ----
 
+  /**
+   * Serializes the token changes of one scope until the transaction ends (PostgreSQL: an advisory lock; SQLite runs
+   * one writer at a time): two first reads at once would each make a token, the second one replacing the token the
+   * first caller was just given.
+   */
+  async lockScope(scope: ActionsScope): Promise<void> {
+    if (this.scope.storage.dialect !== 'postgres' || !this.scope.inTransaction) return;
+    await sql`SELECT pg_advisory_xact_lock(hashtext(${`action_runner_token:${scope.ownerId}:${scope.repoId}`}))`.execute(this.db);
+  }
+
   /** The scope's latest token, active or not (Forgejo's `GetLatestRunnerToken`). */
   latestToken(scope: ActionsScope): Promise<ActionRunnerToken | undefined> {
     return this.db

@@ -95,6 +95,7 @@ export class RunnersService {
     const scope = await this.assertManage(actor, owner);
     return this.ctx.transaction(async (tx) => {
       const store = tx.store(RunnersStore);
+      await store.lockScope(scope);
       const latest = await store.latestToken(scope);
       if (!latest || !latest.is_active) return this.newToken(tx, scope);
       const token = decryptSecret(this.ctx.settings.security.SECRET_KEY, RUNNER_TOKEN_PURPOSE, latest.token_encrypted);
@@ -107,7 +108,10 @@ export class RunnersService {
   /** A new registration token for the scope; every older one stops registering runners. */
   async resetRegistrationToken(actor: Actor, owner: RunnersOwner): Promise<string> {
     const scope = await this.assertManage(actor, owner);
-    return this.ctx.transaction((tx) => this.newToken(tx, scope));
+    return this.ctx.transaction(async (tx) => {
+      await tx.store(RunnersStore).lockScope(scope);
+      return this.newToken(tx, scope);
+    });
   }
 
   private async newToken(tx: CoreTransaction, scope: ActionsScope): Promise<string> {

@@ -176,6 +176,7 @@ export const ActionRunSchema = Type.Object(
     updated: Type.String({ format: 'date-time', description: 'when the action run was last updated' }),
     duration: Type.Integer({ format: 'int64', description: 'how long the action run ran for (nanoseconds)' }),
     html_url: Type.String({ description: 'the url of this action run' }),
+    pre_execution_error: Type.Optional(Type.String({ description: "RepoHost's own, present only when the workflow could not run at all: why (its file does not parse, its jobs' needs are wrong)" })),
   },
   { $id: 'ActionRun', description: 'ActionRun represents an action run' },
 );
