@@ -148,6 +148,11 @@ export class RunsStore extends Store<ActionsTables> {
     return this.db.selectFrom('action_run_job').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  jobsByIds(ids: readonly number[]): Promise<ActionRunJob[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.db.selectFrom('action_run_job').selectAll().where('id', 'in', [...new Set(ids)]).execute();
+  }
+
   jobsOfRun(runId: number): Promise<ActionRunJob[]> {
     return this.db.selectFrom('action_run_job').selectAll().where('run_id', '=', runId).orderBy('id').execute();
   }

@@ -410,11 +410,8 @@ export class RunsService {
   async tasks(access: RepoAccess, statuses: readonly number[], page: PageRequest): Promise<{ page: Page<ActionTask>; jobs: Map<number, ActionRunJob>; runs: Map<number, ActionRun> }> {
     this.assertRead(access);
     const tasks = await this.store.tasks(access.repo.id, statuses, page);
-    const jobs = new Map<number, ActionRunJob>();
-    for (const task of tasks.items) {
-      const job = await this.store.jobById(task.job_id);
-      if (job) jobs.set(job.id, job);
-    }
+    // One query for the page's jobs and one for their runs, however long the page.
+    const jobs = new Map((await this.store.jobsByIds(tasks.items.map((task) => task.job_id))).map((job) => [job.id, job]));
     const runs = new Map((await this.store.runsByIds([...jobs.values()].map((job) => job.run_id))).map((run) => [run.id, run]));
     return { page: tasks, jobs, runs };
   }
