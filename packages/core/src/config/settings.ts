@@ -185,6 +185,12 @@ const SPEC = {
     MIN_PASSWORD_LENGTH: int(8),
     /** Site administrators may migrate from local paths and `file://` addresses. */
     IMPORT_LOCAL_PATHS: bool(false),
+    /**
+     * Repositories' own server-side git hooks (`/repos/{owner}/{repo}/hooks/git`): while true (Forgejo's default)
+     * nobody may edit them and pushes do not run them. When false, site administrators and accounts given
+     * `allow_git_hook` may edit them: they run as the server's user, so that is a grant of the server itself.
+     */
+    DISABLE_GIT_HOOKS: bool(true),
     // Sign-in throttling: RepoHost's own keys (Forgejo and Gitea have none; they leave it to fail2ban). Each
     // password check (with its two-factor code) takes a slot from its counters in the database before it runs, so
     // concurrent guesses never exceed a limit; a full counter answers 429 until its window ends, even to the right

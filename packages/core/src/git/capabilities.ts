@@ -25,6 +25,8 @@ import type {
   GitObjectData,
   GitObjectInfo,
   GitRefEntry,
+  GitHookFile,
+  GitHookName,
   GitService,
   IncomingObjects,
   LoggedCommit,
@@ -255,6 +257,10 @@ export interface GitMaintenance {
   maintain(key: RepoKey, command: 'fsck' | 'gc', options: MaintenanceOptions): Promise<MaintenanceResult>;
   /** Writes the server hooks pushes run again (`resync_all_hooks`), restoring any that were removed or changed. */
   syncHooks(): Promise<void>;
+  /** A repository's own server-side hooks, each named hook in `GIT_HOOK_NAMES` order. */
+  readHooks(key: RepoKey): Promise<GitHookFile[]>;
+  /** Sets a repository's own hook; blank content removes it. */
+  writeHook(key: RepoKey, name: GitHookName, content: string): Promise<GitHookFile>;
 }
 
 /** The mark `Unsupported` puts on a method, also set on the function at run time (see `isSupported`). */

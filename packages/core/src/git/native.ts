@@ -57,6 +57,8 @@ import { ObjectReaderPool, isSafeRevision, readTree, streamBlob, listRefs, type 
 import type { GitObjectData, GitObjectInfo, GitRefEntry, IncomingObjects, ReadObjectOptions, ReadTreeOptions, ReadTreeResult } from './backend.js';
 import type { MaintenanceOptions, MaintenanceResult } from './backend.js';
 import { runMaintenance } from './native-maintenance.js';
+import { USER_HOOKS, readRepoHooks, writeRepoHook } from './native-hooks.js';
+import type { GitHookFile, GitHookName } from './types.js';
 import { gitCounters } from './stats.js';
 
 export interface NativeGitOptions {
@@ -81,7 +83,7 @@ export interface GitResult {
  * then goes to the server through `push-check.cjs` (see `native-hook-client.ts`), which decides. The message
  * reaches the client as `remote: …`.
  */
-const PRE_RECEIVE_HOOK = `#!/bin/sh
+const PRE_RECEIVE_CHECKS = `#!/bin/sh
 # Only shell builtins until the server is asked: a push without protection rules starts no other process.
 updates=
 head=
@@ -107,6 +109,14 @@ while read -r old new ref; do
 done
 if [ -n "$REPOHOST_HOOK_ENDPOINT" ]; then
   printf '%s' "$updates" | "$REPOHOST_NODE" "$REPOHOST_HOOK_CLIENT" || exit 1
+fi
+`;
+
+/** RepoHost's checks, then (where repositories' own hooks may run) the repository's pre-receive hook. */
+const PRE_RECEIVE_HOOK = `${PRE_RECEIVE_CHECKS}exit 0
+`;
+const PRE_RECEIVE_WITH_USER_HOOK = `${PRE_RECEIVE_CHECKS}if [ -x hooks/pre-receive.d/pre-receive ]; then
+  printf '%s' "$updates" | hooks/pre-receive.d/pre-receive || exit 1
 fi
 exit 0
 `;
@@ -537,28 +547,34 @@ export class NativeGitBackend implements GitBackend {
     return result.stdout;
   }
 
-  /** Where the hooks every push runs live (`core.hooksPath`); written on the first push, see `hooksFolder`. */
-  private hooksReady: string | undefined;
+  /** Where the hooks every push runs live (`core.hooksPath`), without and with repositories' own hooks; see `hooksFolder`. */
+  private hooksReady: [string | undefined, string | undefined] = [undefined, undefined];
 
   /**
    * The pre-receive hook refuses to delete the branch HEAD names, as Forgejo does, and asks the server about the
    * rest only when told to. Plain sh, so a push to a repository without protection rules costs no extra process.
-   * Written synchronously, once per backend, because starting a service is synchronous; two small files.
+   * Where repositories' own hooks may run (`userHooks`), a second folder also holds the update and post-receive
+   * hooks that call them; otherwise git starts no process for those. Written synchronously, once per backend,
+   * because starting a service is synchronous; a few small files.
    */
-  private hooksFolder(): string {
-    if (this.hooksReady) return this.hooksReady;
-    const dir = path.join(this.root, '.hooks');
+  private hooksFolder(userHooks = false): string {
+    const ready = this.hooksReady[userHooks ? 1 : 0];
+    if (ready) return ready;
+    const dir = path.join(this.root, userHooks ? '.hooks-user' : '.hooks');
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    for (const [name, text] of [
+    const files: (readonly [string, string])[] = [
       ['push-check.cjs', HOOK_CLIENT_SCRIPT],
-      ['pre-receive', PRE_RECEIVE_HOOK],
-    ] as const) {
+      ['pre-receive', userHooks ? PRE_RECEIVE_WITH_USER_HOOK : PRE_RECEIVE_HOOK],
+      ...(userHooks ? USER_HOOKS : []),
+    ];
+    for (const [name, text] of files) {
       const file = path.join(dir, name);
       const scratch = `${file}.${randomBytes(6).toString('hex')}`;
       writeFileSync(scratch, text, { mode: 0o700 });
       renameSync(scratch, file);
     }
-    return (this.hooksReady = dir);
+    this.hooksReady[userHooks ? 1 : 0] = dir;
+    return dir;
   }
 
   /** The variables that make the pre-receive hook hand the push to the server's check (see `hookCallback`). */
@@ -576,7 +592,7 @@ export class NativeGitBackend implements GitBackend {
   }
 
   runService(key: RepoKey, service: GitService, options: RunServiceOptions): ServiceSession {
-    const hooks = service === 'receive-pack' ? ['-c', `core.hooksPath=${this.hooksFolder()}`] : [];
+    const hooks = service === 'receive-pack' ? ['-c', `core.hooksPath=${this.hooksFolder(options.userHooks === true)}`] : [];
     const limit = service === 'receive-pack' && options.maxInputSize ? ['-c', `receive.maxInputSize=${options.maxInputSize}`] : [];
     const args = [...serviceConfig(service), ...hooks, ...limit, service, ...(options.stateless ? ['--stateless-rpc'] : []), this.pathOf(key)];
     const env = options.overQuota ? { ...protocolEnv(options.protocol), REPOHOST_OVER_QUOTA: '1' } : protocolEnv(options.protocol);
@@ -697,8 +713,17 @@ export class NativeGitBackend implements GitBackend {
   }
 
   async syncHooks(): Promise<void> {
-    this.hooksReady = undefined;
-    this.hooksFolder();
+    this.hooksReady = [undefined, undefined];
+    this.hooksFolder(false);
+    this.hooksFolder(true);
+  }
+
+  readHooks(key: RepoKey): Promise<GitHookFile[]> {
+    return readRepoHooks(this.pathOf(key));
+  }
+
+  writeHook(key: RepoKey, name: GitHookName, content: string): Promise<GitHookFile> {
+    return writeRepoHook(this.pathOf(key), name, content);
   }
 
   mergeBase(key: RepoKey, a: string, b: string): Promise<string | undefined> {

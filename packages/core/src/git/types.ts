@@ -76,6 +76,8 @@ export interface RunServiceOptions extends ServiceOptions {
    * this secret and refuses the push when the answer says so (branch and tag protection).
    */
   hookCallback?: { endpoint: string; token: string };
+  /** receive-pack only: the repository's own hooks (`hooks/<name>.d/<name>`) run too (`[security] DISABLE_GIT_HOOKS = false`). */
+  userHooks?: boolean;
 }
 
 /** A commit a push brings, as git stores it (for signature checks). */
@@ -456,6 +458,17 @@ export interface MaintenanceOptions {
   args: readonly string[];
   timeoutMs: number;
   signal?: AbortSignal;
+}
+
+/** The server-side hooks a repository may have (Forgejo's, git's receive hooks). */
+export const GIT_HOOK_NAMES = ['pre-receive', 'update', 'post-receive'] as const;
+export type GitHookName = (typeof GIT_HOOK_NAMES)[number];
+
+/** One of a repository's own server-side hooks (`hooks/<name>.d/<name>`); inactive, with no content, when absent. */
+export interface GitHookFile {
+  name: GitHookName;
+  active: boolean;
+  content: string;
 }
 
 export interface MaintenanceResult {

@@ -29,6 +29,8 @@ export const MEMORY_UNSUPPORTED = [
   // GitMaintenance: housekeeping of repositories on disk (fsck and gc) and the hook files pushes run.
   'maintain',
   'syncHooks',
+  'readHooks',
+  'writeHook',
 ] as const satisfies readonly MemoryUnsupportedMethod[];
 
 /** Compiles only when `T` is `never`. */

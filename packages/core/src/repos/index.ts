@@ -13,6 +13,7 @@ export { RepoSettingsService } from './edit.js';
 export { RepoFlagsService, ReplaceFlagsOptionSchema, type ReplaceFlagsOption } from './flags.js';
 export { RepoForksService } from './forks.js';
 export { type RepoLabels } from './labels.js';
+export { EditGitHookOptionSchema, GitHookSchema, GitHooksService, type ApiGitHook, type EditGitHookOption } from './git-hooks.js';
 export { RepoLanguagesService } from './languages.js';
 export { repoListCondition, type RepoListFilter } from './list-filter.js';
 export { assertValidBranchName, assertValidRepoName, isValidRefName } from './names.js';

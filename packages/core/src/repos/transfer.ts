@@ -190,6 +190,7 @@ export class GitTransferService {
         maxInputSize: this.ctx.settings.repohost.GIT_RECEIVE_MAX_INPUT_SIZE,
         overQuota,
         hookCallback: pushCheck?.callback,
+        userHooks: !this.ctx.settings.security.DISABLE_GIT_HOOKS,
       });
     } catch (error) {
       release();

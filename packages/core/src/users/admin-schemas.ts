@@ -23,7 +23,7 @@ export const EditUserOptionSchema = Type.Object(
     pronouns: Type.Optional(Type.String({ maxLength: 255 })),
     active: Type.Optional(Type.Boolean()),
     admin: Type.Optional(Type.Boolean()),
-    /** Accepted for compatibility; RepoHost runs no server-side hooks of users. */
+    /** May edit repositories' server-side git hooks (only while `[security] DISABLE_GIT_HOOKS` is false). */
     allow_git_hook: Type.Optional(Type.Boolean()),
     /** Accepted for compatibility; RepoHost has no local-path imports. */
     allow_import_local: Type.Optional(Type.Boolean()),

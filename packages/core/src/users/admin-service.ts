@@ -126,6 +126,7 @@ export class UserAdminService {
       visibility: opts.visibility === undefined ? undefined : visibilityValue(opts.visibility),
       max_repo_creation: opts.max_repo_creation,
       allow_create_organization: flag(opts.allow_create_organization),
+      allow_git_hook: flag(opts.allow_git_hook),
     };
     for (const [name, value] of Object.entries(fields)) if (value !== undefined) Object.assign(patch, { [name]: value });
 

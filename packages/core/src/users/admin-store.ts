@@ -10,6 +10,8 @@ export interface UserAdminColumns {
   /** Repositories the account may create; -1 (or less): `[repository] MAX_CREATION_LIMIT`. */
   max_repo_creation: Generated<number>;
   allow_create_organization: Generated<number>;
+  /** May edit repositories' server-side git hooks (migration 0055). */
+  allow_git_hook: Generated<number>;
 }
 
 export interface UserAdminTables {
@@ -50,9 +52,9 @@ export class UserAdminStore extends Store<UserAdminTables> {
   }
 
   /** The administration settings of an account. */
-  async limitsOf(id: number): Promise<{ max_repo_creation: number; allow_create_organization: number }> {
-    const row = await this.db.selectFrom('user').select(['max_repo_creation', 'allow_create_organization']).where('id', '=', id).executeTakeFirst();
-    return row ?? { max_repo_creation: -1, allow_create_organization: 1 };
+  async limitsOf(id: number): Promise<{ max_repo_creation: number; allow_create_organization: number; allow_git_hook: number }> {
+    const row = await this.db.selectFrom('user').select(['max_repo_creation', 'allow_create_organization', 'allow_git_hook']).where('id', '=', id).executeTakeFirst();
+    return row ?? { max_repo_creation: -1, allow_create_organization: 1, allow_git_hook: 0 };
   }
 
   /** Changes the row and returns it as it is now (undefined when it is gone). */

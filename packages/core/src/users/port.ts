@@ -86,6 +86,11 @@ export class UsersPort {
     return (await this.scope.store(UserAdminStore).limitsOf(id)).allow_create_organization === 1;
   }
 
+  /** Whether an administrator allowed the account to edit repositories' git hooks (`allow_git_hook`). */
+  async allowedGitHooks(id: number): Promise<boolean> {
+    return (await this.scope.store(UserAdminStore).limitsOf(id)).allow_git_hook === 1;
+  }
+
   /** How many site administrators there are (the last one is never deleted). */
   countAdmins(): Promise<number> {
     return this.users.countAdmins();

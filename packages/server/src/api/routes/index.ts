@@ -11,6 +11,7 @@ import { registerUserEmailRoutes } from './user-emails.js';
 import { registerTokenRoutes } from './tokens.js';
 import { registerRepoRoutes } from './repos.js';
 import { registerRepoFlagRoutes } from './repo-flags.js';
+import { registerGitHookRoutes } from './git-hooks.js';
 import { registerAdminRoutes } from './admin.js';
 import { registerAdminUserRoutes } from './admin-users.js';
 import { registerAdminCronRoutes } from './admin-cron.js';
@@ -105,6 +106,7 @@ const ROUTE_MODULES: readonly ((router: ApiRouter, groups: Groups) => void)[] = 
   registerCollaboratorRoutes,
   registerTeamRoutes,
   registerWebhookRoutes,
+  registerGitHookRoutes,
   registerActionsRoutes,
   registerActionsRunnerRoutes,
   registerActionsRunRoutes,
