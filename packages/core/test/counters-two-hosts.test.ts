@@ -44,7 +44,9 @@ async function checkRepoStats(): Promise<string> {
 async function all(calls: readonly Promise<unknown>[]): Promise<unknown[]> {
   const settled = await Promise.allSettled(calls);
   const failed = settled.flatMap((r) => (r.status === 'rejected' ? [r.reason as Error] : []));
-  expect(failed.map((e) => `${e.name}: ${e.message}`)).toEqual([]);
+  // With the driver's own error behind a 503 (its SQLSTATE and words), so a failure says which kind it was.
+  const cause = (e: Error) => (e.cause instanceof Error ? ` (${String((e.cause as { code?: unknown }).code)}: ${e.cause.message})` : '');
+  expect(failed.map((e) => `${e.name}: ${e.message}${cause(e)}`)).toEqual([]);
   return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value);
 }
 
