@@ -213,6 +213,70 @@ describe('ref moves are checked against the old id', () => {
   });
 });
 
+describe('a branch delete and a default-branch change at once', () => {
+  test('never leave the default branch deleted: each round, the default names a branch git has and HEAD points at it', async () => {
+    const repo = await createRepo();
+    const base = `/api/v1/repos/${alice.name}/${repo}`;
+    for (let round = 0; round < 6; round++) {
+      const branch = `race-${round}`;
+      expect((await s.fetch(`${base}/branches`, jsonInit('POST', { new_branch_name: branch }, h))).status).toBe(201);
+      const [edit, del] = await Promise.all([
+        s.fetch(base, jsonInit('PATCH', { default_branch: branch }, h)),
+        s.fetch(`${base}/branches/${branch}`, { method: 'DELETE', headers: h }),
+      ]);
+      expect(edit.status).toBe(200);
+      // Deleted first (then the change finds no such branch and leaves the default), or refused as the default.
+      expect([204, 403]).toContain(del.status);
+      const now = await json<{ default_branch: string }>(await s.fetch(base, { headers: h }));
+      const heads = (await git(repo, ['for-each-ref', '--format=%(refname:short)', 'refs/heads'])).split('\n');
+      expect(heads).toContain(now.default_branch);
+      expect(await git(repo, ['symbolic-ref', '--short', 'HEAD'])).toBe(now.default_branch);
+      expect(now.default_branch).toBe(del.status === 204 ? 'main' : branch);
+      // Back to main for the next round.
+      if (now.default_branch !== 'main') expect((await s.fetch(base, jsonInit('PATCH', { default_branch: 'main' }, h))).status).toBe(200);
+    }
+  });
+});
+
+describe('renaming a branch keeps its pull requests', () => {
+  test('open pull requests into it and from it follow the new name; a merged one keeps the old', async () => {
+    const repo = await createRepo();
+    const base = `/api/v1/repos/${alice.name}/${repo}`;
+    const mainId = await git(repo, ['rev-parse', 'refs/heads/main']);
+    const tree = await git(repo, ['rev-parse', `${mainId}^{tree}`]);
+    // Two branches with a commit each over main: `topic` into `dev`, and `done` (merged into dev) from dev's start.
+    const topicId = await git(repo, ['commit-tree', tree, '-p', mainId, '-m', 'topic work']);
+    const doneId = await git(repo, ['commit-tree', tree, '-p', mainId, '-m', 'done work']);
+    await git(repo, ['update-ref', 'refs/heads/topic', topicId]);
+    await git(repo, ['update-ref', 'refs/heads/done', doneId]);
+    await git(repo, ['update-ref', 'refs/heads/dev', mainId]);
+    // Made through git directly: the pushes are recorded by a resync when the pulls read the tips.
+    const open = async (head: string, baseBranch: string) => {
+      const res = await s.fetch(`${base}/pulls`, jsonInit('POST', { head, base: baseBranch, title: `${head} into ${baseBranch}` }, h));
+      expect(res.status, await res.clone().text()).toBe(201);
+      return (await json<{ number: number }>(res)).number;
+    };
+    const topicPull = await open('topic', 'dev');
+    const donePull = await open('done', 'dev');
+    const merged = await s.fetch(`${base}/pulls/${donePull}/merge`, jsonInit('POST', { Do: 'merge' }, h));
+    expect(merged.status, await merged.clone().text()).toBe(200);
+
+    expect((await s.fetch(`${base}/branches/dev`, jsonInit('PATCH', { name: 'develop' }, h))).status).toBe(204);
+    expect((await s.fetch(`${base}/branches/topic`, jsonInit('PATCH', { name: 'topic-2' }, h))).status).toBe(204);
+
+    const pull = await json<{ base: { ref: string }; head: { ref: string; sha: string }; state: string }>(await s.fetch(`${base}/pulls/${topicPull}`, { headers: h }));
+    expect(pull).toMatchObject({ state: 'open', base: { ref: 'develop' }, head: { ref: 'topic-2', sha: topicId } });
+    const done = await json<{ base: { ref: string }; head: { ref: string }; merged: boolean }>(await s.fetch(`${base}/pulls/${donePull}`, { headers: h }));
+    expect(done).toMatchObject({ merged: true, base: { ref: 'dev' }, head: { ref: 'done' } });
+    // Listed by the new base name, and the pull request can still be merged from its renamed head.
+    const listed = await json<{ number: number }[]>(await s.fetch(`${base}/pulls?state=open&base_branch=develop`, { headers: h }));
+    expect(listed.map((p) => p.number)).toContain(topicPull);
+    const mergedTopic = await s.fetch(`${base}/pulls/${topicPull}/merge`, jsonInit('POST', { Do: 'merge' }, h));
+    expect(mergedTopic.status, await mergedTopic.clone().text()).toBe(200);
+    expect(await git(repo, ['merge-base', '--is-ancestor', topicId, 'refs/heads/develop']).then(() => true)).toBe(true);
+  });
+});
+
 describe('signed commits', () => {
   test("a branch's commit carries its signature and the verification outcome", async () => {
     const repo = await createRepo();

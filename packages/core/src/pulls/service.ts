@@ -91,6 +91,8 @@ export class PullsService {
   subscribe(): void {
     // The branch tips views show are written by the push's own transaction: they hold exactly when it does.
     this.ctx.events.withinTransaction('repo.pushed', async ({ payload }, tx) => {
+      // A renamed branch keeps its open pull requests (as base and as head), before the tips below are written.
+      if (payload.renamedBranch) await tx.store(PullsStore).renameBranch(payload.repo.id, payload.renamedBranch.from, payload.renamedBranch.to);
       const tips = movedBranches(payload.updates);
       if (tips.size > 0) await tx.store(PullsStore).setBranchTips(payload.repo.id, tips);
     });

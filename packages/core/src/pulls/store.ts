@@ -52,6 +52,12 @@ export class PullsStore extends Store<PullsTables> {
     return this.db.updateTable('pull_request').set(set).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
   }
 
+  /** A branch of `repoId` was renamed: pull requests not merged into it or from it follow it (Forgejo's RenameBranch). */
+  async renameBranch(repoId: number, from: string, to: string): Promise<void> {
+    await this.db.updateTable('pull_request').set({ base_branch: to }).where('base_repo_id', '=', repoId).where('base_branch', '=', from).where('has_merged', '=', 0).execute();
+    await this.db.updateTable('pull_request').set({ head_branch: to }).where('head_repo_id', '=', repoId).where('head_branch', '=', from).where('has_merged', '=', 0).execute();
+  }
+
   /**
    * Branches of `repoId` moved: every pull request into one of them (base) or from one of them (head), open,
    * closed or merged, keeps its new tip (`''`: deleted). One statement per side for up to 200 branches.

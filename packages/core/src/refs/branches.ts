@@ -6,7 +6,7 @@ import { acceptInput } from '../validation/index.js';
 import { FULL_HEX_ID, type RefCommitInfo, type RefDetail } from '../git/index.js';
 import type { RepoAccess } from '../repos/index.js';
 import { repoKey } from '../repos/index.js';
-import { assertValidBranchName } from '../repos/index.js';
+import { RepoStorageService, assertValidBranchName } from '../repos/index.js';
 import type { ApiView } from '../wire.js';
 import { toApiBranch, type BranchProtectionView } from './convert.js';
 import {
@@ -98,7 +98,14 @@ export class BranchesService {
     if (!current) throw new NotFoundError(`branch does not exist [name: ${name}]`);
     if (name === access.repo.default_branch) throw new ForbiddenError('can not delete default branch');
     if (await this.protection.ruleFor(access.repo, name)) throw new ForbiddenError('branch protected');
-    await moveRefs(this.ctx, actor, access, [{ ref: current.ref, oldId: current.id, newId: zeroId(access.repo.object_format_name) }], 'The branch moved while it was being deleted.');
+    // Under the storage lock, against the default branch as it is then: a concurrent change of the default branch
+    // to this one (which checks the branch exists under the same lock) comes wholly before or after the delete.
+    await this.ctx.service(RepoStorageService).withStorageLock(access.repo.id, async (repo) => {
+      if (!repo) throw new NotFoundError(`branch does not exist [name: ${name}]`);
+      if (name === repo.default_branch) throw new ForbiddenError('can not delete default branch');
+      // Recorded against the row as it is now (its default branch), not as the request found it.
+      await moveRefs(this.ctx, actor, { ...access, repo }, [{ ref: current.ref, oldId: current.id, newId: zeroId(repo.object_format_name) }], 'The branch moved while it was being deleted.');
+    });
   }
 
   /** Renames a branch in one ref transaction; renaming the default branch makes the new name the default. */
@@ -129,6 +136,7 @@ export class BranchesService {
         { ref: current.ref, oldId: current.id, newId: zero },
       ],
       'The branch moved while it was being renamed.',
+      { from, to: opts.name },
     );
     if (rule) await this.protection.renameBranchRule(access.repo.id, from, opts.name);
   }

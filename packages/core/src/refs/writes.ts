@@ -4,7 +4,7 @@ import type { CoreContext } from '../context.js';
 import type { Actor } from '../users/index.js';
 import { AccessMode, unitMode } from '../access/index.js';
 import { RefConflictError, type RefUpdate } from '../git/index.js';
-import type { RepoAccess } from '../repos/index.js';
+import type { RenamedBranch, RepoAccess } from '../repos/index.js';
 import { repoKey, ReposService } from '../repos/index.js';
 
 /** Forgejo's `reqRepoWriter` then `mustNotBeArchived`: what every branch and tag write checks first. */
@@ -21,9 +21,9 @@ export function zeroId(objectFormat: string): string {
 /**
  * Moves refs as a push would and records it the same way (`beginPush` intent, then `recordPush`, which emits
  * 'repo.pushed' and derives emptiness and the default branch from the refs). `conflict` words the 409 when a ref
- * moved meanwhile.
+ * moved meanwhile; `renamedBranch` says the updates rename a branch (see 'repo.pushed').
  */
-export async function moveRefs(ctx: CoreContext, actor: Actor, access: RepoAccess, updates: RefUpdate[], conflict: string): Promise<void> {
+export async function moveRefs(ctx: CoreContext, actor: Actor, access: RepoAccess, updates: RefUpdate[], conflict: string, renamedBranch?: RenamedBranch): Promise<void> {
   const repos = ctx.service(ReposService);
   const key = repoKey(access.owner, access.repo);
   const intent = await repos.beginPush(access);
@@ -38,5 +38,5 @@ export async function moveRefs(ctx: CoreContext, actor: Actor, access: RepoAcces
     await repos.resyncFromRefs(access.repo, key, intent);
     throw error;
   }
-  await repos.recordPush(actor, access, updates, intent);
+  await repos.recordPush(actor, access, updates, intent, renamedBranch);
 }

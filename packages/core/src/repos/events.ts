@@ -3,6 +3,12 @@ import type { RefUpdate } from '../git/index.js';
 import type { User } from '../users/index.js';
 import type { Repository } from './tables.js';
 
+/** A branch renamed through the API (one push that deletes `from` and creates `to` at its commit). */
+export interface RenamedBranch {
+  from: string;
+  to: string;
+}
+
 declare module '../events/bus.js' {
   interface DomainEventMap {
     /** A repository was created (its git storage exists and is initialized as asked). */
@@ -11,9 +17,10 @@ declare module '../events/bus.js' {
     'repo.deleted': { repo: Repository; owner: User; actor: Actor };
     /**
      * A push changed refs. `repo` is the row after the push was recorded; `updates` are the ref changes that took
-     * effect (all-zero old id: created; all-zero new id: deleted).
+     * effect (all-zero old id: created; all-zero new id: deleted). `renamedBranch` when the push renamed a branch:
+     * what names the old one (pull requests) follows it, in the push's transaction.
      */
-    'repo.pushed': { repo: Repository; owner: User; actor: Actor; updates: RefUpdate[] };
+    'repo.pushed': { repo: Repository; owner: User; actor: Actor; updates: RefUpdate[]; renamedBranch?: RenamedBranch };
     /**
      * The bookkeeping was brought in line with the refs after a push that failed or was interrupted: refs may have
      * moved with no `repo.pushed` (what is derived from the refs must be read again).

@@ -3,6 +3,7 @@
  * stores above all) is private; `test/domain-layers.test.ts` checks that imports from outside come through here.
  */
 import './events.js';
+export { type RenamedBranch } from './events.js';
 export { type RepoAccess } from './access.js';
 export { RepoArchiveService } from './archive.js';
 export { RepoAvatarsService, UpdateRepoAvatarOptionSchema, type UpdateRepoAvatarOption } from './avatars.js';

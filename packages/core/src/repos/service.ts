@@ -1,4 +1,5 @@
 import './events.js';
+import type { RenamedBranch } from './events.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
 import type { CoreContext, CoreTransaction } from '../context.js';
 import { clampPage, type Page, type Paging } from '../paging.js';
@@ -351,7 +352,7 @@ export class ReposService {
    * emptiness, size, update time, and the default branch (see `deriveFromRefs`). Everything is read from the
    * refs, not from the push, so any later push or start-up repairs what an interrupted one left.
    */
-  async recordPush(actor: Actor, access: RepoAccess, updates: RefUpdate[], intent?: number): Promise<void> {
+  async recordPush(actor: Actor, access: RepoAccess, updates: RefUpdate[], intent?: number, renamedBranch?: RenamedBranch): Promise<void> {
     const { repo, owner } = access;
     if (updates.length === 0) {
       if (intent !== undefined) await this.ctx.store(GitIntentStore).delete(intent);
@@ -365,7 +366,7 @@ export class ReposService {
       if (updated) await tx.store(PushesStore).record(repo.id, actorUser(actor)?.id ?? 0, updates, now);
       if (intent !== undefined) await tx.store(GitIntentStore).delete(intent);
       // Deleted while the push ran: nothing left to record.
-      if (updated) tx.emit('repo.pushed', { repo: updated, owner, actor, updates });
+      if (updated) tx.emit('repo.pushed', { repo: updated, owner, actor, updates, ...(renamedBranch ? { renamedBranch } : {}) });
     });
   }
 

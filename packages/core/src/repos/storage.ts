@@ -349,6 +349,15 @@ export class RepoStorageService {
     );
   }
 
+  /**
+   * Runs `work` holding the repository's storage lock, given its row as it is now (undefined: deleted meanwhile):
+   * a ref change whose check reads what a storage change may change (a branch delete and the default branch)
+   * then cannot interleave with one. 409 when the lock stays taken.
+   */
+  withStorageLock<T>(repoId: number, work: (current: Repository | undefined) => Promise<T>): Promise<T> {
+    return this.locks.withLock(repoStorageLock(repoId), async () => work(await this.ctx.store(ReposStore).findById(repoId)), { busyMessage: STORAGE_BUSY });
+  }
+
   private async applyStorageChange<T>(
     repoId: number,
     move: { from: RepoKey; to: RepoKey } | undefined,
