@@ -75,8 +75,9 @@ describe('coordination faults', () => {
       const waiting = vi.spyOn(locks, 'withLock');
       const edit = a.repoSettings.edit(userActor(alice), access, { default_branch: 'dev', description: 'edited' });
       await vi.waitFor(() => expect(waiting).toHaveBeenCalledWith(repoStorageLock(access.repo.id), expect.any(Function), expect.anything()), { timeout: 30_000 });
-      // Meanwhile the branch goes (it is not the default yet, so deleting it is allowed).
-      await a.branches.delete(userActor(alice), access, 'dev');
+      // Meanwhile the branch goes, as a push deleting it would (pushes take no storage lock; it is not the default yet).
+      const devId = (await a.git.readRefs(storage, ['refs/heads/dev'])).get('refs/heads/dev')!;
+      await a.git.updateRefs(storage, [{ ref: 'refs/heads/dev', oldId: devId, newId: '0'.repeat(devId.length) }]);
       await other.release();
 
       const edited = await edit;
@@ -86,6 +87,26 @@ describe('coordination faults', () => {
       expect((await a.git.describe(storage)).headBranch).toBe('main');
       expect(await a.repoStorage.pending()).toEqual([]);
       expect(await locks.holderOf(repoStorageLock(access.repo.id))).toBeUndefined();
+    });
+
+    it('and a branch delete through the API waits for the same lock: queued behind the change, it finds the branch the default and is refused', async () => {
+      const alice = await createUser(a, 'alice');
+      const access = await a.repos.create(userActor(alice), { name: 'queued', auto_init: true });
+      const storage = { owner: 'alice', name: 'queued' };
+      await a.git.commitFiles(storage, { branch: 'dev', message: 'm', author: { name: 'a', email: 'a@b.c' }, files: [{ path: 'f', content: 'x' }] });
+      const locks = a.service(DatabaseLocks);
+      const other = await locks.acquire(repoStorageLock(access.repo.id));
+      const waiting = vi.spyOn(locks, 'withLock');
+      const edit = a.repoSettings.edit(userActor(alice), access, { default_branch: 'dev' });
+      await vi.waitFor(() => expect(waiting).toHaveBeenCalledTimes(1), { timeout: 30_000 });
+      // Asked for with the row as it was (main the default): the check is made again holding the lock.
+      const deletion = a.branches.delete(userActor(alice), access, 'dev');
+      await vi.waitFor(() => expect(waiting).toHaveBeenCalledTimes(2), { timeout: 30_000 });
+      await other.release();
+      expect((await edit).repo.default_branch).toBe('dev');
+      await expect(deletion).rejects.toMatchObject({ message: 'can not delete default branch' });
+      expect((await a.git.readRefs(storage, ['refs/heads/dev'])).has('refs/heads/dev')).toBe(true);
+      expect((await a.git.describe(storage)).headBranch).toBe('dev');
     });
 
     it('is still made when the branch is there (and refused for a row changed meanwhile)', async () => {
