@@ -10,7 +10,7 @@ const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.
  */
 const MEMORY_BACKEND_TESTS = [
   'collaborators', 'comments', 'issue-dependencies', 'issue-pins', 'issues', 'labels', 'milestones',
-  'notifications', 'orgs', 'pulls', 'reactions', 'renames', 'repo-search', 'teams', 'timeline', 'topics', 'webhooks-api',
+  'notifications', 'orgs', 'pulls', 'reactions', 'renames', 'repo-search', 'teams', 'timeline', 'topics', 'webhooks-api', 'wiki',
 ];
 
 /**
@@ -39,6 +39,10 @@ export default defineConfig({
   },
   test: {
     maxWorkers: workers,
+    // Test files share their worker's loaded modules instead of loading the sources anew for each file: every file
+    // opens its own hosts, servers and folders, so nothing of one reaches the next, and the suite takes about a
+    // third less time. A file that mocks a module loads what it tests afresh (`vi.resetModules`, then import).
+    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: [

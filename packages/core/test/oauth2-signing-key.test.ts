@@ -8,8 +8,15 @@ import { createPrivateKey } from 'node:crypto';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { loadOrCreateSigningKey } from '../src/oauth2/signing.js';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+
+// Loaded afresh under the mock below: test files share a process (vitest's isolate is off), and another file may have
+// loaded the module with the real file system already.
+let loadOrCreateSigningKey: typeof import('../src/oauth2/signing.js').loadOrCreateSigningKey;
+beforeAll(async () => {
+  vi.resetModules();
+  ({ loadOrCreateSigningKey } = await import('../src/oauth2/signing.js'));
+});
 
 /** The first write under `dir` stops halfway until `resume()`. */
 const held = vi.hoisted(() => {

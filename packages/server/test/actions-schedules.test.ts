@@ -187,7 +187,9 @@ describe('scheduled workflows', () => {
         expect(await s.host.service(TasksService).stopStaleTasks('zombie', new AbortController().signal)).toBe('1 tasks stopped');
       }
       settings.ABANDONED_JOB_TIMEOUT = '1s';
-      await new Promise((resolve) => setTimeout(resolve, 1100));
+      // Times are whole seconds and the sweep takes jobs strictly older than the timeout: more than two seconds
+      // after the job last changed (the zombie stop above may have touched it), it is older whatever the fractions.
+      await new Promise((resolve) => setTimeout(resolve, 2100));
       expect(await s.host.service(TasksService).cancelAbandonedJobs(new AbortController().signal)).toMatch(/abandoned jobs cancelled/);
     } finally {
       Object.assign(settings, saved);
