@@ -1,9 +1,14 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  // The markdown render and workflow workers are files of their own: worker threads load them by path (markup/pool.ts,
-  // actions/workflow-pool.ts).
-  entry: { index: 'src/index.ts', 'render-worker': 'src/markup/render-worker.ts', 'workflow-worker': 'src/actions/workflow-worker.ts' },
+  // The markdown render, workflow and package workers are files of their own: worker threads load them by path
+  // (markup/pool.ts, actions/workflow-pool.ts, packages/workers.ts).
+  entry: {
+    index: 'src/index.ts',
+    'render-worker': 'src/markup/render-worker.ts',
+    'workflow-worker': 'src/actions/workflow-worker.ts',
+    'package-worker': 'src/packages/package-worker.ts',
+  },
   format: ['esm'],
   target: 'node20',
   // Declarations are for publishing and take most of the build time: the start path skips them (build-if-stale).

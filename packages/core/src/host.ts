@@ -64,6 +64,7 @@ import { CommentAttachmentsService } from './comments/index.js';
 import { CommentsService } from './comments/index.js';
 import { ReactionsService } from './reactions/index.js';
 import { RunsService } from './actions/index.js';
+import { PackageWorkers } from './packages/index.js';
 import { OAuth2Service } from './oauth2/index.js';
 import { OAuth2ProviderService } from './oauth2/index.js';
 import { NotificationsService } from './notifications/index.js';
@@ -547,6 +548,7 @@ export class RepoHost {
     await this.webhooks.delivery.stop();
     await this.markup.close();
     await this.ctx.service(RunsService).close();
+    await this.ctx.service(PackageWorkers).close();
     this.protection.closeEndpoint();
     // The backend's long-lived git processes (object readers) end with the host.
     this.git.close();

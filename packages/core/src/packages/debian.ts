@@ -10,7 +10,6 @@
  * use and kept, armored, as properties of the `_debian` package (`debian.key.private`, `debian.key.public`; Forgejo
  * keeps them as user settings, which this server has no table for). `Packages.xz` is not written (no xz encoder).
  */
-import { createHash } from 'node:crypto';
 import { open, unlink } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
@@ -23,8 +22,9 @@ import { isSiteAdmin, type Actor, type User } from '../users/index.js';
 import { parseDebianPackage, type DebianPackage } from './debian-archive.js';
 import { DUPLICATE_PACKAGE_FILE, PACKAGE_FILE_NOT_EXIST, PACKAGE_NOT_EXIST, PackagesService, type PackageDownload } from './service.js';
 import { spoolPackageUpload } from './spool.js';
+import { PackageWorkers } from './workers.js';
 import { FILE_WITH_BLOB_COLUMNS, PackagesStore, fileWithBlob, type FileWithBlob } from './store.js';
-import { PackagePropertyType, packageBlobKey, type PackageBlob, type PackageFile, type PackagesTables } from './tables.js';
+import { PackagePropertyType, packageBlobKey, type PackageFile, type PackagesTables } from './tables.js';
 
 export const DEBIAN_TYPE = 'debian';
 /** Forgejo's `debian_module` property and setting names. */
@@ -201,10 +201,6 @@ class DebianStore extends Store<PackagesTables> {
 
 const gzipAsync = promisify(gzip);
 
-function hashes(bytes: Buffer): Omit<PackageBlob, 'id' | 'created_unix'> {
-  const of = (algorithm: string) => createHash(algorithm).update(bytes).digest('hex');
-  return { size: bytes.length, hash_md5: of('md5'), hash_sha1: of('sha1'), hash_sha256: of('sha256'), hash_sha512: of('sha512') };
-}
 
 /** Go's `time.RFC1123` of a UTC time: `Mon, 02 Jan 2006 15:04:05 UTC`. */
 function rfc1123(date: Date): string {
@@ -557,7 +553,7 @@ export class DebianPackagesService {
    * when nothing else points at them.
    */
   private async putRepositoryFile(versionId: number, name: string, key: string, bytes: Buffer, properties: Record<string, string>): Promise<void> {
-    const sums = hashes(bytes);
+    const sums = await this.ctx.service(PackageWorkers).digests(bytes);
     const blobKey = packageBlobKey(sums.hash_sha256);
     const packagesStore = this.ctx.store(PackagesStore);
     if (!(await packagesStore.blobBySha256(sums.hash_sha256)) || !(await this.blobs.exists(blobKey))) await this.blobs.put(blobKey, bufferSource(bytes));

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
-import { isMap, isScalar, isSeq, parseAllDocuments, stringify, type Node as YamlNode, type YAMLMap } from 'yaml';
+import { isMap, isScalar, isSeq, parseAllDocuments, type Node as YamlNode, type YAMLMap } from 'yaml';
 import type { CoreContext } from '../context.js';
 import { AccessMode } from '../access/index.js';
 import { isSiteAdmin, type Actor, type User } from '../users/index.js';
@@ -20,6 +20,10 @@ import { parseSemver } from './npm.js';
 import { PackagesService, type PackageDownload } from './service.js';
 import { PackagesStore, type VersionWithPackage } from './store.js';
 import { spoolPackageUpload } from './spool.js';
+import { compact, helmFilename, isOmitted, type HelmDependency, type HelmIndexVersion, type HelmMaintainer, type HelmMetadata } from './helm-index.js';
+import { PackageWorkers } from './workers.js';
+
+export { helmFilename, type HelmDependency, type HelmMaintainer, type HelmMetadata } from './helm-index.js';
 
 export const HELM_TYPE = 'helm';
 
@@ -47,46 +51,6 @@ export const HELM_MAX_ENTRIES = 10_000;
 export const HELM_MAX_SCAN_BYTES = 128 * 1024 * 1024;
 /** PAX and GNU long-name headers are names, not content. */
 const MAX_EXTENSION_HEADER_SIZE = 64 * 1024;
-
-/** A chart's maintainer (Forgejo's `helm_module.Maintainer`). */
-export interface HelmMaintainer {
-  name?: string;
-  email?: string;
-  url?: string;
-}
-
-/** A chart's dependency (Forgejo's `helm_module.Dependency`). */
-export interface HelmDependency {
-  name: string;
-  version?: string;
-  repository: string;
-  condition?: string;
-  tags?: string[];
-  enabled?: boolean;
-  import_values?: unknown[];
-  alias?: string;
-}
-
-/** The metadata of a chart version as Forgejo stores it (`helm_module.Metadata`'s JSON, empty fields left out). */
-export interface HelmMetadata {
-  api_version: string;
-  type?: string;
-  name: string;
-  version: string;
-  app_version?: string;
-  home?: string;
-  sources?: string[];
-  description?: string;
-  keywords?: string[];
-  maintainers?: HelmMaintainer[];
-  icon?: string;
-  condition?: string;
-  tags?: string;
-  deprecated?: boolean;
-  annotations?: Record<string, string>;
-  kube_version?: string;
-  dependencies?: HelmDependency[];
-}
 
 // ---- Chart.yaml ----
 
@@ -145,17 +109,6 @@ function* mappings(node: unknown, field: string, goType: string): Generator<YAML
 
 function field(map: YAMLMap, key: string): unknown {
   return map.get(key, true);
-}
-
-/** What Go's `omitempty` leaves out: empty strings, false, empty lists and maps, absent values. */
-function isOmitted(v: unknown): boolean {
-  return v === undefined || v === '' || v === false || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0);
-}
-
-/** Drops the fields `omitempty` leaves out. */
-function compact<T extends object>(value: T): T {
-  for (const key of Object.keys(value) as (keyof T)[]) if (isOmitted(value[key])) delete value[key];
-  return value;
 }
 
 /**
@@ -241,11 +194,6 @@ export function isValidHelmName(name: string): boolean {
     if (c < 0x20 || c === 0x7f || c === 0x2f || c === 0x5c) return false;
   }
   return true;
-}
-
-/** Forgejo's `createFilename`: `{name}-{version}.tgz`, lower case. */
-export function helmFilename(name: string, version: string): string {
-  return `${name}-${version}.tgz`.toLowerCase();
 }
 
 // ---- the archive ----
@@ -468,60 +416,6 @@ function slashes(name: string): number {
 // ---- the index ----
 
 /** Forgejo's `ChartVersion` (the metadata inline, then `urls`, `created`) in its YAML names and order. */
-function indexEntry(metadata: HelmMetadata, url: string, created: number): Record<string, unknown> {
-  const entry: Record<string, unknown> = { apiVersion: metadata.api_version };
-  const put = (key: string, value: unknown) => {
-    if (!isOmitted(value)) entry[key] = value;
-  };
-  put('type', metadata.type);
-  entry.name = metadata.name;
-  entry.version = metadata.version;
-  put('appVersion', metadata.app_version);
-  put('home', metadata.home);
-  put('sources', metadata.sources);
-  put('description', metadata.description);
-  put('keywords', metadata.keywords);
-  put('maintainers', metadata.maintainers?.map((m) => compact({ name: m.name, email: m.email, url: m.url })));
-  put('icon', metadata.icon);
-  put('condition', metadata.condition);
-  put('tags', metadata.tags);
-  put('deprecated', metadata.deprecated);
-  // yaml.v3 writes a map's keys sorted.
-  put('annotations', metadata.annotations && Object.fromEntries(Object.entries(metadata.annotations).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
-  put('kubeVersion', metadata.kube_version);
-  put(
-    'dependencies',
-    metadata.dependencies?.map((d) => {
-      const out: Record<string, unknown> = { name: d.name };
-      if (d.version) out.version = d.version;
-      out.repository = d.repository;
-      if (d.condition) out.condition = d.condition;
-      if (d.tags && d.tags.length > 0) out.tags = d.tags;
-      if (d.enabled) out.enabled = true;
-      if (d.import_values && d.import_values.length > 0) out['import-values'] = d.import_values;
-      if (d.alias) out.alias = d.alias;
-      return out;
-    }),
-  );
-  entry.urls = [url];
-  entry.created = goTime(created * 1000);
-  return entry;
-}
-
-/** How yaml.v3 writes a `time.Time` (RFC 3339 with the fraction Go keeps; UTC here). */
-function goTime(ms: number): string {
-  return new Date(ms).toISOString().replace('.000Z', 'Z');
-}
-
-function metadataOf(version: Pick<VersionWithPackage, 'metadata_json'>): HelmMetadata | undefined {
-  try {
-    const value = JSON.parse(version.metadata_json || 'null') as unknown;
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as HelmMetadata) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * The Helm chart repository of an owner: upload, `index.yaml`, downloads, over `PackagesService` (access, limits,
  * blobs) and its store.
@@ -549,29 +443,21 @@ export class HelmPackagesService {
   async index(actor: Actor, owner: User, now = Date.now()): Promise<string> {
     this.packages.assertEnabled();
     await this.packages.assertAccess(actor, owner, AccessMode.Read);
-    const base = this.repositoryUrl(owner);
-    const entries = new Map<string, Record<string, unknown>[]>();
+    const versions: HelmIndexVersion[] = [];
     const pageSize = 500;
     for (let page = 1; ; page++) {
       const { items } = await this.store.searchVersions({ ownerId: owner.id, type: HELM_TYPE }, { page, limit: pageSize });
-      for (const version of items) {
-        const metadata = metadataOf(version);
-        if (!metadata) continue;
-        const list = entries.get(metadata.name) ?? [];
-        list.push(indexEntry(metadata, `${base}/${pathEscape(helmFilename(metadata.name, metadata.version))}`, version.created_unix));
-        entries.set(metadata.name, list);
-      }
+      for (const version of items) versions.push({ metadata_json: version.metadata_json, created_unix: version.created_unix });
       if (items.length < pageSize) break;
     }
     const subPath = trimEnd(new URL(this.ctx.settings.server.ROOT_URL).pathname, '/');
-    const document = {
-      apiVersion: 'v1',
-      entries: Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
-      generated: goTime(now),
-      serverInfo: { contextPath: `${subPath}/api/packages/${pathEscape(owner.name)}/helm` },
-    };
-    // yaml.v3's encoder: four spaces, sequences indented, no line folding.
-    return stringify(document, { indent: 4, indentSeq: true, lineWidth: 0, minContentWidth: 0, aliasDuplicateObjects: false });
+    // Thousands of versions take a second of YAML writing: a worker thread's, not the event loop's.
+    return this.ctx.service(PackageWorkers).helmIndex({
+      versions,
+      base: this.repositoryUrl(owner),
+      contextPath: `${subPath}/api/packages/${pathEscape(owner.name)}/helm`,
+      now,
+    });
   }
 
   /**

@@ -130,6 +130,8 @@ export {
   parseChartYaml,
   type HelmMetadata,
 } from './helm.js';
+export { buildHelmIndex, type HelmIndexInput } from './helm-index.js';
+export { PackageWorkers } from './workers.js';
 export {
   DEBIAN_INVALID_DISTRIBUTION,
   DEBIAN_KEY_PRIVATE,
