@@ -160,6 +160,7 @@ export { GitTransferService, type TransferRequest, type TransferOptions, type Ru
 export type { RedirectsService, RepoRedirect } from './redirects/service.js';
 export { ConcurrencyLimit } from './git/limit.js';
 export { gitProcessStats, type GitProcessStats } from './git/index.js';
+export { WIKI_SUFFIX, wikiRepoKey } from './git/wiki.js';
 export { RepoStorageService, repoStorageLock, type ReconcileReport, type StorageCheck } from './repos/storage.js';
 export { RepoSettingsService, editUnits, isValidExternalUrl, isValidExternalTrackerFormat } from './repos/edit.js';
 export { RepoTransferService, RepoStatus, type RepoAccessWithTransfer, type TransferOutcome, type OfferedTransfer } from './repos/transfers.js';
@@ -411,6 +412,24 @@ export { PushMirrorsService, branchFilterMatcher } from './pushmirrors/service.j
 export { toApiPushMirror } from './pushmirrors/convert.js';
 export { PushMirrorSchema, CreatePushMirrorOptionSchema, type ApiPushMirror, type CreatePushMirrorOption } from './pushmirrors/schemas.js';
 export type { PushMirror, PushMirrorsTables } from './pushmirrors/tables.js';
+export { WikiService } from './wiki/service.js';
+export { toApiWikiCommit, toApiWikiPageMetaData } from './wiki/convert.js';
+export { gitPathToWebPath, titleToWebPath, webPathToGitPath, webPathToTitle, type WebPath } from './wiki/names.js';
+export {
+  CreateWikiPageOptionsSchema,
+  WikiCommitListSchema,
+  WikiCommitSchema,
+  WikiPageMetaDataSchema,
+  WikiPageSchema,
+  WikiRevisionsQuerySchema,
+  type ApiWikiCommit,
+  type ApiWikiCommitList,
+  type ApiWikiPage,
+  type ApiWikiPageMetaData,
+  type CreateWikiPageOptions,
+} from './wiki/schemas.js';
+export type { WikiAction, WikiChangedEvent } from './wiki/events.js';
+export { RepoWikiStorage, wikiBranchOf } from './repos/wiki.js';
 export { MirrorsService, MIRROR_REFSPECS, refChanges, type MirrorView, type WithMirror } from './mirrors/service.js';
 export type { Mirror, MirrorsTables } from './mirrors/tables.js';
 export { parseMirrorInterval } from './mirrors/interval.js';

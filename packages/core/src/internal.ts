@@ -9,6 +9,7 @@ export { LoginSourcesStore } from './loginsources/store.js';
 export { MigrationsStore } from './migrate/store.js';
 export { MirrorsStore } from './mirrors/store.js';
 export { PushMirrorsStore } from './pushmirrors/store.js';
+export { GitIntentStore } from './repos/intents.js';
 export { ReposStore } from './repos/store.js';
 export { WatchesStore } from './repos/watches.js';
 export { SecurityStore } from './security/store.js';

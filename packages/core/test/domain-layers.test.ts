@@ -25,7 +25,7 @@ const LAYERS = [
   // The issue tracker and pull requests.
   'timeline', 'attachments', 'releases', 'labels', 'milestones', 'issues', 'reactions', 'times', 'comments', 'pulls', 'reviews',
   // What works over all of the above (packages below webhooks: its events become package deliveries).
-  'packages', 'mirrors', 'pushmirrors', 'webhooks', 'migrate', 'accounts', 'actions',
+  'packages', 'mirrors', 'pushmirrors', 'wiki', 'webhooks', 'migrate', 'accounts', 'actions',
   'activity', 'notifications', 'contents', 'redirects', 'oauth2', 'markup', 'secretsatrest', 'cron', 'nodeinfo',
   // What operators watch: health checks and counts over every domain's tables (read only).
   'monitoring',

@@ -15,3 +15,4 @@ export { RemoteGitError, type RemoteGitAccess } from './remote-types.js';
 export { BranchMovedError, DEFAULT_OBJECT_FORMAT, FULL_HEX_ID, GIT_HOOK_NAMES, OBJECT_FORMATS, OwnerStorageExistsError, RefConflictError, RepositoryExistsError, isObjectFormat, type ArchiveFormat, type ChangedFileEntry, type CommitListOptions, type CommitRangeOptions, type ContentsEntry, type DatedSignature, type FileChange, type FileToCommit, type GitCommit, type GitHookFile, type GitHookName, type GitObjectData, type GitObjectInfo, type GitRefEntry, type GitService, type GitTreeEntry, type IncomingObjects, type LoggedCommit, type ObjectFormat, type RefCommitInfo, type RefDetail, type RefUpdate, type RepoKey, type ServiceSession, type Signature, type TreeFile } from './types.js';
 export { cleanCommitMessage } from './text.js';
 export { notSupported } from './unsupported.js';
+export { WIKI_SUFFIX, wikiRepoKey } from './wiki.js';

@@ -24,7 +24,7 @@ import { ReposService, repoKey, type RepoAccess } from '../repos/index.js';
 import { ReposPort } from '../repos/index.js';
 import { assertValidRepoName } from '../repos/index.js';
 import { defaultUnits, serializeUnits } from '../repos/index.js';
-import { RepoStatus } from '../repos/index.js';
+import { RepoStatus, RepoWikiStorage, wikiBranchOf } from '../repos/index.js';
 import { UsersPort } from '../users/index.js';
 import { isOrganization, type User } from '../users/index.js';
 import { MirrorsService } from '../mirrors/index.js';
@@ -50,6 +50,8 @@ export interface MigrateJobPayload {
   mirror: boolean;
   intervalSeconds: number;
   items: ImportItems;
+  /** Import the remote's wiki (`<remote>.wiki.git`) too, whatever the service (absent in jobs queued before). */
+  wiki?: boolean;
 }
 
 declare module '../jobs/kinds.js' {
@@ -209,6 +211,7 @@ export class MigrateService {
           mirror,
           intervalSeconds,
           items,
+          wiki: opts.wiki === true,
         };
         const job = await this.jobs.enqueue('migrate.run', payload, { key: `repo:${repo.id}`, tx });
         await tx.store(MigrationsStore).setJob(repo.id, job.id);
@@ -276,6 +279,7 @@ export class MigrateService {
       onProgress: (phase, done, total) => void report(`cloning: ${phase}`, done, total, false),
     });
     await report('cloning: done', 1, 1);
+    if (payload.wiki) await this.importWiki({ repo, owner }, actor, payload.address, credentials, remaining);
     const derived = await this.ctx.service(ReposService).deriveFromRefs(key, defaultBranch);
     if (payload.items && Object.values(payload.items).some(Boolean)) {
       const source = sourceOf(payload.address);
@@ -312,6 +316,41 @@ export class MigrateService {
       await tx.store(MigrationsStore).delete(repo.id);
       tx.emit('repo.created', { repo: ready, owner, actor: userActor(doer) });
     });
+  }
+
+  /**
+   * Clones the remote's wiki (`<address without .git>.wiki.git`) into the repository's, as Forgejo's migration does
+   * when asked for the wiki; a remote without one (or one that refuses) leaves the repository without a wiki,
+   * silently, as in Forgejo. `has_wiki_contents` is recorded under a `wiki` intent.
+   */
+  private async importWiki(
+    access: Pick<RepoAccess, 'owner' | 'repo'>,
+    actor: Actor,
+    address: string,
+    credentials: RemoteCredentials | undefined,
+    remaining: () => { timeoutMs: number },
+  ): Promise<void> {
+    const wikis = this.ctx.service(RepoWikiStorage);
+    const settings = this.ctx.settings;
+    const wikiAddress = `${address.endsWith('.git') ? address.slice(0, -4) : address}.wiki.git`;
+    const intent = await wikis.begin(access);
+    try {
+      // What an earlier attempt left goes: the clone starts over.
+      await wikis.remove(access);
+      try {
+        const { timeoutMs } = remaining();
+        const prepared = await prepareRemote(settings, actor, { address: wikiAddress, username: credentials?.username, password: credentials?.password }, { timeoutMs });
+        const wikiRemote = () => ({ ...prepared.git, timeoutMs: remaining().timeoutMs });
+        const head = await this.ctx.git.remoteHead(wikiRemote());
+        await wikis.init(access, { branch: head.headBranch ?? wikiBranchOf(access.repo), objectFormat: head.objectFormat });
+        await this.ctx.git.fetchRemote(wikis.key(access), wikiRemote(), { refspecs: ['+refs/heads/*:refs/heads/*'], prune: false });
+      } catch (error) {
+        console.warn(`[repohost] no wiki imported from ${wikiAddress}: ${describeRemoteFailure(error, credentials)}`);
+        await wikis.remove(access);
+      }
+    } finally {
+      await wikis.complete(access, intent);
+    }
   }
 
   /** Removes a migration's repository (row and storage) through the ordinary deletion path. */

@@ -90,8 +90,8 @@ export function toApiRepository(
     external_tracker: units.external_tracker ?? null,
     has_wiki: units.wiki !== undefined || units.external_wiki !== undefined,
     external_wiki: units.external_wiki ?? null,
-    // No wiki storage exists yet, so no repository has wiki pages.
-    has_wiki_contents: false,
+    // Kept on the row by whatever writes the wiki, so a list reads no git.
+    has_wiki_contents: repo.has_wiki_contents === 1,
     wiki_branch: repo.wiki_branch || repo.default_branch,
     wiki_clone_url: webUrl(settings, `${path}.wiki.git`),
     wiki_ssh_url: sshCloneUrl(settings, `${path}.wiki`),

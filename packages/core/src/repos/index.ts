@@ -33,3 +33,4 @@ export { RepoTransferService } from './transfers.js';
 export { type SearchVisibility } from './types.js';
 export { MERGE_STYLES, UPDATE_STYLES, defaultUnits, parseTopics, serializeUnits, viewUnits, type MergeStyle, type PullsUnit, type UpdateStyle } from './units.js';
 export { WATCHING_MODES, WatchMode } from './watches.js';
+export { RepoWikiStorage, wikiBranchOf } from './wiki.js';

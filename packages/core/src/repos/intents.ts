@@ -27,13 +27,16 @@ import type { RepoGitIntent, ReposTables } from './tables.js';
  * - `merge`: a pull request (`repo_id` holds its `pull_request` id) is being merged into the repository the key
  *   names; deleted by the transaction that marks it merged. Left over: `PullMergePush.repairMerge` finishes it
  *   when the base moved (its marker ref says so), as the pulls domain's record (`pulls/domain.ts`) asks.
+ * - `wiki`: the repository's wiki (the key names its `<name>.wiki` storage) is being written (the wiki API, a push,
+ *   a migration); deleted by the transaction that records `has_wiki_contents`. Left over: that flag is read from the
+ *   wiki's branch again (`RepoWikiStorage.resync`).
  * Later kinds add their op here; one of another domain is repaired by the `repairs` of that domain's record.
  *
  * Each intent carries the process making the change (`owner`) and a lease (`lease_until_unix`) that process renews
  * while the change runs (`IntentLeases`), so that any process repairs an intent whose lease expired and none touches
  * one in progress (`RepoStorageService.reconcile` at start, `sweep` every minute).
  */
-export type GitIntentOp = 'create' | 'remove' | 'sync' | 'rename' | 'head' | 'owner-rename' | 'fork' | 'merge';
+export type GitIntentOp = 'create' | 'remove' | 'sync' | 'rename' | 'head' | 'owner-rename' | 'fork' | 'merge' | 'wiki';
 
 /**
  * A change holding its intent longer than this is taken as one its caller never ended (a failure path that left the

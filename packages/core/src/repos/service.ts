@@ -9,7 +9,7 @@ import { AccessService } from '../access/index.js';
 import { OrgsService } from '../orgs/index.js';
 import { isUniqueViolation, nowUnix } from '../storage/index.js';
 import { acceptInput } from '../validation/index.js';
-import { DEFAULT_OBJECT_FORMAT, isObjectFormat, RepositoryExistsError, type FileToCommit, type RefUpdate, type RepoKey } from '../git/index.js';
+import { DEFAULT_OBJECT_FORMAT, isObjectFormat, RepositoryExistsError, type FileToCommit, type RefUpdate, type RepoKey, wikiRepoKey } from '../git/index.js';
 import { sshCloneUrl, webUrl } from '../urls.js';
 import type { RepoAccess } from './access.js';
 import { RepoTemplatesService } from '../templates/index.js';
@@ -284,6 +284,8 @@ export class ReposService {
     for (const { key, intent } of removals) {
       try {
         await this.ctx.git.remove(key);
+        // The wiki (`<name>.wiki`) goes with its repository.
+        await this.ctx.git.remove(wikiRepoKey(key));
         await intents.delete(intent);
       } catch (error) {
         console.error(`[repohost] removing the storage of ${key.owner}/${key.name} failed; it is retried at the next start:`, error);

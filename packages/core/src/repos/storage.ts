@@ -3,7 +3,7 @@ import type { CoreContext, CoreTransaction } from '../context.js';
 import { clampPage, offsetOf, type Page, type Paging } from '../paging.js';
 import { isSiteAdmin, type Actor } from '../users/index.js';
 import { DatabaseLocks, leaseOwnerGone, LockTimeoutError, nowUnix } from '../storage/index.js';
-import { OwnerStorageExistsError, type RepoKey } from '../git/index.js';
+import { OwnerStorageExistsError, WIKI_SUFFIX, wikiRepoKey, type RepoKey } from '../git/index.js';
 import { UsersPort } from '../users/index.js';
 import { isOrganization } from '../users/index.js';
 import { GitIntentStore } from './intents.js';
@@ -13,6 +13,7 @@ import { ReposStore } from './store.js';
 import { assertValidRepoName } from './names.js';
 import type { RepoGitIntent, Repository } from './tables.js';
 import { Glob } from '../glob.js';
+import { RepoWikiStorage } from './wiki.js';
 
 /** What start-up found and repaired of changes a crash interrupted. */
 export interface ReconcileReport {
@@ -179,6 +180,13 @@ export class RepoStorageService {
         report.resynced.push(found.key);
         return 'deleted';
       }
+      case 'wiki': {
+        // The row's key, not the intent's: a rename may have moved the storage since the write began.
+        const found = await this.rowWithKey(intent.repo_id);
+        if (found) await this.ctx.service(RepoWikiStorage).resync(found.repo, found.key, intent.id);
+        report.resynced.push(found?.key ?? k);
+        return found ? 'deleted' : 'repaired';
+      }
       case 'rename':
       case 'head':
         // Not while another change of the repository's storage runs (a process that took its lock after the one
@@ -229,9 +237,12 @@ export class RepoStorageService {
    */
   private async removeUnclaimed(k: RepoKey, intentId: number): Promise<boolean> {
     if (await this.hasRow(k)) return false;
-    if (!(await this.ctx.git.exists(k))) return false;
+    // The wiki goes with its repository (a removal may have taken the repository's storage and not yet the wiki's).
+    const wiki = wikiRepoKey(k);
+    if (!(await this.ctx.git.exists(k)) && !(await this.ctx.git.exists(wiki))) return false;
     if (await this.ctx.store(GitIntentStore).liveOn(k, intentId)) return false;
     await this.ctx.git.remove(k);
+    await this.ctx.git.remove(wiki);
     return true;
   }
 
@@ -251,6 +262,9 @@ export class RepoStorageService {
       await this.ctx.git.rename(target, found.key);
       report.undoneRenames.push(found.key);
     }
+    // The wiki moves after the repository: it may have moved, or not yet, when the change was interrupted.
+    const [wikiHere, wikiThere] = [wikiRepoKey(found.key), wikiRepoKey(target)];
+    if (!(await this.ctx.git.exists(wikiHere)) && (await this.ctx.git.exists(wikiThere))) await this.ctx.git.rename(wikiThere, wikiHere);
   }
 
   /**
@@ -368,12 +382,18 @@ export class RepoStorageService {
     const intents = this.ctx.store(GitIntentStore);
     const recorded: number[] = [];
     let moved = false;
+    let wikiMoved = false;
     let headSet = false;
     try {
       if (move) {
         recorded.push(await intents.insert('rename', move.to, change.repoId));
         await this.ctx.git.rename(move.from, move.to);
         moved = true;
+        // The wiki (if it has storage) moves with it, under the same intent: its repair moves both back.
+        if (await this.ctx.git.exists(wikiRepoKey(move.from))) {
+          await this.ctx.git.rename(wikiRepoKey(move.from), wikiRepoKey(move.to));
+          wikiMoved = true;
+        }
       }
       if (head) {
         recorded.push(await intents.insert('head', head.key, change.repoId));
@@ -388,6 +408,7 @@ export class RepoStorageService {
     } catch (error) {
       try {
         if (headSet) await this.ctx.git.setDefaultBranch(head!.key, head!.previous);
+        if (wikiMoved) await this.ctx.git.rename(wikiRepoKey(move!.to), wikiRepoKey(move!.from));
         if (moved) await this.ctx.git.rename(move!.to, move!.from);
         for (const id of recorded) await intents.delete(id);
       } catch (undoError) {
@@ -413,7 +434,8 @@ export class RepoStorageService {
       const k = { owner: owners.get(row.owner_id)!, name: row.lower_name };
       known.set(keyText(k), k);
     }
-    const stored = await this.ctx.git.list();
+    // Wikis (`<name>.wiki`) belong to their repositories: never unadopted repositories of their own, as in Forgejo.
+    const stored = (await this.ctx.git.list()).filter((k) => !k.name.endsWith(WIKI_SUFFIX));
     const present = new Set(stored.map(keyText));
     return {
       unadopted: stored.filter((k) => !known.has(keyText(k))).sort((a, b) => keyText(a).localeCompare(keyText(b))),
@@ -476,6 +498,7 @@ export class RepoStorageService {
     this.assertAdmin(actor);
     const { k } = await this.unadopted(ownerName, name);
     await this.ctx.git.remove(k);
+    await this.ctx.git.remove(wikiRepoKey(k));
   }
 
   /** The owner and storage key of unclaimed storage, else NotFound (unknown owner, a row exists, no storage). */

@@ -44,6 +44,8 @@ export interface RepositoryTable {
   status: Generated<number>;
   /** The wiki's branch ('' until the wiki is created: the default branch then). */
   wiki_branch: Generated<string>;
+  /** 1 once the wiki (`<name>.wiki.git`) has a commit on its branch: kept by whatever writes the wiki. */
+  has_wiki_contents: Generated<number>;
   /** The uploaded avatar's file name under `[repo-avatar] PATH` ('' for none). */
   avatar: Generated<string>;
 }

@@ -6,16 +6,17 @@ import type { Actor } from '../users/index.js';
 import { AccessMode, unitMode } from '../access/index.js';
 import { DEFAULT_OBJECT_FORMAT, isObjectFormat, type GitService, type ObjectFormat, type ServiceSession } from '../git/index.js';
 import { RepoStatus, type Repository } from './tables.js';
-import { ConcurrencyLimit, firstPktLine, formatLsRefs, parseLsRefsRequest, type RepoKey } from '../git/index.js';
+import { ConcurrencyLimit, WIKI_SUFFIX, firstPktLine, formatLsRefs, parseLsRefsRequest, type RepoKey } from '../git/index.js';
 import { ReposService, repoKey } from './service.js';
 import { GitIntentStore } from './intents.js';
 import type { RepoAccess } from './access.js';
 import { QuotaService } from '../quota/index.js';
 import './push-policy.js';
+import { RepoWikiStorage } from './wiki.js';
 
 export interface TransferRequest {
   owner: string;
-  /** Repository name, with or without a `.git` suffix. */
+  /** Repository name, with or without a `.git` suffix; `<name>.wiki` names the repository's wiki. */
   name: string;
   service: GitService;
   /** The client's `Git-Protocol` value; anything that is not `key=value` pairs is dropped. */
@@ -72,7 +73,10 @@ export class GitTransferService {
    * where credentials could help (pushes, private repositories) so clients know to ask for them.
    */
   private async authorize(actor: Actor, request: TransferRequest) {
-    const name = request.name.replace(/\.git$/i, '');
+    let name = request.name.replace(/\.git$/i, '');
+    // `<name>.wiki(.git)` is the repository's wiki, as Forgejo serves it (no repository is named `*.wiki`).
+    const wiki = name.toLowerCase().endsWith(WIKI_SUFFIX) && name.length > WIKI_SUFFIX.length;
+    if (wiki) name = name.slice(0, -WIKI_SUFFIX.length);
     if (request.service === 'receive-pack' && actor.kind === 'anonymous') throw new UnauthorizedError();
     // As Forgejo's askAuth under [service] REQUIRE_SIGNIN_VIEW: nothing is served anonymously. git then retries with
     // the user's credentials, so a restricted account meets the same answer as in the API (a public repository it
@@ -84,27 +88,36 @@ export class GitTransferService {
     } catch (error) {
       // Looked up only once the name itself found nothing: reads of existing repositories pay nothing for renames.
       const moved = error instanceof NotFoundError && request.followRenames ? await request.followRenames(actor, request.owner, name) : undefined;
-      if (moved) return this.checked(actor, request, moved);
+      if (moved) return this.checked(actor, request, moved, wiki);
       if (error instanceof NotFoundError && actor.kind === 'anonymous') throw new UnauthorizedError();
       if (error instanceof NotFoundError) throw new NotFoundError('Repository not found');
       throw error;
     }
-    return this.checked(actor, request, access);
+    return this.checked(actor, request, access, wiki);
   }
 
   /** The checks after the repository is found: the actor's mode on its code, its state, its storage. */
-  private async checked(actor: Actor, request: TransferRequest, access: RepoAccess) {
+  private async checked(actor: Actor, request: TransferRequest, access: RepoAccess, wiki: boolean) {
     const needed = request.service === 'receive-pack' ? AccessMode.Write : AccessMode.Read;
-    if (unitMode(access, 'repo.code') < needed) throw new ForbiddenError('User permission denied');
+    // The wiki's permission is the wiki unit's (write for any signed-in reader of a globally editable wiki).
+    const mode = wiki ? this.wikis.mode(actor, access) : unitMode(access, 'repo.code');
+    if (wiki && mode === AccessMode.None && unitMode(access, 'repo.wiki') >= AccessMode.Read) throw new ForbiddenError('repository wiki is disabled');
+    if (mode < needed) throw new ForbiddenError('User permission denied');
     if (request.service === 'receive-pack' && access.repo.is_archived === 1) throw new ForbiddenError('This repository is archived: it can be cloned, but not pushed to.');
     // As Forgejo: a pull mirror follows its remote only, and a repository being migrated is not there yet.
     if (request.service === 'receive-pack' && access.repo.is_mirror === 1) throw new ForbiddenError('mirror repository is read-only');
     if (access.repo.status === RepoStatus.BeingMigrated) throw new ForbiddenError('Repository is being created, you could retry after it finished');
-    const key = repoKey(access.owner, access.repo);
+    // A writer's first push makes the wiki's storage, as Forgejo's InitWiki (an empty wiki still has no contents).
+    if (wiki && request.service === 'receive-pack') await this.wikis.init(access);
+    const key = wiki ? this.wikis.key(access) : repoKey(access.owner, access.repo);
     // A row whose storage is missing (lost, or not restored from a backup) is reported by the storage check.
     if (!(await this.ctx.git.exists(key))) throw new NotFoundError('Repository not found');
     const protocol = request.protocol && SAFE_PROTOCOL.test(request.protocol) ? request.protocol : undefined;
-    return { access, key, protocol };
+    return { access, key, protocol, wiki };
+  }
+
+  private get wikis(): RepoWikiStorage {
+    return this.ctx.service(RepoWikiStorage);
   }
 
   /** The ref advertisement for `info/refs`. */
@@ -157,7 +170,7 @@ export class GitTransferService {
    * announces a body and sends nothing costs neither.
    */
   async run(actor: Actor, request: TransferRequest, input: Readable, options: RunTransferOptions): Promise<ServiceSession> {
-    const { access, key, protocol } = await this.authorize(actor, request);
+    const { access, key, protocol, wiki } = await this.authorize(actor, request);
     // Input errors are read from `input.errored` below; one while nothing else listens must not crash the process.
     input.on('error', () => {});
     if (!options.serverSpeaksFirst) await bodyArrives(input, options.signal);
@@ -169,7 +182,7 @@ export class GitTransferService {
     // Over quota, the pre-receive hook refuses every update but deletions (which free space), as Forgejo's does.
     const overQuota = request.service === 'receive-pack' && (await this.ctx.service(QuotaService).pushOverQuota(access.owner));
     // Only a repository with protection rules has its pushes checked by the server (from the pre-receive hook).
-    const pushCheck = request.service === 'receive-pack' ? await this.ctx.provider('repos.pushPolicy').openPushCheck(actor, access, key, { deployKey: request.deployKey === true }) : undefined;
+    const pushCheck = request.service === 'receive-pack' && !wiki ? await this.ctx.provider('repos.pushPolicy').openPushCheck(actor, access, key, { deployKey: request.deployKey === true }) : undefined;
     const release = await this.slots.acquire(options.signal).catch((error: unknown) => {
       pushCheck?.close();
       throw error;
@@ -178,7 +191,8 @@ export class GitTransferService {
     let intent: number | undefined;
     try {
       // Until the push is recorded, its intent lets start-up repair the bookkeeping if the process dies.
-      if (request.service === 'receive-pack') intent = await this.repos.beginPush(access);
+      // A wiki's push changes only `has_wiki_contents`, which its `wiki` intent repairs.
+      if (request.service === 'receive-pack') intent = wiki ? await this.wikis.begin(access) : await this.repos.beginPush(access);
       // The input may have failed while this request waited for its slot.
       if (input.errored) throw input.errored;
       if (input.destroyed && !input.readableEnded) throw new BadRequestError('the request body was cut off');
@@ -203,12 +217,14 @@ export class GitTransferService {
     if (pushCheck) session.done.then(pushCheck.close, pushCheck.close);
     const done = session.done.then(
       async (updates) => {
-        await this.repos.recordPush(actor, access, updates, intent);
+        if (wiki) {
+          if (intent !== undefined) await this.wikis.complete(access, intent);
+        } else await this.repos.recordPush(actor, access, updates, intent);
         return updates;
       },
       async (error: unknown) => {
         // A push cut off midway may still have moved refs: the bookkeeping follows them either way.
-        if (intent !== undefined) await this.repos.resyncFromRefs(access.repo, key, intent);
+        if (intent !== undefined) await (wiki ? this.wikis.complete(access, intent) : this.repos.resyncFromRefs(access.repo, key, intent));
         throw error;
       },
     );

@@ -24,6 +24,8 @@ import { encryptHeader, rekeyHeader } from './secrets.js';
 import { countRekey, emptyRekeyCounts, forEachRowInBatches, type RekeyCounts, type SecretRekey } from '../security/index.js';
 import { releasePayload } from './release-payloads.js';
 import { packagePayload } from './package-payloads.js';
+import { wikiPayload } from './wiki-payloads.js';
+import '../wiki/index.js';
 import '../packages/index.js';
 import { ReleasesService } from '../releases/index.js';
 import { WebhooksStore, type HookScope } from './store.js';
@@ -84,6 +86,7 @@ const WAKING_EVENTS = [
   'release.deleted',
   'package.created',
   'package.deleted',
+  'wiki.changed',
 ] as const;
 
 /** Release events and the `release` hook actions they send. */
@@ -478,6 +481,11 @@ export class WebhooksService {
     this.subscribeIssueEvents();
     this.subscribeReleaseEvents();
     this.subscribePackageEvents();
+    // Wiki pages written through the API (Forgejo's NewWikiPage, EditWikiPage, DeleteWikiPage) become `wiki` deliveries.
+    events.withinTransaction('wiki.changed', async ({ payload }, tx) => {
+      const hooks = await this.activeHooks(tx, payload.repo, payload.owner);
+      await this.enqueue(tx, hooks, payload.repo, 'wiki', () => wikiPayload(this.ctx.settings, payload));
+    });
     // Tasks are written before commit; the worker is told after it.
     for (const type of WAKING_EVENTS) events.on(type, () => this.deliverer?.wake());
   }

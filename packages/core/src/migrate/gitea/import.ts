@@ -4,7 +4,7 @@
  * as asked. Steps run in Forgejo's order and report progress each page; the signal stops the import between
  * items. Failures are `MigrationError`s whose text holds no credentials.
  *
- * Not migrated: issue and comment attachments, the wiki (RepoHost keeps no wiki repositories yet).
+ * Not migrated: issue and comment attachments (the wiki is cloned by the migration itself, from `<remote>.wiki.git`).
  */
 import { userActor, type Actor } from '../../users/index.js';
 import type { CoreContext } from '../../context.js';

@@ -66,6 +66,7 @@ import { registerBranchProtectionRoutes } from './branch-protections.js';
 import { registerTagProtectionRoutes } from './tag-protections.js';
 import { registerPushMirrorRoutes } from './push-mirrors.js';
 import { registerMigrateRoutes } from './migrate.js';
+import { registerWikiRoutes } from './wiki.js';
 
 const ROUTE_MODULES: readonly ((router: ApiRouter, groups: Groups) => void)[] = [
   registerMiscRoutes,
@@ -96,6 +97,7 @@ const ROUTE_MODULES: readonly ((router: ApiRouter, groups: Groups) => void)[] = 
   registerTagProtectionRoutes,
   registerPushMirrorRoutes,
   registerMigrateRoutes,
+  registerWikiRoutes,
   registerTagRoutes,
   registerCommitRoutes,
   registerStatusRoutes,
