@@ -157,6 +157,20 @@ describe('the wiki API', () => {
     expect(items.map((p) => (p as { title: string }).title).sort()).toEqual(['100% Free', 'Home', 'Renamed', '_Footer', '_Sidebar']);
     const second = await json<{ title: string }[]>(await s.fetch(`/api/v1/repos/${full}/wiki/pages?limit=2&page=2`, { headers: owner.h }));
     expect(second).toHaveLength(2);
+    // Each page's last revision costs no git process of its own: one `git log` for the list (and the wiki's
+    // long-lived object reader, when it was not running yet), none the second time.
+    const started = (s.host.git as { processesStarted?: number }).processesStarted;
+    if (started !== undefined) {
+      for (let i = 0; i < 6; i++) expect((await page(full, `Extra ${i}`, `extra ${i}`)).status).toBe(201);
+      const before = (s.host.git as { processesStarted: number }).processesStarted;
+      const listed = await json<{ title: string; last_commit: { sha: string; message: string } }[]>(await s.fetch(`/api/v1/repos/${full}/wiki/pages?limit=20`, { headers: owner.h }));
+      expect(listed).toHaveLength(11);
+      expect(listed.find((p) => p.title === 'Extra 5')!.last_commit.message).toContain('Extra 5');
+      expect((s.host.git as { processesStarted: number }).processesStarted - before).toBeLessThanOrEqual(2);
+      const again = (s.host.git as { processesStarted: number }).processesStarted;
+      await s.fetch(`/api/v1/repos/${full}/wiki/pages?limit=20`, { headers: owner.h });
+      expect((s.host.git as { processesStarted: number }).processesStarted).toBe(again);
+    }
   });
 
   test("a page's content renders through the markdown API in wiki mode: [[links]] lead to wiki pages", async () => {

@@ -8,6 +8,7 @@ import { RepoWikiStorage, wikiBranchOf, type RepoAccess } from '../repos/index.j
 import { QuotaService } from '../quota/index.js';
 import { acceptInput } from '../validation/index.js';
 import { offsetOf, type Page, type PageRequest } from '../paging.js';
+import { parseCommitObject } from '../gitdata/index.js';
 import { toApiWikiCommit, toApiWikiPageMetaData } from './convert.js';
 import {
   assertValidWebPath,
@@ -47,21 +48,37 @@ export class WikiService {
     return this.ctx.service(RepoWikiStorage);
   }
 
-  /** `GET /wiki/pages`: a page of the files at the top of the wiki's tree; those that are no page are skipped, not counted out. */
+  /**
+   * `GET /wiki/pages`: a page of the files at the top of the wiki's tree; those that are no page are skipped, not
+   * counted out. Each page's last commit comes from one `git log` over the tree (kept per commit) and the commits'
+   * objects from the long-lived reader: no git process per page.
+   */
   async list(actor: Actor, access: RepoAccess, page: PageRequest): Promise<Page<ApiWikiPageMetaData>> {
     this.assertReader(actor, access);
     const head = await this.head(access);
-    const tree = await this.ctx.git.readTree(head.key, head.commit, { offset: offsetOf(page), limit: page.limit, sizes: false });
-    if (!tree) throw new NotFoundError();
-    const items: ApiWikiPageMetaData[] = [];
-    for (const entry of tree.entries) {
-      if (entry.type !== 'blob' || entry.mode === '120000') continue;
+    const root = await this.ctx.git.readContents(head.key, { commit: head.commit, path: '', maxBlobSize: 0 });
+    if (!root) throw new NotFoundError();
+    const children = root.children ?? [];
+    const offset = offsetOf(page);
+    const listed = children.slice(offset, offset + page.limit).flatMap((entry) => {
+      if (entry.type !== 'blob' || entry.mode === '120000' || !entry.lastCommit) return [];
       const name = gitPathToWebPath(entry.path);
-      if (name === undefined) continue;
-      const last = await this.lastCommit(head, entry.path);
-      if (last) items.push(toApiWikiPageMetaData(name, last, access, this.ctx.settings));
-    }
-    return { items, total: tree.total };
+      return name === undefined ? [] : [{ name, last: entry.lastCommit }];
+    });
+    const ids = [...new Set(listed.map((item) => item.last.id))];
+    const objects = await this.ctx.git.readObjects(head.key, ids);
+    const commits = new Map<string, GitCommit>();
+    ids.forEach((id, i) => {
+      const object = objects[i];
+      const parsed = object && object.type === 'commit' ? parseCommitObject(id, object.content) : undefined;
+      const when = listed.find((item) => item.last.id === id)!.last.when;
+      if (parsed) commits.set(id, { ...parsed, tree: '', committerTime: when });
+    });
+    const items = listed.flatMap(({ name, last }) => {
+      const commit = commits.get(last.id);
+      return commit ? [toApiWikiPageMetaData(name, commit, access, this.ctx.settings)] : [];
+    });
+    return { items, total: children.length };
   }
 
   /** `GET /wiki/page/{pageName}`: `rawName` as the URL has it (still escaped). */
