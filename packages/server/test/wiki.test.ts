@@ -158,10 +158,12 @@ describe('the wiki API', () => {
     const second = await json<{ title: string }[]>(await s.fetch(`/api/v1/repos/${full}/wiki/pages?limit=2&page=2`, { headers: owner.h }));
     expect(second).toHaveLength(2);
     // Each page's last revision costs no git process of its own: one `git log` for the list (and the wiki's
-    // long-lived object reader, when it was not running yet), none the second time.
+    // long-lived object reader, when it was not running yet), none the second time (the branch is read by that reader).
     const started = (s.host.git as { processesStarted?: number }).processesStarted;
     if (started !== undefined) {
       for (let i = 0; i < 6; i++) expect((await page(full, `Extra ${i}`, `extra ${i}`)).status).toBe(201);
+      // What the writes set off (webhooks, jobs) has run, so the counts below are the list's own.
+      await s.host.events.idle();
       const before = (s.host.git as { processesStarted: number }).processesStarted;
       const listed = await json<{ title: string; last_commit: { sha: string; message: string } }[]>(await s.fetch(`/api/v1/repos/${full}/wiki/pages?limit=20`, { headers: owner.h }));
       expect(listed).toHaveLength(11);

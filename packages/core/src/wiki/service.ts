@@ -160,7 +160,8 @@ export class WikiService {
   private async head(access: RepoAccess): Promise<WikiHead> {
     const key = this.storage.key(access);
     const ref = `refs/heads/${wikiBranchOf(access.repo)}`;
-    const commit = (await this.ctx.git.exists(key)) ? (await this.ctx.git.readRefs(key, [ref])).get(ref) : undefined;
+    // Through the long-lived object reader: no git process per request.
+    const commit = (await this.ctx.git.exists(key)) ? await this.ctx.git.resolveCommit(key, ref) : undefined;
     if (!commit) throw new NotFoundError();
     return { key, commit };
   }
