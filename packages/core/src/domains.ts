@@ -38,6 +38,7 @@ import { migrateDomain } from './migrate/index.js';
 import { maintenanceDomain, maintenanceExtendedDomain } from './cron/index.js';
 import { loginSourcesDomain } from './loginsources/index.js';
 import { twoFactorDomain } from './twofactor/index.js';
+import { federationDomain } from './federation/index.js';
 import { MirrorsService } from './mirrors/index.js';
 import { PushMirrorsService } from './pushmirrors/index.js';
 
@@ -95,6 +96,7 @@ export const DOMAINS: readonly DomainRecord[] = [
   redirectsDomain,
   actionsDomain,
   packagesDomain,
+  federationDomain,
   // Records without event handlers.
   mirrorsDomain,
   migrateDomain,

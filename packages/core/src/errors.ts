@@ -17,7 +17,8 @@ export type RepoHostErrorKind =
   | 'payload_too_large'
   | 'precondition_failed'
   | 'method_not_allowed'
-  | 'not_supported';
+  | 'not_supported'
+  | 'not_acceptable';
 
 export abstract class RepoHostError extends Error {
   abstract readonly kind: RepoHostErrorKind;
@@ -140,6 +141,15 @@ export class BadRequestError extends RepoHostError {
   constructor(message: string) {
     super(message);
     this.name = 'BadRequestError';
+  }
+}
+
+/** Something the server understood but will not act on (an ActivityPub activity it does not accept): 406. */
+export class NotAcceptableError extends RepoHostError {
+  readonly kind = 'not_acceptable' as const;
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotAcceptableError';
   }
 }
 

@@ -180,6 +180,25 @@ export { EditGitHookOptionSchema, GitHookSchema, GitHooksService, type ApiGitHoo
 export { RepoAvatarsService, UpdateRepoAvatarOptionSchema, type UpdateRepoAvatarOption } from './repos/avatars.js';
 export { SigningKeyService } from './repos/signing.js';
 export { NodeInfoSchema, NodeInfoService, type NodeInfo } from './nodeinfo/index.js';
+export {
+  ACTIVITY_STREAMS_CONTENT_TYPE,
+  APRemoteFollowOptionSchema,
+  ActivityPubSchema,
+  FederationService,
+  ForgeLikeSchema,
+  ForgeOutboxSchema,
+  REMOTE_USER_TYPE,
+  SIGNATURE_FAILED,
+  digestOf,
+  parseSignatureHeader,
+  signRequest,
+  verifySignature,
+  type APRemoteFollowOption,
+  type ActorDocument,
+  type FederationRequest,
+  type FederationSigner,
+  type ForgeOutbox,
+} from './federation/index.js';
 export { MonitoringService, type HealthCheck, type PoolStatistics, type QueueStatistics, type SiteStatistics } from './monitoring/index.js';
 export { type LanguageStat } from './repos/languages-store.js';
 export { RepoArchiveService, type RepoArchive } from './repos/archive.js';

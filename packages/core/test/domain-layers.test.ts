@@ -26,7 +26,7 @@ const LAYERS = [
   'timeline', 'attachments', 'releases', 'labels', 'milestones', 'issues', 'reactions', 'times', 'comments', 'pulls', 'reviews',
   // What works over all of the above (packages below webhooks: its events become package deliveries).
   'packages', 'mirrors', 'pushmirrors', 'wiki', 'webhooks', 'migrate', 'accounts', 'actions',
-  'activity', 'notifications', 'contents', 'redirects', 'oauth2', 'markup', 'secretsatrest', 'cron', 'nodeinfo',
+  'activity', 'notifications', 'contents', 'redirects', 'oauth2', 'markup', 'secretsatrest', 'cron', 'nodeinfo', 'federation',
   // What operators watch: health checks and counts over every domain's tables (read only).
   'monitoring',
 ];

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { JobsStore } from '../src/jobs/store.js';
-import { ActionsService, RepoHost, RunnersService, SYSTEM, userActor, type Settings, type User } from '@repohost/core';
+import { ActionsService, FederationService, RepoHost, RunnersService, SYSTEM, userActor, type Settings, type User } from '@repohost/core';
 import { LoginSourcesStore } from '@repohost/core/internal';
 import { createUser, openTestHost, totp, type TestHost } from '@repohost/test-support';
 import { decryptHeader } from '../src/webhooks/secrets.js';
@@ -51,6 +51,8 @@ async function seed(host: RepoHost): Promise<Seeded> {
   const pushMirror = await host.pushMirrors.add(actor, access, { remote_address: 'http://127.0.0.1:9/target.git', remote_username: 'push-user', remote_password: 'push-secret', interval: '0' });
   await host.service(ActionsService).putSecret(actor, { kind: 'repo', access }, 'DEPLOY_TOKEN', { data: 'actions-secret' });
   const runnerToken = await host.service(RunnersService).registrationToken(actor, { kind: 'repo', access });
+  // The instance actor's key pair, made on first need: its private key is stored encrypted.
+  await host.service(FederationService).instanceActor();
   // A mirror migration that has not run yet (nothing serves): its job keeps the credentials; the mirror row is what
   // the job writes when it has cloned, written here the same way.
   const started = await host.migrations.start(actor, { clone_addr: 'http://127.0.0.1:9/remote.git', repo_name: 'mirrored', mirror: true, auth_username: 'pull-user', auth_password: 'pull-secret' });
@@ -107,7 +109,7 @@ describe('re-encrypting stored secrets', () => {
   beforeEach(async () => {
     // An installation from before keys were required: the empty key, explicitly allowed.
     t = await openTestHost(
-      { database: { PATH: 'rekey.db' }, security: { SECRET_KEY: '' }, migrations: { ALLOW_LOCALNETWORKS: true }, webhook: { ALLOWED_HOST_LIST: 'loopback' } },
+      { database: { PATH: 'rekey.db' }, security: { SECRET_KEY: '' }, migrations: { ALLOW_LOCALNETWORKS: true }, webhook: { ALLOWED_HOST_LIST: 'loopback' }, federation: { ENABLED: true } },
       { noSecretKey: 'allow-empty' },
     );
   });
@@ -136,6 +138,7 @@ describe('re-encrypting stored secrets', () => {
       { kind: 'push mirror credentials', moved: 1, current: 0, failed: [] },
       { kind: 'actions secrets', moved: 1, current: 0, failed: [] },
       { kind: 'runner registration tokens', moved: 1, current: 0, failed: [] },
+      { kind: 'federation private keys', moved: 1, current: 0, failed: [] },
       { kind: 'pull mirror credentials', moved: 1, current: 0, failed: [] },
       { kind: 'migration credentials', moved: 1, current: 0, failed: [] },
       { kind: 'LDAP bind passwords', moved: 1, current: 0, failed: [] },
@@ -155,7 +158,7 @@ describe('re-encrypting stored secrets', () => {
     expect(await host.twoFactor.verifyTotp(seeded.alice, totp(seeded.totpSecret, step() + 1))).toBe(true);
 
     const again = await host.secretsAtRest.reencrypt({ oldKey: '' });
-    expect(again.kinds.map((k) => [k.moved, k.current, k.failed.length])).toEqual(Array(8).fill([0, 1, 0]));
+    expect(again.kinds.map((k) => [k.moved, k.current, k.failed.length])).toEqual(Array(9).fill([0, 1, 0]));
   });
 
   test('names the values under neither key and leaves them; refuses a move to the same key or to none', async () => {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { H3 } from 'h3';
 import { FastResponse } from 'srvx';
 import { toNodeHandler } from 'h3/node';
-import { NotFoundError, derivedRootUrl, type RepoHost } from '@repohost/core';
+import { NodeInfoService, NotFoundError, derivedRootUrl, type RepoHost } from '@repohost/core';
 import { ApiRouter, H3WithHead, apiResponseHeaders, errorResponse, unroutedErrorResponse } from './api/router.js';
 import type { RegisteredRoute } from './api/contract.js';
 import { buildOpenApiDocument } from './api/openapi.js';
@@ -92,6 +92,14 @@ export function createApp(host: RepoHost): RepoHostApp {
     });
   }
   registerHealthz(app, host);
+  // Where the NodeInfo document is (Forgejo's web route, mounted with `[federation] ENABLED` only): other instances
+  // read it before they federate.
+  if (host.settings.federation.ENABLED) {
+    app.get('/.well-known/nodeinfo', () => {
+      const body = JSON.stringify(host.service(NodeInfoService).links());
+      return new FastResponse(body, { headers: { 'content-type': 'application/json;charset=utf-8', 'content-length': String(Buffer.byteLength(body)) } });
+    });
+  }
   // Anything else under /api answers in the API's JSON error format.
   app.all('/api/**', () => errorResponse(host, new NotFoundError(), apiResponseHeaders()));
   registerSmartHttp(app, host);

@@ -2,7 +2,7 @@ import { PullsPort } from '../pulls/index.js';
 import '../pulls/index.js';
 import type { CoreContext, CoreTransaction } from '../context.js';
 import type { DomainEvent } from '../events/index.js';
-import { actorUser, isSelf, isSiteAdmin, userActor, type Actor } from '../users/index.js';
+import { ANONYMOUS, actorUser, isSelf, isSiteAdmin, userActor, type Actor } from '../users/index.js';
 import { AccessMode, NO_GRANTS, repoPermission, unitMode, type UnitName } from '../access/index.js';
 import { AccessPort } from '../access/index.js';
 import { AccessService } from '../access/index.js';
@@ -255,6 +255,15 @@ export class ActivityService {
       includePrivate: !isPublicOnly(actor) && (isSiteAdmin(actor) || isSelf(actor, user)),
     };
     return this.load(actor, await this.store.feed(filter, page));
+  }
+
+  /**
+   * What an account did that anyone may see, as federation publishes it (`/activitypub/user-id/{id}/outbox`, and one
+   * of them by id): the rows of its own feed it performed, on repositories public when it happened, newest first.
+   */
+  async ownPublicActions(user: User, page: PageRequest, actionId?: number): Promise<Page<ActivityEntry>> {
+    const filter: FeedFilter = { ...this.viewerRules(ANONYMOUS), receiverId: user.id, performerId: user.id, ownRowsOnly: true, includePrivate: false, actionId };
+    return this.load(ANONYMOUS, await this.store.feed(filter, page));
   }
 
   /**

@@ -42,6 +42,8 @@ export interface FeedFilter {
   /** Which repositories' actions (the rule repository search applies). */
   repos: SearchVisibility;
   actUsers: ActUserRule;
+  /** Only this action. */
+  actionId?: number;
   /** Unix seconds, both inclusive. */
   createdFrom?: number;
   createdTo?: number;
@@ -112,6 +114,7 @@ function matching(eb: Eb, filter: FeedFilter): Expression<SqlBool> {
   const all: Expression<SqlBool>[] = [readableRepo(eb, filter.repos), visibleActor(eb, filter.actUsers)];
   if (filter.receiverId !== undefined) all.push(eb('action.user_id', '=', filter.receiverId));
   if (filter.performerId !== undefined) all.push(eb('action.act_user_id', '=', filter.performerId));
+  if (filter.actionId !== undefined) all.push(eb('action.id', '=', filter.actionId));
   if (filter.repoId !== undefined) all.push(eb('action.repo_id', '=', filter.repoId));
   if (filter.teamId !== undefined) all.push(eb('action.repo_id', 'in', AccessPort.teamRepoIds(filter.teamId)));
   if (filter.ownRowsOnly) all.push(eb('action.user_id', '=', eb.ref('action.act_user_id')));

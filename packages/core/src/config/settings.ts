@@ -365,6 +365,10 @@ const SPEC = {
     ENABLED: bool(false),
     /** `/nodeinfo` shows the counts of users, issues and comments. */
     SHARE_USER_STATISTICS: bool(true),
+    /** Largest ActivityPub document accepted in an inbox or fetched from another instance, in MiB (Forgejo's). */
+    MAX_SIZE: int(4),
+    /** Requests to the ActivityPub routes (but the instance actor's document) must carry a valid HTTP signature. */
+    SIGNATURE_ENFORCED: bool(true),
   },
   'repo-avatar': {
     /** Uploaded repository avatars; empty means `APP_DATA_PATH/repo-avatars`, relative paths are taken from the work path. */

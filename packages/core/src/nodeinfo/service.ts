@@ -3,6 +3,7 @@ import { NotFoundError } from '../errors.js';
 import { IssuesPort } from '../issues/index.js';
 import { nowUnix } from '../storage/index.js';
 import { CommentsPort } from '../timeline/index.js';
+import { apiUrl } from '../urls.js';
 import { UsersPort } from '../users/index.js';
 import type { NodeInfo, NodeInfoUsage } from './schemas.js';
 
@@ -20,6 +21,15 @@ export class NodeInfoService {
 
   get enabled(): boolean {
     return this.ctx.settings.federation.ENABLED;
+  }
+
+  /**
+   * `GET /.well-known/nodeinfo` (Forgejo's `NodeInfoLinks`): where the NodeInfo document is, which other instances
+   * read before they federate; only with `[federation] ENABLED`.
+   */
+  links(): { links: { href: string; rel: string }[] } {
+    if (!this.enabled) throw new NotFoundError();
+    return { links: [{ href: apiUrl(this.ctx.settings, '/nodeinfo'), rel: 'http://nodeinfo.diaspora.software/ns/schema/2.1' }] };
   }
 
   async nodeInfo(): Promise<NodeInfo> {

@@ -223,6 +223,8 @@ export interface RemoteRequestOptions {
   /** Bounds the whole exchange, body included: then the request and its body are destroyed with an error. */
   timeoutMs: number;
   signal?: AbortSignal;
+  /** A request body, sent whole (an ActivityPub activity): its Content-Length is set from it. */
+  body?: Buffer;
 }
 
 /**
@@ -266,6 +268,7 @@ export function openRemoteRequest(settings: RemoteSettings, remote: CheckedRemot
     return Promise.reject(new RemoteAddressError('blocked'));
   }
   const headers: Record<string, string> = { 'User-Agent': 'RepoHost', ...options.headers };
+  if (options.body) headers['Content-Length'] = String(options.body.length);
   if (remote.credentials && !Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) {
     const { username, password } = remote.credentials;
     headers.Authorization = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
@@ -315,7 +318,7 @@ export function openRemoteRequest(settings: RemoteSettings, remote: CheckedRemot
       cleanup();
       reject(new Error(redactCredentials(error.message, remote.credentials)));
     });
-    request.end();
+    request.end(options.body);
   });
 }
 

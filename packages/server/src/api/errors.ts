@@ -24,6 +24,8 @@ export const ERROR_KINDS = {
   unavailable: { status: 503, response: 'serviceUnavailable', description: 'The server is busy; retry after the number of seconds in Retry-After' },
   // Forgejo names no 502 response (its object storage errors are 500s); the body is its plain error.
   bad_gateway: { status: 502, response: 'error', description: 'APIError is error format response' },
+  // Forgejo answers an ActivityPub activity it refuses with 406 and its plain error.
+  not_acceptable: { status: 406, response: 'error', description: 'APIError is error format response' },
 } as const satisfies Record<RepoHostErrorKind, { status: number; response: string; description: string }>;
 
 /** How an error thrown below a route is answered. */

@@ -5,9 +5,10 @@
  * in common (`tag`, `auth`, `scopes`), which they leave out. Route modules only add routes to these groups; a new
  * resource kind, or a new check on a path, adds its group here.
  */
-import { NotFoundError, PackagesService, UnauthorizedError, actorTask, actorUser, isOrganization, type ScopeCategory } from '@repohost/core';
+import { FederationService, NotFoundError, PackagesService, UnauthorizedError, actorTask, actorUser, isOrganization, type ScopeCategory } from '@repohost/core';
 import type { RequestBase } from './contract.js';
 import {
+  requireFederationEnabled,
   requireFlagsEnabled,
   requireOrgMember,
   requireOrgOwner,
@@ -265,6 +266,31 @@ export function defineGroups(router: ApiRouter) {
     { tag: 'package', auth: 'token', scopes: ['package'] },
   );
 
+  // ---- federation ----
+
+  /**
+   * `/activitypub/…`: 404 while `[federation] ENABLED` is off, before anything else (Forgejo mounts the routes only
+   * then); the `activitypub` token scope. The instance actor's document is here: it is fetched unsigned.
+   */
+  const activitypub = router.group('/activitypub', { guard: requireFederationEnabled, tag: 'activitypub', scopes: ['activitypub'] });
+
+  /**
+   * Every other federation route: Forgejo's `ReqHTTPSignature`, the request's HTTP signature verified (400 "request
+   * signature verification failed" otherwise) before the account or repository it names is loaded; `signer` is who
+   * signed. A request with a body must sign its `Digest`, which the route checks against the body.
+   */
+  const activitypubSigned = activitypub.nest('', async ({ host, event }) => {
+    const url = event.url;
+    const signer = await host.service(FederationService).verifyRequest(
+      { method: event.req.method, target: url.pathname + url.search, header: (name) => event.req.headers.get(name) },
+      { hasBody: event.req.method === 'POST' },
+    );
+    return { signer };
+  });
+
+  /** `/user/activitypub/…`: the signed-in user's federation; 404 while federation is off, even before the token is asked. */
+  const myFederation = router.group('/user/activitypub', loadMe, { guard: requireFederationEnabled, tag: 'user', scopes: ['user'] });
+
   /** `/admin/users/{username}/quota…`: an account's quota; 404 while quotas are off, before anything else. */
   const adminUserQuota = router.group('/admin/users/{username}/quota', loadAccount, {
     guard: [requireQuotaEnabled, requireSignedIn, requireSiteAdmin],
@@ -321,6 +347,9 @@ export function defineGroups(router: ApiRouter) {
     adminQuota,
     adminUserQuota,
     packageOwner,
+    activitypub,
+    activitypubSigned,
+    myFederation,
   };
 }
 

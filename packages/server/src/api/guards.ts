@@ -74,6 +74,11 @@ export function requireQuotaEnabled({ host }: { host: RepoHost }): void {
   if (!host.quota.enabled) throw new NotFoundError();
 }
 
+/** 404 while `[federation] ENABLED` is off: Forgejo does not mount the federation routes then. */
+export function requireFederationEnabled({ host }: { host: RepoHost }): void {
+  if (!host.settings.federation.ENABLED) throw new NotFoundError();
+}
+
 /** `[repository] ENABLE_FLAGS`: Forgejo mounts the repository flag routes only then (404 before anything else). */
 export function requireFlagsEnabled({ host }: { host: RepoHost }): void {
   if (!host.settings.repository.ENABLE_FLAGS) throw new NotFoundError();

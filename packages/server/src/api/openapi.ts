@@ -45,7 +45,7 @@ export function buildOpenApiDocument(routes: readonly RegisteredRoute[], options
   const paths: Record<string, Record<string, Json>> = {};
   for (const { spec, path } of routes) {
     const parameters: Json[] = [];
-    for (const [, name] of path.matchAll(/\{(\w+)\}/g)) parameters.push({ type: 'string', name, in: 'path', required: true });
+    for (const [, name] of path.matchAll(/\{(\w+(?:-\w+)*)\}/g)) parameters.push({ type: 'string', name, in: 'path', required: true });
     const list = 'list' in spec.reply;
     const query = { ...(list ? PagingQuery.properties : {}), ...spec.query?.properties };
     for (const [name, prop] of Object.entries(query)) {

@@ -197,11 +197,13 @@ export class RouteTable {
     this.routes.push(route);
     const query = 'list' in spec.reply ? Type.Object({ ...PagingQuery.properties, ...spec.query?.properties }) : spec.query;
     // A trailing `{filepath}`, `{ref}`, `{branch}` or `{tag}` spans slashes (`raw/docs/a.md`, `branches/feat/x`), as Forgejo's `*`.
-    const h3Path = API_PREFIX + route.path.replace(/\{(filepath|ref|branch|tag)\}$/, '**:$1').replace(/\{(\w+)\}/g, ':$1');
-    this.app.on(spec.method, h3Path, (event) => this.handle(route, query, event));
+    // A name with hyphens (Forgejo's `{user-id}`) is no router parameter name: the router knows it with underscores.
+    const h3Path = API_PREFIX + route.path.replace(/\{(filepath|ref|branch|tag)\}$/, '**:$1').replace(/\{(\w+(?:-\w+)*)\}/g, (_, name: string) => `:${name.replaceAll('-', '_')}`);
+    const hyphenated = [...route.path.matchAll(/\{(\w+(?:-\w+)+)\}/g)].map((match) => match[1]!);
+    this.app.on(spec.method, h3Path, (event) => this.handle(route, query, event, hyphenated));
   }
 
-  private async handle({ spec, loaders }: RegisteredRoute, querySchema: TObject | undefined, event: H3Event): Promise<Response> {
+  private async handle({ spec, loaders }: RegisteredRoute, querySchema: TObject | undefined, event: H3Event, hyphenated: readonly string[]): Promise<Response> {
     const host = this.host;
     // A plain record and srvx's FastResponse: web Headers/Response objects cost more than the route itself.
     const headers = apiResponseHeaders();
@@ -218,7 +220,7 @@ export class RouteTable {
         host,
         auth,
         actor: auth.actor,
-        params: decodedRouterParams(event),
+        params: withHyphenatedParams(decodedRouterParams(event), hyphenated),
         view: { viewer: auth.actor, settings: host.settings },
         responseHeaders: headers,
       };
@@ -619,4 +621,12 @@ function isDecodablePath(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The parameters a route names with hyphens, under those names (the router has them with underscores). */
+function withHyphenatedParams(params: Record<string, string>, hyphenated: readonly string[]): Record<string, string> {
+  if (hyphenated.length === 0) return params;
+  const out = { ...params };
+  for (const name of hyphenated) out[name] = params[name.replaceAll('-', '_')]!;
+  return out;
 }

@@ -55,6 +55,7 @@ import { m0049_actions_runs } from './0049_actions_runs.js';
 import { m0050_actions_artifacts } from './0050_actions_artifacts.js';
 import { m0051_actions_schedules } from './0051_actions_schedules.js';
 import { m0053_repos_wiki } from './0053_repos_wiki.js';
+import { m0054_federation_create } from './0054_federation_create.js';
 import { m0055_users_git_hooks } from './0055_users_git_hooks.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -110,5 +111,6 @@ export const MIGRATIONS: readonly Migration[] = [
   m0050_actions_artifacts,
   m0051_actions_schedules,
   m0053_repos_wiki,
+  m0054_federation_create,
   m0055_users_git_hooks,
 ];

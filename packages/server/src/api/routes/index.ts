@@ -67,6 +67,7 @@ import { registerTagProtectionRoutes } from './tag-protections.js';
 import { registerPushMirrorRoutes } from './push-mirrors.js';
 import { registerMigrateRoutes } from './migrate.js';
 import { registerWikiRoutes } from './wiki.js';
+import { registerFederationRoutes } from './federation.js';
 
 const ROUTE_MODULES: readonly ((router: ApiRouter, groups: Groups) => void)[] = [
   registerMiscRoutes,
@@ -98,6 +99,7 @@ const ROUTE_MODULES: readonly ((router: ApiRouter, groups: Groups) => void)[] = 
   registerPushMirrorRoutes,
   registerMigrateRoutes,
   registerWikiRoutes,
+  registerFederationRoutes,
   registerTagRoutes,
   registerCommitRoutes,
   registerStatusRoutes,
