@@ -33,6 +33,7 @@ import { pushMirrorsDomain } from './pushmirrors/index.js';
 import { redirectsDomain } from './redirects/index.js';
 import { actionsDomain, actionsTasksDomain } from './actions/index.js';
 import { packagesDomain } from './packages/index.js';
+import { lfsDomain } from './lfs/index.js';
 import { mirrorsDomain } from './mirrors/index.js';
 import { migrateDomain } from './migrate/index.js';
 import { maintenanceDomain, maintenanceExtendedDomain } from './cron/index.js';
@@ -96,6 +97,7 @@ export const DOMAINS: readonly DomainRecord[] = [
   redirectsDomain,
   actionsDomain,
   packagesDomain,
+  lfsDomain,
   federationDomain,
   // Records without event handlers.
   mirrorsDomain,

@@ -578,6 +578,23 @@ export {
 } from './actions/index.js';
 export { ARTIFACTS_SPACE, ArtifactsService, ArtifactStatus, ActionArtifactSchema, ArtifactListQuerySchema, MAX_BLOCK_LIST_BYTES, toApiActionArtifact, type ActionArtifact, type ApiActionArtifact, type ArtifactDownload, type RuntimeTask, type SignedQuery } from './actions/index.js';
 export {
+  LFS_MEDIA_TYPE,
+  LFS_SPACE,
+  LfsLockExistsError,
+  LfsService,
+  RangeNotSatisfiableError,
+  isValidOid as isValidLfsOid,
+  parsePointer as parseLfsPointer,
+  type ApiLfsLock,
+  type ApiLfsLockList,
+  type ApiLfsLockListVerify,
+  type LfsBatchResponse,
+  type LfsDownload,
+  type LfsPointer,
+  type LfsTokenResponse,
+  type LfsTables,
+} from './lfs/index.js';
+export {
   DUPLICATE_PACKAGE_FILE,
   ListPackagesQuerySchema,
   NO_PACKAGE_ACCESS,

@@ -21,7 +21,7 @@ const LAYERS = [
   // Identity, then what hangs off accounts.
   'users', 'remote', 'access', 'twofactor', 'gpg', 'loginsources', 'orgs', 'quota',
   // Repositories and their git data.
-  'repos', 'social', 'keys', 'tokens', 'topics', 'commits', 'protection', 'gitdata', 'refs',
+  'repos', 'social', 'keys', 'tokens', 'topics', 'commits', 'protection', 'gitdata', 'refs', 'lfs',
   // The issue tracker and pull requests.
   'timeline', 'attachments', 'releases', 'labels', 'milestones', 'issues', 'reactions', 'times', 'comments', 'pulls', 'reviews',
   // What works over all of the above (packages below webhooks: its events become package deliveries).

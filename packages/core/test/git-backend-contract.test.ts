@@ -537,6 +537,14 @@ describe.skipIf(process.env.REPOHOST_TEST_DB === 'postgres').each(BACKENDS)('git
     expect(Buffer.concat(parts).toString()).toBe('one\n2\nthree\nfour\n');
   });
 
+  it.runIf(backend.name === 'native')('finds the small blobs that start with a prefix, in all of history (LFS pointers)', async () => {
+    const found = async (prefix: string, maxSize: number) => (await git.smallBlobsWithPrefix(key, Buffer.from(prefix), maxSize)).map((b) => b.toString()).sort();
+    expect(await found('# demo', 100)).toEqual(['# demo\n', '# demo\n\nMore.\n']);
+    expect(await found('# demo', 7)).toEqual(['# demo\n']);
+    expect(await found('b', 10)).toEqual(['bee\n']);
+    expect(await found('nothing like it', 1000)).toEqual([]);
+  });
+
   it.runIf(backend.name === 'memory')('fails with NotSupportedError, naming the method, for each listed method', async () => {
     for (const method of MEMORY_UNSUPPORTED) {
       const call = () => (git[method] as (...args: unknown[]) => unknown).call(git, key, 'x', 'y', 'z', {});

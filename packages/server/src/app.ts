@@ -9,6 +9,7 @@ import type { RegisteredRoute } from './api/contract.js';
 import { buildOpenApiDocument } from './api/openapi.js';
 import { registerRoutes } from './api/routes/index.js';
 import { registerSmartHttp } from './git/smart-http.js';
+import { registerLfs } from './git/lfs.js';
 import { registerAvatars } from './avatars.js';
 import { registerOAuth2Provider } from './oauth2-provider.js';
 import { registerTwoFactorPages } from './two-factor-pages.js';
@@ -103,6 +104,7 @@ export function createApp(host: RepoHost): RepoHostApp {
   // Anything else under /api answers in the API's JSON error format.
   app.all('/api/**', () => errorResponse(host, new NotFoundError(), apiResponseHeaders()));
   registerSmartHttp(app, host);
+  registerLfs(app, host);
   registerAvatars(app, host);
   registerOAuth2Provider(app, host);
   registerTwoFactorPages(app, host);

@@ -11,4 +11,4 @@ export * as guards from './api/guards.js';
 export { ERROR_KINDS } from './api/errors.js';
 export { authenticate, QUERY_TOKEN_WARNING, type Authentication, type AuthMethod } from './auth.js';
 export { buildOpenApiDocument } from './api/openapi.js';
-export { startSshServer, parseGitCommand, splitCommandLine, sshErrorMessage, SshCommandError, type SshServerOptions, type RunningSshServer, type GitCommand } from './ssh/index.js';
+export { startSshServer, answerLfsAuthenticate, parseGitCommand, parseLfsAuthenticateCommand, splitCommandLine, sshErrorMessage, SshCommandError, type SshServerOptions, type RunningSshServer, type GitCommand, type LfsAuthenticateCommand } from './ssh/index.js';

@@ -1,6 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import { RepoHost, type SshIdentity } from '@repohost/core';
-import { parseGitCommand, sshErrorMessage, type GitCommand } from '@repohost/server';
+import { answerLfsAuthenticate, parseGitCommand, parseLfsAuthenticateCommand, sshErrorMessage, type GitCommand, type LfsAuthenticateCommand } from '@repohost/server';
 import { cliSettings, type GlobalOptions } from '../config.js';
 import type { CliIo } from '../io.js';
 import type { LeafCommand } from '../command.js';
@@ -10,7 +10,8 @@ export const SERV: LeafCommand = {
   summary: 'Serve git over OpenSSH for a key (run from authorized_keys)',
   args: 'key-<ID>',
   description: `Run by OpenSSH for a key "repohost keys" let in (the authorized_keys command): serves the git command in
-SSH_ORIGINAL_COMMAND (git-upload-pack or git-receive-pack) over stdin and stdout: a user's key as its owner, with
+SSH_ORIGINAL_COMMAND (git-upload-pack or git-receive-pack) over stdin and stdout, or answers git-lfs-authenticate
+with a token for the LFS API: a user's key as its owner, with
 the same permission checks as every other way in; a deploy key on its repositories only (pushing only when it is
 read-write), exactly as the built-in SSH server decides.
 `,
@@ -48,6 +49,21 @@ async function serv(args: string[], global: GlobalOptions, io: CliIo): Promise<n
           : `Hi there! You've successfully authenticated with the deploy key named ${identity.key.name}, but RepoHost does not provide shell access.\n`,
       );
       return 0;
+    }
+    let lfsCommand: LfsAuthenticateCommand | undefined;
+    try {
+      lfsCommand = parseLfsAuthenticateCommand(line);
+    } catch (error) {
+      return fail(io, sshErrorMessage(error));
+    }
+    if (lfsCommand) {
+      // git-lfs asking for a token for the LFS API over HTTP: printed on stdout, as Forgejo's serv does.
+      try {
+        io.stdout(await answerLfsAuthenticate(host, identity, lfsCommand));
+        return 0;
+      } catch (error) {
+        return fail(io, sshErrorMessage(error, { service: lfsCommand.operation === 'upload' ? 'receive-pack' : 'upload-pack', owner: lfsCommand.owner, name: lfsCommand.name }));
+      }
     }
     let command: GitCommand;
     try {

@@ -4,8 +4,7 @@ import { trimEnd } from '../text.js';
 
 /**
  * The kinds of stored files Forgejo configures storage for, by the name Forgejo gives each: the folder under the
- * data folder (local storage) and the default prefix of its objects (object storage). LFS objects and action
- * artifacts have no domain yet; their settings are resolved (and checked) all the same.
+ * data folder (local storage) and the default prefix of its objects (object storage).
  */
 export type StorageKind = 'attachments' | 'avatars' | 'repo-avatars' | 'packages' | 'lfs' | 'actions_artifacts';
 

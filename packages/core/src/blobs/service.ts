@@ -7,12 +7,12 @@ import type { BlobStorage } from './storage.js';
 
 /**
  * The blob spaces the host keeps, each a folder or a prefix in a bucket, as Forgejo has them: attachments (and
- * release assets), package files, user avatars, repository avatars and Actions artifacts.
+ * release assets), package files, user avatars, repository avatars, Actions artifacts and Git LFS objects.
  */
-export type BlobSpace = 'attachments' | 'packages' | 'avatars' | 'repo-avatars' | 'actions_artifacts';
+export type BlobSpace = 'attachments' | 'packages' | 'avatars' | 'repo-avatars' | 'actions_artifacts' | 'lfs';
 
 /** Every blob space (for checks that visit them all). */
-export const BLOB_SPACES: readonly BlobSpace[] = ['attachments', 'packages', 'avatars', 'repo-avatars', 'actions_artifacts'];
+export const BLOB_SPACES: readonly BlobSpace[] = ['attachments', 'packages', 'avatars', 'repo-avatars', 'actions_artifacts', 'lfs'];
 
 /**
  * The host's blob storages, one per space, built on first use from the storage settings (`[storage]` and each

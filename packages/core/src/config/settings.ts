@@ -70,7 +70,21 @@ const SPEC = {
     SSH_SERVER_MACS: list([]),
     /** Refuse keys below `[ssh.minimum_key_sizes]` (Forgejo's defaults: RSA 3071 bits; DSA not allowed). */
     MINIMUM_KEY_SIZE_CHECK: bool(true),
+    /** Serve Git LFS (`/{owner}/{repo}.git/info/lfs/…`, `git-lfs-authenticate` over SSH, `/media/…` objects). */
     LFS_START_SERVER: bool(false),
+    /**
+     * Key of the JWTs `git-lfs-authenticate` hands out over SSH (base64url of 32 bytes, as Forgejo writes it).
+     * Empty: a key derived from `[security] SECRET_KEY` (its own purpose), the same in every process.
+     */
+    LFS_JWT_SECRET: str(''),
+    /** How long such a JWT is good, a Go duration (Forgejo's default `24h`). */
+    LFS_HTTP_AUTH_EXPIRY: str('24h'),
+    /** Largest LFS object accepted, in bytes; 0 means no limit. */
+    LFS_MAX_FILE_SIZE: int(0),
+    /** Locks one `GET …/info/lfs/locks` page lists at most; 0 means no limit. */
+    LFS_LOCKS_PAGING_NUM: int(50),
+    /** Objects one batch request may name; 0 means no limit (the request body is bounded all the same). */
+    LFS_MAX_BATCH_SIZE: int(0),
     /**
      * RepoHost's own: processes `repohost web` serves with (one port, node:cluster); 0 means one per CPU. One
      * process needs no cluster; `--workers` overrides it.

@@ -249,6 +249,11 @@ export interface GitRemote {
   fetchRemote(key: RepoKey, remote: RemoteGitAccess, options: FetchRemoteOptions): Promise<void>;
   /** Pushes branches and tags to a push mirror's remote, forced (native only: remote git). */
   pushMirror(key: RepoKey, request: MirrorPushRequest): Promise<void>;
+  /**
+   * Every blob of the repository's object store of at most `maxSize` bytes that starts with `prefix` (LFS finds the
+   * pointers of a fetched history so: what a migration or a pull mirror fetches next).
+   */
+  smallBlobsWithPrefix(key: RepoKey, prefix: Buffer, maxSize: number, signal?: AbortSignal): Promise<Buffer[]>;
 }
 
 /** Maintenance: housekeeping of repositories on disk (cron tasks) and the hook files pushes run. */

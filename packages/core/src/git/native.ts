@@ -49,6 +49,7 @@ import { applyPatch, changeFiles, lastCommitOf, readContents, statPaths } from '
 import { forkRepository } from './native-forks.js';
 import { pushMirror } from './native-push-mirror.js';
 import { fetchFromRemote, readRemoteHead } from './native-remote.js';
+import { smallBlobsWithPrefix } from './native-small-blobs.js';
 import type { FetchRemoteOptions, RemoteGitAccess, RemoteHead } from './remote-types.js';
 import type { MirrorPushRequest } from './push-mirror-types.js';
 import { commitTree, copyCommit, rebaseCommits } from './native-merge.js';
@@ -706,6 +707,10 @@ export class NativeGitBackend implements GitBackend {
 
   fetchRemote(key: RepoKey, remote: RemoteGitAccess, options: FetchRemoteOptions): Promise<void> {
     return fetchFromRemote(this, key, remote, options);
+  }
+
+  smallBlobsWithPrefix(key: RepoKey, prefix: Buffer, maxSize: number, signal?: AbortSignal): Promise<Buffer[]> {
+    return smallBlobsWithPrefix(this, key, prefix, maxSize, signal);
   }
 
   maintain(key: RepoKey, command: 'fsck' | 'gc', options: MaintenanceOptions): Promise<MaintenanceResult> {

@@ -26,6 +26,7 @@ export const MEMORY_UNSUPPORTED = [
   'pushMirror',
   'remoteHead',
   'fetchRemote',
+  'smallBlobsWithPrefix',
   // GitMaintenance: housekeeping of repositories on disk (fsck and gc) and the hook files pushes run.
   'maintain',
   'syncHooks',

@@ -4,5 +4,5 @@
  */
 export { parseCommitObject } from './convert.js';
 export { CommitUserSchema, PayloadCommitVerificationSchema, TagArchiveDownloadCountSchema, type ApiPayloadCommitVerification } from './schemas.js';
-export { GitDataService } from './service.js';
+export { GitDataService, type RawFile } from './service.js';
 export { SNIFF_BYTES, sniffServedType, type ServedType } from './sniff.js';

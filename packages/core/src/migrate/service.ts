@@ -28,6 +28,7 @@ import { RepoStatus, RepoWikiStorage, wikiBranchOf } from '../repos/index.js';
 import { UsersPort } from '../users/index.js';
 import { isOrganization, type User } from '../users/index.js';
 import { MirrorsService } from '../mirrors/index.js';
+import { LfsService } from '../lfs/index.js';
 import { notSupported } from '../git/index.js';
 import { parseMirrorInterval } from '../mirrors/index.js';
 import { checkRemoteAddress, decryptRemoteCredentials, encryptRemoteCredentials, rekeyRemoteCredentials, type CheckedRemote, type RemoteCredentials } from '../remote/index.js';
@@ -52,6 +53,9 @@ export interface MigrateJobPayload {
   items: ImportItems;
   /** Import the remote's wiki (`<remote>.wiki.git`) too, whatever the service (absent in jobs queued before). */
   wiki?: boolean;
+  /** Fetch the LFS objects the history points to (`lfs`, while the LFS server is on), from `lfsEndpoint` when set. */
+  lfs?: boolean;
+  lfsEndpoint?: string;
 }
 
 declare module '../jobs/kinds.js' {
@@ -177,6 +181,10 @@ export class MigrateService {
 
     // Remote git is native-only: the in-memory backend answers 501 before anything is written.
     if (settings.repository.BACKEND === 'memory') throw notSupported('fetchRemote');
+    // LFS objects come along when asked and served (Forgejo: `lfs` with LFS_START_SERVER); an endpoint given is
+    // checked as the clone address is.
+    const lfs = opts.lfs === true && settings.server.LFS_START_SERVER;
+    if (lfs && (opts.lfs_endpoint ?? '').trim() !== '') await checkRemoteAddress(settings, actor, { address: (opts.lfs_endpoint ?? '').trim() });
     const secretKey = settings.security.SECRET_KEY;
     const now = nowUnix();
     try {
@@ -212,6 +220,8 @@ export class MigrateService {
           intervalSeconds,
           items,
           wiki: opts.wiki === true,
+          lfs: lfs,
+          lfsEndpoint: lfs ? (opts.lfs_endpoint ?? '').trim() : '',
         };
         const job = await this.jobs.enqueue('migrate.run', payload, { key: `repo:${repo.id}`, tx });
         await tx.store(MigrationsStore).setJob(repo.id, job.id);
@@ -279,6 +289,19 @@ export class MigrateService {
       onProgress: (phase, done, total) => void report(`cloning: ${phase}`, done, total, false),
     });
     await report('cloning: done', 1, 1);
+    if (payload.lfs) {
+      await report('fetching LFS objects', 0, 0);
+      const checked = await checkRemoteAddress(settings, actor, { address: payload.address, username: credentials?.username, password: credentials?.password });
+      await this.ctx.service(LfsService).fetchFromRemote({
+        repoId: repo.id,
+        key,
+        actor,
+        remote: checked,
+        endpoint: payload.lfsEndpoint,
+        timeoutMs: Math.max(1000, deadline - Date.now()),
+        signal: run.signal,
+      });
+    }
     if (payload.wiki) await this.importWiki({ repo, owner }, actor, payload.address, credentials, remaining);
     const derived = await this.ctx.service(ReposService).deriveFromRefs(key, defaultBranch);
     if (payload.items && Object.values(payload.items).some(Boolean)) {
@@ -311,7 +334,7 @@ export class MigrateService {
       });
       if (!ready) throw new Error('the repository was deleted during its migration');
       if (payload.mirror) {
-        await this.ctx.service(MirrorsService).insertFor(tx, repo.id, { sanitized: payload.address, credentials }, Number(payload.intervalSeconds));
+        await this.ctx.service(MirrorsService).insertFor(tx, repo.id, { sanitized: payload.address, credentials }, Number(payload.intervalSeconds), payload.lfs ? { endpoint: payload.lfsEndpoint ?? '' } : undefined);
       }
       await tx.store(MigrationsStore).delete(repo.id);
       tx.emit('repo.created', { repo: ready, owner, actor: userActor(doer) });

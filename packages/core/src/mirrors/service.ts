@@ -19,7 +19,8 @@ import { nowUnix } from '../storage/index.js';
 import { ReposService, repoKey, type RepoAccess } from '../repos/index.js';
 import { ReposPort } from '../repos/index.js';
 import { UsersPort } from '../users/index.js';
-import { decryptRemoteCredentials, encryptRemoteCredentials, rekeyRemoteCredentials, type CheckedRemote } from '../remote/index.js';
+import { checkRemoteAddress, decryptRemoteCredentials, encryptRemoteCredentials, rekeyRemoteCredentials, type CheckedRemote } from '../remote/index.js';
+import { LfsService } from '../lfs/index.js';
 import { countRekey, emptyRekeyCounts, forEachRowInBatches, type RekeyCounts, type SecretRekey } from '../security/index.js';
 import { describeRemoteFailure, prepareRemote } from '../remote/index.js';
 import { parseMirrorInterval, settingNanos } from './interval.js';
@@ -92,8 +93,11 @@ export class MirrorsService {
     return Math.max(0, Math.floor(settingNanos(this.ctx.settings.mirror.DEFAULT_INTERVAL, '8h') / 1e9));
   }
 
-  /** Writes the mirror row of a repository made by a migration (in its completing transaction). */
-  async insertFor(tx: CoreTransaction, repoId: number, remote: Pick<CheckedRemote, 'sanitized' | 'credentials'>, intervalSeconds: number): Promise<Mirror> {
+  /**
+   * Writes the mirror row of a repository made by a migration (in its completing transaction); `lfs`: its syncs
+   * fetch LFS objects too, from `endpoint` when set.
+   */
+  async insertFor(tx: CoreTransaction, repoId: number, remote: Pick<CheckedRemote, 'sanitized' | 'credentials'>, intervalSeconds: number, lfs?: { endpoint: string }): Promise<Mirror> {
     const now = nowUnix();
     const store = tx.store(MirrorsStore);
     // A migration that ran again after a crash may have written it already.
@@ -106,6 +110,7 @@ export class MirrorsService {
       next_update_unix: intervalSeconds > 0 ? now + intervalSeconds : 0,
       remote_address: remote.sanitized,
       remote_credentials: encryptRemoteCredentials(this.ctx.settings.security.SECRET_KEY, remote.credentials),
+      ...(lfs && { lfs_enabled: 1, lfs_endpoint: lfs.endpoint }),
     });
   }
 
@@ -202,6 +207,15 @@ export class MirrorsService {
       // Clears the intent; announces `repo.pushed` when refs moved.
       await repos.recordPush(actor, access, updates, intent);
       intent = undefined;
+      if (mirror.lfs_enabled === 1) {
+        await run.progress(0, 0, 'fetching LFS objects');
+        const remote = await checkRemoteAddress(settings, actor, { address: mirror.remote_address, username: credentials?.username, password: credentials?.password });
+        const lfsRequest = { repoId, key, actor, remote, endpoint: mirror.lfs_endpoint, timeoutMs: Math.max(1000, deadline - Date.now()), signal: run.signal };
+        // As Forgejo: objects that could not be fetched leave the git sync standing (the next sync tries again).
+        await this.ctx.service(LfsService).fetchFromRemote(lfsRequest).catch((error: unknown) => {
+          console.error(`[repohost] mirror ${repoId}: LFS objects: ${describeRemoteFailure(error, credentials, 'Mirror sync')}`);
+        });
+      }
       await this.finishSync(repoId, '', { repo, owner, actor, updates });
     } catch (error) {
       const message = describeRemoteFailure(error, credentials, 'Mirror sync');

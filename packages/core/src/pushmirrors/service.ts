@@ -27,6 +27,7 @@ import { nowUnix } from '../storage/index.js';
 import { UsersPort } from '../users/index.js';
 import { compileGlob } from '../glob.js';
 import { CreatePushMirrorOptionSchema, type CreatePushMirrorOption } from './schemas.js';
+import { LfsService } from '../lfs/index.js';
 import { PushMirrorsStore } from './store.js';
 import type { PushMirror } from './tables.js';
 import { acceptInput } from '../validation/index.js';
@@ -336,6 +337,8 @@ export class PushMirrorsService {
         timeoutMs,
         signal,
       });
+      // Then the LFS objects, to the remote's LFS API, as Forgejo pushes them while its LFS server is on.
+      await this.ctx.service(LfsService).pushToRemote({ repoId: repo.id, actor: SYSTEM, remote, timeoutMs, signal });
       return '';
     } catch (error) {
       return pushErrorText(error, credentials) || 'push failed';

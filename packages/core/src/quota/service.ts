@@ -45,6 +45,8 @@ interface QuotaUsageSources {
   attachments: QuotaUsageSource<ApiQuotaUsedAttachment>;
   packages: QuotaUsageSource<ApiQuotaUsedPackage>;
   artifacts: QuotaUsageSource<ApiQuotaUsedArtifact>;
+  /** Git LFS objects: counted in `size:git:lfs`; the quota API lists none (Forgejo lists none either). */
+  lfs: Pick<QuotaUsageSource<never>, 'addUsage'>;
 }
 
 /** Rule and group names are keys up to this long (the columns' size). */

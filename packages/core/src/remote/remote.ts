@@ -225,6 +225,8 @@ export interface RemoteRequestOptions {
   signal?: AbortSignal;
   /** A request body, sent whole (an ActivityPub activity): its Content-Length is set from it. */
   body?: Buffer;
+  /** A request body streamed as it is read (an LFS object a push mirror uploads), of `length` bytes. */
+  stream?: { source: Readable; length: number };
 }
 
 /**
@@ -269,6 +271,7 @@ export function openRemoteRequest(settings: RemoteSettings, remote: CheckedRemot
   }
   const headers: Record<string, string> = { 'User-Agent': 'RepoHost', ...options.headers };
   if (options.body) headers['Content-Length'] = String(options.body.length);
+  if (options.stream) headers['Content-Length'] = String(options.stream.length);
   if (remote.credentials && !Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) {
     const { username, password } = remote.credentials;
     headers.Authorization = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
@@ -318,7 +321,11 @@ export function openRemoteRequest(settings: RemoteSettings, remote: CheckedRemot
       cleanup();
       reject(new Error(redactCredentials(error.message, remote.credentials)));
     });
-    request.end(options.body);
+    if (options.stream) {
+      // A source that fails stops the request; one that ends short makes the server see a cut-off body.
+      options.stream.source.once('error', (error) => stop(error));
+      options.stream.source.pipe(request);
+    } else request.end(options.body);
   });
 }
 

@@ -3,7 +3,7 @@
  * `SSH_ORIGINAL_COMMAND`) read it: `git-upload-pack '/owner/repo.git'`, `git-receive-pack 'owner/repo.git'` or
  * `git upload-pack …`. Anything else is refused before any git process exists.
  */
-import { isRepoHostError, NotFoundError, trimEnd, trimStart, type GitService } from '@repohost/core';
+import { isRepoHostError, LfsService, NotFoundError, trimEnd, trimStart, type GitService, type RepoHost, type SshIdentity } from '@repohost/core';
 
 export interface GitCommand {
   service: GitService;
@@ -79,12 +79,46 @@ export function parseGitCommand(line: string): GitCommand {
   const service = VERBS.get(verb);
   if (!service) throw new SshCommandError(verb === '' ? 'No command given' : `Unknown git command: ${verb}`);
   if (words.length !== 2) throw new SshCommandError(words.length < 2 ? 'Too few arguments' : 'Too many arguments');
-  const parts = trimEnd(trimStart(words[1]!, '/'), '/').split('/');
-  if (parts.length !== 2) throw new SshCommandError(`Invalid repository path: ${words[1]}`);
+  return { service, ...repoPathOf(words[1]!) };
+}
+
+/** `owner/repo(.git)` with optional slashes around it, or SshCommandError. */
+function repoPathOf(word: string): { owner: string; name: string } {
+  const parts = trimEnd(trimStart(word, '/'), '/').split('/');
+  if (parts.length !== 2) throw new SshCommandError(`Invalid repository path: ${word}`);
   const owner = parts[0]!;
   const name = parts[1]!.replace(/\.git$/i, '');
-  if (!NAME.test(owner) || !NAME.test(name)) throw new SshCommandError(`Invalid repository path: ${words[1]}`);
-  return { service, owner, name };
+  if (!NAME.test(owner) || !NAME.test(name)) throw new SshCommandError(`Invalid repository path: ${word}`);
+  return { owner, name };
+}
+
+/** `git-lfs-authenticate <owner/repo> <upload|download>`: the LFS client asking for a token over SSH. */
+export interface LfsAuthenticateCommand {
+  owner: string;
+  name: string;
+  operation: string;
+}
+
+/** The command when it is `git-lfs-authenticate …` (SshCommandError when malformed); undefined for any other. */
+export function parseLfsAuthenticateCommand(line: string): LfsAuthenticateCommand | undefined {
+  if (line.length > MAX_COMMAND_LENGTH) throw new SshCommandError('Command too long');
+  const words = splitCommandLine(line);
+  if (words[0] !== 'git-lfs-authenticate') return undefined;
+  if (words.length < 3) throw new SshCommandError('Too few arguments');
+  if (words.length > 3) throw new SshCommandError('Too many arguments');
+  return { ...repoPathOf(words[1]!), operation: words[2]! };
+}
+
+/**
+ * Answers `git-lfs-authenticate` for an SSH identity (the built-in server and `repohost serv` alike): the JSON line
+ * git-lfs reads (`{"header": {"Authorization": "Bearer …"}, "href": …, "expires_at": …}`), after the checks an
+ * HTTP request of that operation meets. A deploy key acts as it does for git (its grant first, then the owner).
+ */
+export async function answerLfsAuthenticate(host: RepoHost, identity: SshIdentity, command: LfsAuthenticateCommand): Promise<string> {
+  const service: GitService = command.operation === 'upload' ? 'receive-pack' : 'upload-pack';
+  const actor = await host.keys.sshActor(identity, { owner: command.owner, name: command.name, service });
+  const answer = await host.service(LfsService).sshAuthenticate(actor, command.owner, command.name, command.operation);
+  return `${JSON.stringify(answer)}\n`;
 }
 
 /**

@@ -1,2 +1,2 @@
 export { startSshServer, type SshServerOptions, type RunningSshServer } from './server.js';
-export { parseGitCommand, splitCommandLine, sshErrorMessage, SshCommandError, type GitCommand } from './command.js';
+export { answerLfsAuthenticate, parseGitCommand, parseLfsAuthenticateCommand, splitCommandLine, sshErrorMessage, SshCommandError, type GitCommand, type LfsAuthenticateCommand } from './command.js';

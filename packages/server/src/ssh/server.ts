@@ -9,7 +9,7 @@ import { Transform } from 'node:stream';
 import { isRepoHostError, parsePublicKey, type RepoHost, type SshIdentity } from '@repohost/core';
 import type * as Ssh2 from 'ssh2';
 import { loadHostKeys, type GenerateKeyPair } from './host-keys.js';
-import { parseGitCommand, sshErrorMessage, SshCommandError, type GitCommand } from './command.js';
+import { answerLfsAuthenticate, parseGitCommand, parseLfsAuthenticateCommand, sshErrorMessage, SshCommandError, type GitCommand, type LfsAuthenticateCommand } from './command.js';
 
 export interface SshServerOptions {
   /** Port to listen on; 0 picks a free one. Defaults to `[server] SSH_LISTEN_PORT`. */
@@ -295,6 +295,13 @@ async function serve(
   connection: { onActivity: () => void; gone: AbortSignal },
 ): Promise<void> {
   if (line.trim() === '') return greet(channel, account);
+  let lfsCommand: LfsAuthenticateCommand | undefined;
+  try {
+    lfsCommand = parseLfsAuthenticateCommand(line);
+  } catch (error) {
+    return refuse(channel, sshErrorMessage(error));
+  }
+  if (lfsCommand) return serveLfsAuthenticate(host, channel, account, lfsCommand);
   let command: GitCommand;
   try {
     command = parseGitCommand(line);
@@ -350,5 +357,19 @@ async function serve(
     if (stop.signal.aborted) return;
     console.error(`[repohost] ssh git ${command.service} for ${command.owner}/${command.name} failed:`, error);
     refuse(channel, 'Failed to execute git command');
+  }
+}
+
+/** `git-lfs-authenticate`: the token's JSON on stdout, or why not on stderr. */
+async function serveLfsAuthenticate(host: RepoHost, channel: Ssh2.ServerChannel, account: SshIdentity, command: LfsAuthenticateCommand): Promise<void> {
+  channel.on('error', () => {});
+  try {
+    const answer = await answerLfsAuthenticate(host, account, command);
+    channel.write(answer);
+    channel.exit(0);
+    channel.end();
+  } catch (error) {
+    if (!isRepoHostError(error) && !(error instanceof SshCommandError)) console.error('[repohost] ssh git-lfs-authenticate failed:', error);
+    refuse(channel, sshErrorMessage(error, { service: command.operation === 'upload' ? 'receive-pack' : 'upload-pack', owner: command.owner, name: command.name }));
   }
 }

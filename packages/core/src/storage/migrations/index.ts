@@ -54,6 +54,7 @@ import { m0048_pulls_branch_tips } from './0048_pulls_branch_tips.js';
 import { m0049_actions_runs } from './0049_actions_runs.js';
 import { m0050_actions_artifacts } from './0050_actions_artifacts.js';
 import { m0051_actions_schedules } from './0051_actions_schedules.js';
+import { m0052_lfs_create } from './0052_lfs_create.js';
 import { m0053_repos_wiki } from './0053_repos_wiki.js';
 import { m0054_federation_create } from './0054_federation_create.js';
 import { m0055_users_git_hooks } from './0055_users_git_hooks.js';
@@ -110,6 +111,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m0049_actions_runs,
   m0050_actions_artifacts,
   m0051_actions_schedules,
+  m0052_lfs_create,
   m0053_repos_wiki,
   m0054_federation_create,
   m0055_users_git_hooks,

@@ -11,6 +11,7 @@ import {
   GitBlobsQuerySchema,
   GitTreeQuerySchema,
   GitTreeResponseSchema,
+  LfsService,
   NoteOptionsSchema,
   NoteQuerySchema,
   NoteSchema,
@@ -180,9 +181,8 @@ export function registerGitDataRoutes(_router: ApiRouter, { repo, codeWriter }: 
     handler: async ({ host, actor, repo, params }) => host.gitData.removeNote(actor, repo, params.sha),
   });
 
-  // `/media` is `/raw` but for an LFS pointer, whose object Forgejo serves only when its LFS server is on and holds
-  // the object for this repository; RepoHost has no LFS object storage yet, so both serve the pointer blob itself,
-  // as Forgejo does with LFS off or the object missing.
+  // `/media` is `/raw` but for an LFS pointer, whose object it serves instead when the LFS server is on and holds
+  // the object for this repository (the oid is the ETag); otherwise the pointer blob itself, as Forgejo does.
   for (const [path, operationId, summary] of [
     ['/raw/{filepath}', 'repoGetRawFile', 'Get a file from a repository'],
     ['/media/{filepath}', 'repoGetRawFileOrLFS', "Get a file or it's LFS object from a repository"],
@@ -195,8 +195,10 @@ export function registerGitDataRoutes(_router: ApiRouter, { repo, codeWriter }: 
       query: RefQuerySchema,
       reply: { status: 200, description: 'Returns raw file content.', produces: ['application/octet-stream'] },
       errors: ['not_found'],
-      handler: async ({ host, actor, repo, params, query, event, responseHeaders }) =>
-        rawResponse(await host.gitData.raw(actor, repo, params.filepath, query.ref), responseHeaders, event.req),
+      handler: async ({ host, actor, repo, params, query, event, responseHeaders }) => {
+        const file = await host.gitData.raw(actor, repo, params.filepath, query.ref);
+        return rawResponse(operationId === 'repoGetRawFileOrLFS' ? await host.service(LfsService).media(repo, file) : file, responseHeaders, event.req);
+      },
     });
   }
 
