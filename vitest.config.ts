@@ -33,6 +33,7 @@ export default defineConfig({
       '@repohost/server/testing': fileURLToPath(new URL('./packages/server/src/testing.ts', import.meta.url)),
       '@repohost/server': src('server'),
       '@repohost/cli': src('cli'),
+      '@repohost/client': src('client'),
       // The shared test harness, imported by name from every package's tests.
       '@repohost/test-support': fileURLToPath(new URL('./test/support/harness.ts', import.meta.url)),
     },
