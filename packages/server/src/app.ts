@@ -30,6 +30,7 @@ import { startSshServer, type RunningSshServer } from './ssh/server.js';
 import { accessLogOf, requestObserverHook, type RequestObserver } from './access-log.js';
 import { bindClientAddresses } from './client-address.js';
 import { registerHealthz } from './healthz.js';
+import { registerSwaggerUi, registerWebPages } from './web/index.js';
 import { ServerMetrics, registerMetrics } from './metrics.js';
 
 export interface RepoHostApp {
@@ -93,6 +94,8 @@ export function createApp(host: RepoHost): RepoHostApp {
     });
   }
   registerHealthz(app, host);
+  // `/api/swagger`: Swagger UI over the document above (`[api] ENABLE_SWAGGER`).
+  registerSwaggerUi(app, host);
   // Where the NodeInfo document is (Forgejo's web route, mounted with `[federation] ENABLED` only): other instances
   // read it before they federate.
   if (host.settings.federation.ENABLED) {
@@ -122,6 +125,9 @@ export function createApp(host: RepoHost): RepoHostApp {
   registerRunnerProtocol(app, host);
   registerArtifactsProtocol(app, host);
   if (metrics) registerMetrics(app, host, metrics);
+  // The read-only pages behind `html_url`s (`/{owner}`, `/{owner}/{repo}/…`): their parameters match only what no
+  // route above names.
+  registerWebPages(app, host);
   app.all('/**', () => errorResponse(host, new NotFoundError()));
   return {
     app,

@@ -1,0 +1,66 @@
+/**
+ * The pages in a real browser (headless Chromium, Debian's package, driven by puppeteer-core): each loads without a
+ * Content-Security-Policy violation, a console error or a failed request, its stylesheet applies, and Swagger UI
+ * renders the API document under its policy. Skipped only where no Chromium is installed and CI is not set.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Browser } from 'puppeteer-core';
+import { startTestServer, type TestServer } from '@repohost/test-support';
+import { seedRepository, type Seeded } from './web-pages-seed';
+import { chromiumPath, launchChromium, watchProblems } from './web-pages-chromium';
+
+const available = chromiumPath() !== undefined || process.env.CI === 'true';
+
+let s: TestServer;
+let seed: Seeded;
+let browser: Browser;
+
+describe.skipIf(!available)('pages in Chromium', () => {
+  beforeAll(async () => {
+    [s, browser] = await Promise.all([startTestServer(), launchChromium()]);
+    seed = await seedRepository(s);
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await s?.cleanup();
+  });
+
+  test('repository home, a file, an issue and a pull request load cleanly', async () => {
+    const paths = [
+      `${seed.owner}/${seed.repo}`,
+      `${seed.owner}/${seed.repo}/src/branch/main/README.md`,
+      `${seed.owner}/${seed.repo}/src/branch/main/src/main.ts`,
+      `${seed.owner}/${seed.repo}/issues/${seed.issue}`,
+      `${seed.owner}/${seed.repo}/pulls/${seed.pull}`,
+      seed.org,
+    ];
+    const page = await browser.newPage();
+    const problems = watchProblems(page);
+    for (const path of paths) {
+      const res = await page.goto(`${s.url}${path}`, { waitUntil: 'load' });
+      expect(res?.status(), path).toBe(200);
+      // The stylesheet applied (the site bar is dark), and no script ran: the hostile alerts never fire.
+      const bar = await page.$eval('header.site', (el) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(el).backgroundColor);
+      expect(bar, path).toBe('rgb(36, 41, 47)');
+    }
+    let alerted = false;
+    page.on('dialog', () => (alerted = true));
+    await page.goto(`${s.url}${seed.owner}/${seed.repo}/issues/${seed.issue}`, { waitUntil: 'load' });
+    expect(alerted).toBe(false);
+    expect(problems.messages).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  test('Swagger UI renders the API document under its policy', async () => {
+    const page = await browser.newPage();
+    const problems = watchProblems(page);
+    const res = await page.goto(`${s.url}api/swagger`, { waitUntil: 'load' });
+    expect(res?.status()).toBe(200);
+    await page.waitForSelector('.swagger-ui .info .title', { timeout: 20_000 });
+    const title = await page.$eval('.swagger-ui .info .title', (el) => el.textContent ?? '');
+    expect(title).toContain('RepoHost');
+    await page.waitForSelector('.opblock-tag', { timeout: 20_000 });
+    expect(problems.messages).toEqual([]);
+    await page.close();
+  }, 60_000);
+});
