@@ -4,6 +4,10 @@
  * 1. Throughput and p99 latency of GET /api/v1/version, GET /api/v1/repos/{owner}/{repo} (public repository,
  *    anonymous, SQLite on disk), and the authenticated path (GET /api/v1/user and the same repository read with
  *    an access token), next to a bare node:http hello-world server measured the same way.
+ * 1a. The same repository reads (anonymous and with a token) with `[api.ratelimit]` on, limits high enough never
+ *    to trip, against the same reads with limits off, each on a server of its own over the same host: target within
+ *    5 %. Measured in turn, BENCH_RATELIMIT_ROUNDS times (1; each round makes 4 measurements), the best of each kept.
+ *    `BENCH_ONLY=ratelimit` stops after this part (with BENCH_REPOS=… for a quicker setup).
  * 1b. Repository search: GET /api/v1/repos/search over the 1,000 repositories, 50 keyword queries in turn
  *    (`q=repo-000` … `q=repo-049`, `limit=10`: ten matches each), anonymous and with a token, next to a simple
  *    SQL-backed search answering the same body from the same database (bench/simple-search.mjs: `lower(name)
@@ -38,7 +42,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RepoHost, SYSTEM, loadSettings, userActor } from '@repohost/core';
+import { RateLimitService, RepoHost, SYSTEM, loadSettings, userActor } from '@repohost/core';
 import { startServer } from '@repohost/server';
 import { cloneLoad, gitEnv, mustGit, packBytes } from './git-client.mjs';
 import { rssMiB, runSoak } from './soak.mjs';
@@ -54,6 +58,10 @@ const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 1000);
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 3000);
 const REPO_COUNT = Number(process.env.BENCH_REPOS ?? 1000);
 const COLD_RUNS = 5;
+const RATELIMIT_ROUNDS = Number(process.env.BENCH_RATELIMIT_ROUNDS ?? 1);
+const ONLY_RATELIMIT = process.env.BENCH_ONLY === 'ratelimit';
+/** The repository read with limits on may be at most this much slower than with them off. */
+const TARGET_RATELIMIT_COST = 5; // percent
 const CREATE_CONCURRENCY = 8;
 const CLONE_CLIENTS = Number(process.env.BENCH_CLONE_CLIENTS ?? 32);
 const CLONE_WARMUP_MS = Number(process.env.BENCH_CLONE_WARMUP_MS ?? 1000);
@@ -164,6 +172,77 @@ function measure(url, headers = {}, paths = undefined) {
       settled = true;
     });
     child.send({ url, connections: CONNECTIONS, warmupMs: WARMUP_MS, durationMs: DURATION_MS, headers, paths });
+  });
+}
+
+/**
+ * The repository read, anonymous and with a token, on two more servers over the same host: one with
+ * `[api.ratelimit]` off, one with it on (limits no load reaches, the automatic claim size), measured in turn
+ * (RATELIMIT_ROUNDS rounds, the order alternating); the best of each is kept. Both are fresh servers started the
+ * same way, so neither has the first server's advantage or handicap. The host's settings are put back after.
+ */
+async function measureRateLimits(host, repoPath, withToken) {
+  const server = host.settings.server;
+  const saved = { limits: host.settings['api.ratelimit'], port: server.HTTP_PORT, rootUrl: server.ROOT_URL };
+  const huge = 1_000_000_000;
+  const servers = [];
+  const best = (a, b) => (a === undefined || b.rps > a.rps ? b : a);
+  const off = { anonymous: undefined, token: undefined };
+  const on = { anonymous: undefined, token: undefined };
+  const rounds = [];
+  let calls = 0;
+  try {
+    host.settings['api.ratelimit'] = { ...saved.limits, ENABLED: false };
+    const unlimited = await startServer(host, { hostname: '127.0.0.1', port: 0 });
+    servers.push(unlimited);
+    host.settings['api.ratelimit'] = { ...saved.limits, ENABLED: true, CORE_LIMIT: huge, CORE_ANONYMOUS_LIMIT: huge };
+    const limited = await startServer(host, { hostname: '127.0.0.1', port: 0 });
+    servers.push(limited);
+    const service = host.service(RateLimitService);
+    const probe = await getWithHeaders(`${limited.url}${repoPath}`);
+    const unprobed = await getWithHeaders(`${unlimited.url}${repoPath}`);
+    if (probe.status !== 200 || probe.headers['x-ratelimit-limit'] !== String(huge) || unprobed.status !== 200 || unprobed.headers['x-ratelimit-limit'] !== undefined) {
+      throw new Error(`the servers with and without rate limits do not answer as such: ${probe.status} ${JSON.stringify(probe.headers)} / ${unprobed.status}`);
+    }
+    const claimsBefore = service.claimCount;
+    for (let round = 0; round < Math.max(1, RATELIMIT_ROUNDS); round++) {
+      progress(`rate limits round ${round + 1}: measuring GET /${repoPath} off and on …`);
+      const result = {};
+      const order = round % 2 === 0 ? ['off', 'on'] : ['on', 'off'];
+      for (const kind of ['anonymous', 'token']) {
+        for (const which of order) {
+          const url = `${(which === 'on' ? limited : unlimited).url}${repoPath}`;
+          result[`${which} ${kind}`] = await measure(url, kind === 'token' ? withToken : {});
+        }
+      }
+      off.anonymous = best(off.anonymous, result['off anonymous']);
+      on.anonymous = best(on.anonymous, result['on anonymous']);
+      off.token = best(off.token, result['off token']);
+      on.token = best(on.token, result['on token']);
+      calls += result['on anonymous'].requests + result['on token'].requests;
+      rounds.push({ offAnonymous: result['off anonymous'].rps, onAnonymous: result['on anonymous'].rps, offToken: result['off token'].rps, onToken: result['on token'].rps });
+    }
+    const claims = service.claimCount - claimsBefore;
+    return { off, on, rounds, claims, calls };
+  } finally {
+    for (const running of servers) await running.close();
+    host.settings['api.ratelimit'] = saved.limits;
+    server.HTTP_PORT = saved.port;
+    server.ROOT_URL = saved.rootUrl;
+  }
+}
+
+/** One GET; resolves with { status, headers } (lower-case names). */
+function getWithHeaders(url) {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { agent: false, timeout: 2000 }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers }));
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', reject);
+    req.end();
   });
 }
 
@@ -418,6 +497,39 @@ async function main() {
     progress(`measuring GET /${repoPath} with a token …`);
     const repoAuthResult = await measure(`${running.url}${repoPath}`, withToken);
 
+    // ---- 1a. the repository read with [api.ratelimit] on --------------------------------------------------
+    const limits = await measureRateLimits(host, repoPath, withToken);
+    const limitsWidths = [48, 10, 9, 9, 9, 9];
+    const reportLimits = () => {
+      log(row(['repository read, [api.ratelimit] off / on', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'non-200'], limitsWidths));
+      log(row(limitsWidths.map((w) => '-'.repeat(w)), limitsWidths));
+      for (const [label, r] of [
+        ['anonymous, limits off (best)', limits.off.anonymous],
+        ['anonymous, limits on (best)', limits.on.anonymous],
+        ['token, limits off (best)', limits.off.token],
+        ['token, limits on (best)', limits.on.token],
+      ]) log(row([label, r.rps.toFixed(0), ms(r.p50Ms), ms(r.p90Ms), ms(r.p99Ms), r.errors], limitsWidths));
+      log(`  every round (req/s, off → on): anonymous ${limits.rounds.map((x) => `${x.offAnonymous.toFixed(0)} → ${x.onAnonymous.toFixed(0)}`).join(', ')}; token ${limits.rounds.map((x) => `${x.offToken.toFixed(0)} → ${x.onToken.toFixed(0)}`).join(', ')}`);
+      log(`  database claims (row writes) with limits on: ${limits.claims} for ${limits.calls} counted calls (automatic slices: a fiftieth of the limit, at most 1000)`);
+      // The verdict takes the median of the rounds' own ratios (off and on measured back to back): one round's
+      // outlier moves a best-of-all comparison, and the machine is shared.
+      const signed = (cost) => `${cost >= 0 ? '-' : '+'}${Math.abs(cost).toFixed(1)} %`;
+      for (const kind of ['anonymous', 'token']) {
+        const Kind = kind === 'anonymous' ? 'Anonymous' : 'Token';
+        const costs = limits.rounds.map((x) => (1 - x[`on${Kind}`] / x[`off${Kind}`]) * 100);
+        const cost = median(costs);
+        const bestCost = (1 - limits.on[kind].rps / limits.off[kind].rps) * 100;
+        log(`${verdict(cost <= TARGET_RATELIMIT_COST)}  repo read (${kind}) with rate limits on within ${TARGET_RATELIMIT_COST} % of off: ${signed(cost)} (median of ${costs.length} rounds: ${costs.map(signed).join(', ')}; best of each ${limits.on[kind].rps.toFixed(0)} vs ${limits.off[kind].rps.toFixed(0)} req/s, ${signed(bestCost)})`);
+      }
+      log();
+    };
+    if (ONLY_RATELIMIT) {
+      reportLimits();
+      await running.close();
+      await host.close();
+      return;
+    }
+
     // ---- 1b. repository search next to a simple SQL-backed one ------------------------------------------
     const simpleSearch = await startSimpleSqlSearch(settings.database.PATH, settings);
     let searchResult;
@@ -527,6 +639,8 @@ async function main() {
     ]) {
       log(row([label, r.rps.toFixed(0), ms(r.p50Ms), ms(r.p90Ms), ms(r.p99Ms), r.errors], widths));
     }
+    log();
+    reportLimits();
     const versionPct = (versionResult.rps / helloResult.rps) * 100;
     const repoPct = (repoResult.rps / helloResult.rps) * 100;
     log();

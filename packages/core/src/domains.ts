@@ -40,6 +40,7 @@ import { maintenanceDomain, maintenanceExtendedDomain } from './cron/index.js';
 import { loginSourcesDomain } from './loginsources/index.js';
 import { twoFactorDomain } from './twofactor/index.js';
 import { federationDomain } from './federation/index.js';
+import { rateLimitDomain } from './ratelimit/index.js';
 import { MirrorsService } from './mirrors/index.js';
 import { PushMirrorsService } from './pushmirrors/index.js';
 
@@ -108,6 +109,7 @@ export const DOMAINS: readonly DomainRecord[] = [
   maintenanceDomain,
   actionsTasksDomain,
   maintenanceExtendedDomain,
+  rateLimitDomain,
   gitIntentsDomain,
 ];
 checkDomains(DOMAINS);

@@ -242,6 +242,7 @@ export * from './templates/schemas.js';
 export type { Label, LabelsTables, NewLabel } from './labels/tables.js';
 export { SecurityService, type SignInAttempt } from './security/service.js';
 export type { SignInFailure } from './security/tables.js';
+export { RateLimitService, addressCaller, rateLimitCaller, type RateLimitCaller, type RateLimitResource, type RateLimitVerdict } from './ratelimit/service.js';
 export * from './settings/schemas.js';
 export { LabelsService, normalizeLabelColor } from './labels/service.js';
 export { IssueLabelsService, parseLabelRefs, type IssueLabelsChange, type IssueLabelsMode, type IssueLabelsOptions } from './issues/issue-labels.js';

@@ -17,7 +17,7 @@ const root = fileURLToPath(new URL('../src/', import.meta.url));
  */
 const LAYERS = [
   // The kernel: no domain.
-  'config', 'settings', 'templates', 'storage', 'events', 'validation', 'security', 'net', 'git', 'blobs', 'jobs', 'workers',
+  'config', 'settings', 'templates', 'storage', 'events', 'validation', 'security', 'ratelimit', 'net', 'git', 'blobs', 'jobs', 'workers',
   // Identity, then what hangs off accounts.
   'users', 'remote', 'access', 'twofactor', 'gpg', 'loginsources', 'orgs', 'quota',
   // Repositories and their git data.

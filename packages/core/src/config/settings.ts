@@ -161,6 +161,44 @@ const SPEC = {
     /** RepoHost's own (Forgejo sets none): files one `POST /contents` change may name (more: 422); 0 or less, no limit. */
     MAX_CHANGE_FILES: int(1000),
   },
+  // RepoHost's own (Forgejo and Gitea have none): GitHub's API rate limits, its headers (`X-RateLimit-Limit`,
+  // `-Remaining`, `-Reset`, `-Used`, `-Resource`) on every API answer and 429 with `Retry-After` once a limit is
+  // spent. Three resources, each counted apart: `core` (the API), `search` (the search endpoints) and `git` (git over
+  // HTTP). A signed-in account is one caller whatever it signs in with (its tokens, OAuth2 grants and password
+  // share its count, as on GitHub); a workflow task's token counts for its repository; anonymous calls count per
+  // client address (behind `[security] REVERSE_PROXY_TRUSTED_PROXIES`, the forwarded one; IPv6 per /64). Counts are
+  // kept in the database, so every process of an installation shares them: each process claims calls in slices
+  // (CLAIM_SIZE) and counts them itself, so a limit holds across processes to within one slice per process.
+  'api.ratelimit': {
+    /** Count API and git-over-HTTP calls and refuse them past a limit; off (the default): no counting, no headers. */
+    ENABLED: bool(false),
+    /** Seconds a `core` window lasts, from its first call; its count then starts afresh. */
+    CORE_WINDOW: int(3600),
+    /** API calls (searches apart) a signed-in account may make per window; 0: no limit. */
+    CORE_LIMIT: int(5000),
+    /** API calls (searches apart) one client address may make per window without signing in; 0: no limit. */
+    CORE_ANONYMOUS_LIMIT: int(60),
+    /** Seconds a `search` window lasts (`/repos/search`, `/users/search`, `/repos/issues/search`, `/topics/search`, …). */
+    SEARCH_WINDOW: int(60),
+    /** Searches a signed-in account may make per window; 0: no limit. */
+    SEARCH_LIMIT: int(30),
+    /** Searches one client address may make per window without signing in; 0: no limit. */
+    SEARCH_ANONYMOUS_LIMIT: int(10),
+    /** Seconds a `git` window lasts (git over HTTP: each `info/refs`, fetch and push request counts one). */
+    GIT_WINDOW: int(3600),
+    /** git requests over HTTP a signed-in account may make per window; 0: no limit. */
+    GIT_LIMIT: int(5000),
+    /** git requests over HTTP one client address may make per window without signing in (a clone makes two); 0: no limit. */
+    GIT_ANONYMOUS_LIMIT: int(600),
+    /** Site administrators are not counted (nor sent the headers). */
+    EXEMPT_SITE_ADMINS: bool(true),
+    /**
+     * Calls a process claims from a caller's database row at once and then counts in memory: one row write per slice.
+     * Calls claimed but not made by a process are lost to the caller until the window ends. 0: automatic, a fiftieth
+     * of the limit, at least 1 and at most 1000.
+     */
+    CLAIM_SIZE: int(0),
+  },
   ui: {
     EXPLORE_PAGING_NUM: int(20),
     /** Commits an activity feed entry of a push lists. */
@@ -281,6 +319,8 @@ const SPEC = {
   'cron.cleanup_orphaned_attachments': cronTask(true, false, '@midnight'),
   'cron.cleanup_expired_sessions': cronTask(true, false, '@every 24h'),
   'cron.cleanup_sign_in_failures': cronTask(true, false, '@every 1h'),
+  // Deletes API rate limit counters (`[api.ratelimit]`) whose window has ended; listed only while limits are enabled.
+  'cron.cleanup_rate_limits': cronTask(true, false, '@every 1h'),
   'cron.check_pull_requests': cronTask(true, true, '@every 1h'),
   'cron.update_repo_languages': cronTask(false, false, '@every 72h'),
   // Repairs git intents whose process stopped renewing them (died): any process may, none touches a change in progress.
@@ -708,4 +748,12 @@ function deriveSettings(s: Settings): void {
   const api = s.api;
   if (api.MAX_RESPONSE_ITEMS < 1) throw new ConfigError('[api] MAX_RESPONSE_ITEMS: must be at least 1');
   if (api.DEFAULT_PAGING_NUM < 1) throw new ConfigError('[api] DEFAULT_PAGING_NUM: must be at least 1');
+  const limits = s['api.ratelimit'];
+  for (const key of ['CORE_WINDOW', 'SEARCH_WINDOW', 'GIT_WINDOW'] as const) {
+    if (limits[key] < 1 || limits[key] > 31_536_000) throw new ConfigError(`[api.ratelimit] ${key}: must be 1 to 31536000 seconds`);
+  }
+  for (const key of ['CORE_LIMIT', 'CORE_ANONYMOUS_LIMIT', 'SEARCH_LIMIT', 'SEARCH_ANONYMOUS_LIMIT', 'GIT_LIMIT', 'GIT_ANONYMOUS_LIMIT'] as const) {
+    if (limits[key] < 0 || limits[key] > 1_000_000_000) throw new ConfigError(`[api.ratelimit] ${key}: must be 0 (no limit) to 1000000000`);
+  }
+  if (limits.CLAIM_SIZE < 0 || limits.CLAIM_SIZE > 100_000) throw new ConfigError('[api.ratelimit] CLAIM_SIZE: must be 0 (automatic) to 100000');
 }

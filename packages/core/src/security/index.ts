@@ -4,4 +4,4 @@
  */
 export { SecurityPort } from './port.js';
 export { countRekey, decryptSecret, emptyRekeyCounts, encryptSecret, forEachRowInBatches, rekeySecret, type RekeyCounts, type RekeyOutcome, type SecretRekey } from './secrets.js';
-export { SecurityService } from './service.js';
+export { SecurityService, networkOf } from './service.js';

@@ -18,7 +18,7 @@ export const ERROR_KINDS = {
   quota_exceeded: { status: 413, response: 'quotaExceeded', description: 'QuotaExceeded' },
   // Forgejo's document names no 413 response but quotaExceeded, which describes a quota refusal's body.
   payload_too_large: { status: 413, response: 'error', description: 'APIError is error format response' },
-  too_many_requests: { status: 429, response: 'tooManyRequests', description: 'Too many failed attempts; retry after the number of seconds in Retry-After' },
+  too_many_requests: { status: 429, response: 'tooManyRequests', description: 'Too many failed attempts, or an API rate limit spent; retry after the number of seconds in Retry-After' },
   // Forgejo names no 501 response; the body is its plain error.
   not_supported: { status: 501, response: 'error', description: 'APIError is error format response' },
   unavailable: { status: 503, response: 'serviceUnavailable', description: 'The server is busy; retry after the number of seconds in Retry-After' },

@@ -22,7 +22,8 @@ import {
   type ScopeCategory,
   type ScopeLevel,
 } from '@repohost/core';
-import { applySudo, authenticate, QUERY_TOKEN_WARNING, type CredentialSource } from '../auth.js';
+import { applySudo, authenticate, QUERY_TOKEN_WARNING, type Authentication, type CredentialSource } from '../auth.js';
+import { copyRateLimitHeaders, RequestLimits } from '../rate-limits.js';
 import { noteActor } from '../access-log.js';
 import { peerAddress, requestClientAddress } from '../client-address.js';
 import { errorStatus, HttpError } from './errors.js';
@@ -186,11 +187,15 @@ export class ApiRouter extends RouteGroup<'', unknown> {
 /** Mounts routes on the h3 app and runs a request through its route: authenticate, load, check, parse, handle. */
 export class RouteTable {
   readonly routes: RegisteredRoute[] = [];
+  /** `[api.ratelimit]`, when enabled. */
+  private readonly limits: RequestLimits | undefined;
 
   constructor(
     private readonly app: H3,
     private readonly host: RepoHost,
-  ) {}
+  ) {
+    this.limits = RequestLimits.of(host);
+  }
 
   register(route: RegisteredRoute): void {
     const { spec } = route;
@@ -200,10 +205,12 @@ export class RouteTable {
     // A name with hyphens (Forgejo's `{user-id}`) is no router parameter name: the router knows it with underscores.
     const h3Path = API_PREFIX + route.path.replace(/\{(filepath|ref|branch|tag)\}$/, '**:$1').replace(/\{(\w+(?:-\w+)*)\}/g, (_, name: string) => `:${name.replaceAll('-', '_')}`);
     const hyphenated = [...route.path.matchAll(/\{(\w+(?:-\w+)+)\}/g)].map((match) => match[1]!);
-    this.app.on(spec.method, h3Path, (event) => this.handle(route, query, event, hyphenated));
+    // The search endpoints (`/repos/search`, `/users/search`, `/orgs/{org}/teams/search`, …) count apart, as GitHub's.
+    const resource = route.path.endsWith('/search') ? 'search' : 'core';
+    this.app.on(spec.method, h3Path, (event) => this.handle(route, query, event, hyphenated, resource));
   }
 
-  private async handle({ spec, loaders }: RegisteredRoute, querySchema: TObject | undefined, event: H3Event, hyphenated: readonly string[]): Promise<Response> {
+  private async handle({ spec, loaders }: RegisteredRoute, querySchema: TObject | undefined, event: H3Event, hyphenated: readonly string[], resource: 'core' | 'search'): Promise<Response> {
     const host = this.host;
     // A plain record and srvx's FastResponse: web Headers/Response objects cost more than the route itself.
     const headers = apiResponseHeaders();
@@ -211,7 +218,21 @@ export class RouteTable {
       const url = event.url;
       // Forgejo warns about a query token whatever becomes of it (rejected, disabled, or overridden by a header).
       if (url.searchParams.get('token') || url.searchParams.get('access_token')) headers.warning = QUERY_TOKEN_WARNING;
-      let auth = await authenticate(host, requestCredentials(event), { allowReverseProxy: true });
+      const limits = this.limits;
+      let auth: Authentication;
+      if (limits === undefined) auth = await authenticate(host, requestCredentials(event), { allowReverseProxy: true });
+      else {
+        // `[api.ratelimit]`: the call counts for its caller (`rate-limits.ts`), its headers go into `headers`, a spent
+        // limit throws the 429; refused credentials count for the client's address.
+        try {
+          auth = await authenticate(host, requestCredentials(event), { allowReverseProxy: true });
+        } catch (error) {
+          await limits.countRefused(resource, error, event, headers);
+          throw error;
+        }
+        const counted = limits.count(resource, auth.actor, event, headers);
+        if (counted instanceof Promise) await counted;
+      }
       auth = await applySudo(host, auth, event.req.headers.get('sudo') || url.searchParams.get('sudo'));
       noteActor(event, auth.actor);
       if (spec.auth === 'token' && auth.actor.kind === 'anonymous') throw new UnauthorizedError('token is required');
@@ -242,7 +263,10 @@ export class RouteTable {
       }
       const result = await spec.handler(ctx as never);
       // A stream, or a body shaped unlike the reply's schema: the handler built the answer itself.
-      if (result instanceof Response) return withFrameOptions(result);
+      if (result instanceof Response) {
+        if (limits) copyRateLimitHeaders(headers, result);
+        return withFrameOptions(result);
+      }
       if (!('schema' in spec.reply)) {
         delete headers['content-type'];
         return new FastResponse(null, { status: typeof result === 'number' ? result : spec.reply.status, headers });
@@ -483,6 +507,14 @@ async function readWebBody(body: ReadableStream<Uint8Array>, limit: number): Pro
  * A malformed escape is the client's mistake, a BadRequestError (400), where h3's decoding throws a URIError.
  * Parameters without `%` are returned as matched, without copying.
  */
+/** The parameters a route names with hyphens, under those names (the router has them with underscores). */
+function withHyphenatedParams(params: Record<string, string>, hyphenated: readonly string[]): Record<string, string> {
+  if (hyphenated.length === 0) return params;
+  const out = { ...params };
+  for (const name of hyphenated) out[name] = params[name.replaceAll('-', '_')]!;
+  return out;
+}
+
 export function decodedRouterParams(event: H3Event): Record<string, string> {
   const raw = getRouterParams(event) as Record<string, string>;
   let decoded: Record<string, string> | undefined;
@@ -621,12 +653,4 @@ function isDecodablePath(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** The parameters a route names with hyphens, under those names (the router has them with underscores). */
-function withHyphenatedParams(params: Record<string, string>, hyphenated: readonly string[]): Record<string, string> {
-  if (hyphenated.length === 0) return params;
-  const out = { ...params };
-  for (const name of hyphenated) out[name] = params[name.replaceAll('-', '_')]!;
-  return out;
 }

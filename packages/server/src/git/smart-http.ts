@@ -7,6 +7,7 @@ import { authenticate, type Authentication } from '../auth.js';
 import { bodyTooLargeResponse, decodedRouterParams, errorResponse, missingScopeError, requestCredentials, type ResponseHeaders } from '../api/router.js';
 import { HttpError } from '../api/errors.js';
 import { MovedError, movedResponse, repoMoved } from '../api/redirects.js';
+import { RequestLimits } from '../rate-limits.js';
 
 const TWO_FACTOR_PASSWORD_REFUSED =
   'Users with two-factor authentication enabled cannot perform HTTP/HTTPS operations via plain username and password. Please create and use a personal access token on the user settings page';
@@ -94,7 +95,9 @@ async function handle(
   try {
     if (host.settings.repository.DISABLE_HTTP_GIT) throw new ForbiddenError('Interacting with repositories by HTTP protocol is not allowed');
     const { owner, repo } = decodedRouterParams(event) as { owner: string; repo: string };
-    const auth = await authenticate(host, requestCredentials(event), { allowReverseProxy: false });
+    // `[api.ratelimit]`: every git request counts in the `git` resource; git prints a refusal's 429.
+    const limits = RequestLimits.of(host);
+    const auth = limits ? await countedGitAuth(host, event, limits) : await authenticate(host, requestCredentials(event), { allowReverseProxy: false });
     // As Forgejo: git over HTTP takes no password of an account with two-factor authentication, only a token.
     if (auth.method === 'basic_password' && auth.twoFactor) {
       return new FastResponse(`${TWO_FACTOR_PASSWORD_REFUSED}\n`, { status: 401, headers: { 'content-type': 'text/plain; charset=utf-8' } });
@@ -119,6 +122,19 @@ async function handle(
     }
     return errorResponse(host, status, {}, { challenge: true });
   }
+}
+
+/** `authenticate`, with the call counted against its caller's `git` limit (refused credentials: the address's). */
+async function countedGitAuth(host: RepoHost, event: H3Event, limits: RequestLimits): Promise<Authentication> {
+  let auth: Authentication;
+  try {
+    auth = await authenticate(host, requestCredentials(event), { allowReverseProxy: false });
+  } catch (error) {
+    await limits.countRefused('git', error, event, {});
+    throw error;
+  }
+  await limits.count('git', auth.actor, event, {});
+  return auth;
 }
 
 /**

@@ -58,6 +58,7 @@ import { m0052_lfs_create } from './0052_lfs_create.js';
 import { m0053_repos_wiki } from './0053_repos_wiki.js';
 import { m0054_federation_create } from './0054_federation_create.js';
 import { m0055_users_git_hooks } from './0055_users_git_hooks.js';
+import { m0056_ratelimit_create } from './0056_ratelimit_create.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001_users_create,
@@ -115,4 +116,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m0053_repos_wiki,
   m0054_federation_create,
   m0055_users_git_hooks,
+  m0056_ratelimit_create,
 ];
