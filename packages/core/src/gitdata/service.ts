@@ -4,6 +4,7 @@
  * large raw file gets a process of its own, to stream it.
  */
 import type { Readable } from 'node:stream';
+import { firstBytes } from '../streams.js';
 import type { CoreContext } from '../context.js';
 import type { Actor } from '../users/index.js';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.js';
@@ -373,34 +374,3 @@ export class GitDataService {
   }
 }
 
-/**
- * Waits for the first `count` bytes of a stream and puts them back, so the type can be sniffed before the answer
- * starts. Rejects when the stream fails first.
- */
-function firstBytes(stream: Readable, count: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let length = 0;
-    const done = (error?: Error) => {
-      stream.off('readable', onReadable);
-      stream.off('end', onEnd);
-      stream.off('error', done);
-      const head = Buffer.concat(chunks);
-      if (head.length > 0) stream.unshift(head);
-      if (error) reject(error);
-      else resolve(head);
-    };
-    const onEnd = () => done();
-    const onReadable = () => {
-      let chunk: Buffer | null;
-      while (length < count && (chunk = stream.read() as Buffer | null) !== null) {
-        chunks.push(chunk);
-        length += chunk.length;
-      }
-      if (length >= count) done();
-    };
-    stream.on('readable', onReadable);
-    stream.on('end', onEnd);
-    stream.on('error', done);
-  });
-}

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { firstBytes } from '../streams.js';
 import type { CoreContext } from '../context.js';
 import { AccessMode, unitMode } from '../access/index.js';
 import { BlobTooLargeError, BlobsService, parseByteRange, type BlobStorage } from '../blobs/index.js';
@@ -529,35 +530,5 @@ function decodePointer(value: unknown): LfsPointer {
   if (oid !== undefined && oid !== null && typeof oid !== 'string') throw new BadRequestError('Bad Request');
   if (size !== undefined && size !== null && (typeof size !== 'number' || !Number.isInteger(size) || Math.abs(size) > 9223372036854775807)) throw new BadRequestError('Bad Request');
   return { oid: (oid as string | null | undefined) ?? '', size: (size as number | null | undefined) ?? 0 };
-}
-
-/** Waits for the first `count` bytes of a stream and puts them back, for sniffing the type before answering. */
-function firstBytes(stream: Readable, count: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let length = 0;
-    const done = (error?: Error) => {
-      stream.off('readable', onReadable);
-      stream.off('end', onEnd);
-      stream.off('error', done);
-      const head = Buffer.concat(chunks);
-      if (head.length > 0) stream.unshift(head);
-      if (error) reject(error);
-      else resolve(head);
-    };
-    const onEnd = () => done();
-    const onReadable = () => {
-      let chunk: Buffer | null;
-      while (length < count && (chunk = stream.read() as Buffer | null) !== null) {
-        chunks.push(chunk);
-        length += chunk.length;
-      }
-      if (length >= count) done();
-    };
-    if (count <= 0) return resolve(Buffer.alloc(0));
-    stream.on('readable', onReadable);
-    stream.on('end', onEnd);
-    stream.on('error', done);
-  });
 }
 
