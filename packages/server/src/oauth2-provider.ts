@@ -14,12 +14,52 @@ import {
   type User,
 } from '@repohost/core';
 import { errorResponse } from './api/router.js';
+import { rootPath } from './web/layout.js';
 import { noteUser } from './access-log.js';
 import { requestClientAddress } from './client-address.js';
 import { FormTooLarge, cookieHeader, cookieOf, csrfMatches, csrfToken, escapeHtml, htmlPage, readForm, redirect } from './web-pages.js';
 
 /** Pages other than the authorization page that the sign-in form may return to: a fixed set, so never an open redirect. */
 const SIGN_IN_RETURN_PATHS = new Set(['user/settings/security/two_factor']);
+/** Longest page path the sign-in form returns to. */
+const MAX_RETURN_PATH = 1024;
+
+/**
+ * Where the sign-in form may send the browser back: the two-factor page, or a page of this site given as a path
+ * under ROOT_URL (what the read-only pages link from). Only the characters a URL's path and query hold, no `//`,
+ * no `..` segment and no backslash, so the redirect can only name a page of this site (ROOT_URL is its prefix).
+ */
+function isReturnPath(text: string): boolean {
+  if (SIGN_IN_RETURN_PATHS.has(text)) return true;
+  if (text.length === 0 || text.length > MAX_RETURN_PATH || text[0] === '/' || text[0] === '.') return false;
+  let segmentStart = 0;
+  for (let i = 0; i <= text.length; i++) {
+    const code = i < text.length ? text.charCodeAt(i) : 0x2f;
+    if (code <= 0x20 || code >= 0x7f || code === 0x23 || code === 0x5c || code === 0x22 || code === 0x3c || code === 0x3e) return false;
+    if (code === 0x3f) break; // the query: no segments to check past it
+    if (code === 0x2f) {
+      const segment = text.slice(segmentStart, i);
+      if (segment === '' || segment === '..' || segment === '.') return false;
+      segmentStart = i + 1;
+    }
+  }
+  return true;
+}
+
+/**
+ * Forgejo's `GET /user/login`: the sign-in form on its own, returning to `redirect_to` (a path of this site) or,
+ * without one, to the same-site page the link was followed from (its Referer), else to the two-factor page.
+ */
+function loginPage(host: RepoHost, event: H3Event): Response {
+  const root = host.settings.server.ROOT_URL;
+  let wanted = event.url.searchParams.get('redirect_to') ?? '';
+  if (wanted.startsWith('/')) wanted = wanted.slice(1);
+  if (wanted === '') {
+    const referer = event.req.headers.get('referer') ?? '';
+    if (referer.startsWith(root)) wanted = referer.slice(root.length);
+  }
+  return signInPage(host, cookieOf(event), '', 200, '', isReturnPath(wanted) ? wanted : 'user/settings/security/two_factor');
+}
 
 /**
  * The OAuth2 / OpenID Connect provider's endpoints under the server root, as Forgejo serves them: discovery, the
@@ -31,6 +71,7 @@ export function registerOAuth2Provider(app: H3, host: RepoHost): void {
   app.get('/.well-known/openid-configuration', () => jsonAnswer(200, provider.discovery(), { 'access-control-allow-origin': '*' }));
   app.get('/login/oauth/keys', async (event) => guard(host, event, async () => jsonAnswer(200, await provider.jwks(), { 'access-control-allow-origin': '*' })));
   app.get('/login/oauth/authorize', (event) => guard(host, event, () => authorizePage(host, event)));
+  app.get('/user/login', (event) => guard(host, event, async () => loginPage(host, event)));
   app.post('/user/login', (event) => guard(host, event, () => signIn(host, event)));
   app.post('/login/oauth/grant', (event) => guard(host, event, () => grant(host, event)));
   app.post('/login/oauth/access_token', (event) => guard(host, event, () => accessToken(host, event)));
@@ -42,7 +83,7 @@ async function guard(host: RepoHost, event: H3Event, run: () => Promise<Response
   try {
     return await run();
   } catch (error) {
-    if (error instanceof FormTooLarge) return htmlPage(413, 'Request too large', '<p>The request is too large.</p>');
+    if (error instanceof FormTooLarge) return htmlPage(413, 'Request too large', '<p>The request is too large.</p>', {}, rootPath(host));
     if (error instanceof OAuth2AuthorizeRefused) return errorPage('invalid_request', error.message);
     return errorResponse(host, error);
   }
@@ -71,7 +112,7 @@ async function authorizePage(host: RepoHost, event: H3Event): Promise<Response> 
 
 /**
  * The sign-in form; it posts back the authorization request's query, which the sign-in returns to, or `returnTo`
- * (one of SIGN_IN_RETURN_PATHS) for the other web pages.
+ * (`isReturnPath`: the two-factor page or another page of this site) for the other web pages.
  */
 export function signInPage(host: RepoHost, cookie: string | undefined, authorizeQuery: string, status: number, message: string, returnTo = ''): Response {
   const key = cookie ?? randomBytes(32).toString('base64url');
@@ -87,7 +128,7 @@ ${returnTo ? `<input type="hidden" name="return_to" value="${escapeHtml(returnTo
 </form>`;
   const headers: Record<string, string> = {};
   if (!cookie) headers['set-cookie'] = cookieHeader(host, key, WEB_SESSION_LIFETIME);
-  return htmlPage(status, 'Sign in', body, headers);
+  return htmlPage(status, 'Sign in', body, headers, rootPath(host));
 }
 
 /** Longest authorization query the sign-in form carries back (its page's own query, so a URL's length at most). */
@@ -111,7 +152,7 @@ async function signIn(host: RepoHost, event: H3Event): Promise<Response> {
   const form = await readForm(event);
   const cookie = cookieOf(event);
   const authorizeQuery = form.get('authorize_query') ?? '';
-  const returnTo = SIGN_IN_RETURN_PATHS.has(form.get('return_to') ?? '') ? form.get('return_to')! : '';
+  const returnTo = isReturnPath(form.get('return_to') ?? '') ? form.get('return_to')! : '';
   // Checked before the password (and so before any session exists): the answer's Location is built from it.
   if (!isAuthorizeQuery(authorizeQuery)) return signInPage(host, cookie, '', 400, 'The sign-in request is malformed; start again from the application.', returnTo);
   // A cross-site form cannot know the token: it is keyed by the cookie only this browser holds (no login CSRF).
@@ -159,7 +200,7 @@ ${hidden}
 <p><button type="submit" name="granted" value="true">Authorize application</button>
 <button type="submit" name="granted" value="false">Cancel</button></p>
 </form>`;
-  return htmlPage(200, `Authorize ${appName}`, body);
+  return htmlPage(200, `Authorize ${appName}`, body, {}, rootPath(host));
 }
 
 async function grant(host: RepoHost, event: H3Event): Promise<Response> {

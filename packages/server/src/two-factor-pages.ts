@@ -4,6 +4,7 @@ import { errorResponse } from './api/router.js';
 import { noteUser } from './access-log.js';
 import { requestClientAddress } from './client-address.js';
 import { signInPage } from './oauth2-provider.js';
+import { rootPath } from './web/layout.js';
 import { FormTooLarge, cookieOf, csrfMatches, csrfToken, escapeHtml, htmlPage, readForm, redirect } from './web-pages.js';
 
 /** The settings page, under Forgejo's `/user/settings/security`; the sign-in form returns here (no leading slash: ROOT_URL ends in one). */
@@ -27,7 +28,7 @@ async function guard(host: RepoHost, event: H3Event, run: () => Promise<Response
   try {
     return await run();
   } catch (error) {
-    if (error instanceof FormTooLarge) return htmlPage(413, 'Request too large', '<p>The request is too large.</p>');
+    if (error instanceof FormTooLarge) return htmlPage(413, 'Request too large', '<p>The request is too large.</p>', {}, rootPath(host));
     return errorResponse(host, error);
   }
 }
@@ -71,7 +72,7 @@ function csrfInput(session: Session, purpose: string): string {
 function page(host: RepoHost, status: number, message: string, session: Session, enrolled: boolean): Response {
   const signedIn = `<p>Signed in as <strong>${escapeHtml(session.user.name)}</strong>.</p>`;
   const form = enrolled ? disableForm(host, session) : enrolForm(host, session);
-  return htmlPage(status, TITLE, `${signedIn}\n${message}\n${form}`);
+  return htmlPage(status, TITLE, `${signedIn}\n${message}\n${form}`, {}, rootPath(host));
 }
 
 function enrolForm(host: RepoHost, session: Session): string {
@@ -122,7 +123,7 @@ async function startEnrolment(host: RepoHost, event: H3Event): Promise<Response>
 <p>Or as a URI: <code id="uri">${escapeHtml(enrolment.uri)}</code></p>
 <p>Then enter the code the app shows to finish.</p>
 ${confirmForm(host, session)}`;
-  return htmlPage(200, TITLE, body);
+  return htmlPage(200, TITLE, body, {}, rootPath(host));
 }
 
 async function confirmEnrolment(host: RepoHost, event: H3Event): Promise<Response> {
@@ -137,7 +138,7 @@ async function confirmEnrolment(host: RepoHost, event: H3Event): Promise<Respons
       const body = `<p>Signed in as <strong>${escapeHtml(session.user.name)}</strong>.</p>
 <p class="error">The code is wrong; enter the current code from your app.</p>
 ${confirmForm(host, session)}`;
-      return htmlPage(400, TITLE, body);
+      return htmlPage(400, TITLE, body, {}, rootPath(host));
     }
     if (error instanceof NotFoundError) return page(host, 400, '<p class="error">No enrolment is in progress; start again.</p>', session, false);
     if (error instanceof ConflictError) return page(host, 409, '<p class="error">Two-factor authentication is already enabled.</p>', session, true);
@@ -147,7 +148,7 @@ ${confirmForm(host, session)}`;
 <p>Your scratch code, shown only this once: <code id="scratch">${escapeHtml(scratch)}</code></p>
 <p>Keep it safe: it signs you in once if you lose your device.</p>
 <p><a href="${action(host, '')}">Back to the settings</a></p>`;
-  return htmlPage(200, TITLE, body);
+  return htmlPage(200, TITLE, body, {}, rootPath(host));
 }
 
 async function disable(host: RepoHost, event: H3Event): Promise<Response> {

@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { H3Event } from 'h3';
 import { FastResponse } from 'srvx';
 import type { RepoHost } from '@repohost/core';
+import { STYLESHEET_PATH } from './web/assets.js';
 
 /**
  * What the server's few HTML pages share (the OAuth2 provider's sign-in and consent, the two-factor settings): the
@@ -92,14 +93,16 @@ export function headerSafeUrl(url: string): string {
 }
 
 /** A page that runs no script, cannot be framed (no clickjacking of the consent) and is never cached. */
-export function htmlPage(status: number, title: string, body: string, headers: Record<string, string> = {}): Response {
+export function htmlPage(status: number, title: string, body: string, headers: Record<string, string> = {}, root = '/'): Response {
+  // The read-only pages' stylesheet (`root` is ROOT_URL's path): no inline style, so the policy below allows none.
   const html = `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
-<style>body{font-family:sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}.error{color:#b00}label{display:block}input{width:100%}</style>
-</head><body><h1>${escapeHtml(title)}</h1>
+<link rel="stylesheet" href="${escapeHtml(root + STYLESHEET_PATH)}">
+</head><body><header class="site"><nav aria-label="Site"><a class="brand" href="${escapeHtml(root)}">Home</a></nav></header>
+<main class="form-page"><h1>${escapeHtml(title)}</h1>
 ${body}
-</body></html>`;
+</main></body></html>`;
   return new FastResponse(html, {
     status,
     headers: {
@@ -107,7 +110,7 @@ ${body}
       'content-type': 'text/html;charset=utf-8',
       'content-length': String(Buffer.byteLength(html)),
       'cache-control': 'no-store',
-      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+      'content-security-policy': "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
       'x-frame-options': 'DENY',
       'referrer-policy': 'no-referrer',
     },

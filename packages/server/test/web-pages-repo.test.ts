@@ -107,6 +107,48 @@ describe('repository home', () => {
   });
 });
 
+describe('signing in from a page', () => {
+  test('the Sign in link leads to /user/login, whose form returns to the page it was followed from; only paths of this site', async () => {
+    const home = await pageOf(`/${seed.owner}/${seed.repo}`);
+    expect(home.text).toContain('<a href="/user/login">Sign in</a>');
+    const root = s.host.settings.server.ROOT_URL;
+    const returnOf = async (init: RequestInit, query = '') => {
+      const res = await s.fetch(`/user/login${query}`, init);
+      expect(res.status).toBe(200);
+      // The sign-in form is one of the site's pages now: its stylesheet, no inline style or script allowed.
+      const csp = res.headers.get('content-security-policy') ?? '';
+      expect(csp).toContain("style-src 'self'");
+      expect(csp).not.toContain('unsafe');
+      const text = await res.clone().text();
+      expect(text).not.toMatch(/<script|<style|style=/i);
+      expect(text).toMatch(/<link rel="stylesheet" href="\/assets\/[^"]+\.css">/);
+      return /name="return_to" value="([^"]*)"/.exec(await res.text())?.[1];
+    };
+    expect(await returnOf({ headers: { referer: `${root}${seed.owner}/${seed.repo}/issues?state=all` } })).toBe(`${seed.owner}/${seed.repo}/issues?state=all`);
+    expect(await returnOf({}, `?redirect_to=${encodeURIComponent(`/${seed.owner}/${seed.repo}`)}`)).toBe(`${seed.owner}/${seed.repo}`);
+    // Another site, a scheme-relative or climbing path, or a header-splitting one: back to the two-factor page only.
+    for (const wanted of ['//evil.example/x', 'https://evil.example/', '../x', 'a/../../b', 'a\\b', 'a\r\nSet-Cookie:x=y', 'a b']) {
+      expect(await returnOf({}, `?redirect_to=${encodeURIComponent(wanted)}`)).toBe('user/settings/security/two_factor');
+    }
+    expect(await returnOf({ headers: { referer: 'https://evil.example/alice' } })).toBe('user/settings/security/two_factor');
+
+    // The form posted with a page path signs in and goes back there, with the session.
+    const form = await s.fetch(`/user/login?redirect_to=${encodeURIComponent(`${seed.owner}/${seed.privateRepo}`)}`, { redirect: 'manual' });
+    const cookie = form.headers.get('set-cookie')!.split(';')[0]!;
+    const html = await form.text();
+    const fields: Record<string, string> = { user_name: seed.owner, password: PASSWORD };
+    for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) fields[m[1]!] = m[2]!.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
+    const res = await s.fetch('/user/login', { method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe(`${root}${seed.owner}/${seed.privateRepo}`);
+    const session = (res.headers.get('set-cookie') ?? cookie).split(';')[0]!;
+    expect((await pageOf(`/${seed.owner}/${seed.privateRepo}`, { headers: { cookie: session } })).res.status).toBe(200);
+    // A return path changed in the form to another site is not followed.
+    const tampered = await s.fetch('/user/login', { method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ ...fields, return_to: '//evil.example/' }).toString() });
+    expect(tampered.headers.get('location') ?? '').not.toContain('evil.example');
+  });
+});
+
 /** Signs in through the sign-in form (the two-factor settings page shows it), returning the session cookie. */
 async function signIn(name: string): Promise<string> {
   const form = await s.fetch('/user/settings/security/two_factor', { redirect: 'manual' });

@@ -62,7 +62,7 @@ export function page(host: RepoHost, status: number, parts: PageParts): Response
   const root = rootPath(host);
   const who = parts.viewer
     ? html`<span>Signed in as <a href="${link(host, parts.viewer.name)}">${parts.viewer.name}</a> · <a href="${root}user/settings/security/two_factor">Security</a></span>`
-    : html`<a href="${root}user/settings/security/two_factor">Sign in</a>`;
+    : html`<a href="${root}user/login">Sign in</a>`;
   const doc = html`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${parts.title} - ${appName(host)}</title>
