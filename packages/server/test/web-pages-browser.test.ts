@@ -1,11 +1,11 @@
 /**
- * The pages in a real browser (headless Chromium, Debian's package, driven by puppeteer-core): each loads without a
- * Content-Security-Policy violation, a console error or a failed request, its stylesheet applies, and Swagger UI
- * renders the API document under its policy. Skipped only where no Chromium is installed and CI is not set.
+ * The pages in a real browser (headless Chromium, Debian's package, driven by puppeteer-core): each kind loads without
+ * a Content-Security-Policy violation, a console error or a failed request, its stylesheet applies, signing in from a
+ * page comes back to it, and Swagger UI renders the API document under its policy. Skipped only where no Chromium is installed and CI is not set.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser } from 'puppeteer-core';
-import { startTestServer, type TestServer } from '@repohost/test-support';
+import { PASSWORD, startTestServer, type TestServer } from '@repohost/test-support';
 import { seedRepository, type Seeded } from './web-pages-seed';
 import { chromiumPath, launchChromium, watchProblems } from './web-pages-chromium';
 
@@ -25,14 +25,24 @@ describe.skipIf(!available)('pages in Chromium', () => {
     await s?.cleanup();
   });
 
-  test('repository home, a file, an issue and a pull request load cleanly', async () => {
+  test('every kind of page loads cleanly: home, files, issues and pull requests, commits, branches, tags, releases, profiles, sign-in', async () => {
+    const head = ((await (await s.fetch(`/api/v1/repos/${seed.owner}/${seed.repo}/commits?sha=main&limit=1`)).json()) as { sha: string }[])[0]!.sha;
     const paths = [
       `${seed.owner}/${seed.repo}`,
       `${seed.owner}/${seed.repo}/src/branch/main/README.md`,
       `${seed.owner}/${seed.repo}/src/branch/main/src/main.ts`,
       `${seed.owner}/${seed.repo}/issues/${seed.issue}`,
       `${seed.owner}/${seed.repo}/pulls/${seed.pull}`,
+      `${seed.owner}/${seed.repo}/issues?state=all`,
+      `${seed.owner}/${seed.repo}/pulls`,
+      `${seed.owner}/${seed.repo}/commits/branch/main`,
+      `${seed.owner}/${seed.repo}/commit/${head}`,
+      `${seed.owner}/${seed.repo}/branches`,
+      `${seed.owner}/${seed.repo}/tags`,
+      `${seed.owner}/${seed.repo}/releases`,
+      seed.owner,
       seed.org,
+      'user/login',
     ];
     const page = await browser.newPage();
     const problems = watchProblems(page);
@@ -47,6 +57,23 @@ describe.skipIf(!available)('pages in Chromium', () => {
     page.on('dialog', () => (alerted = true));
     await page.goto(`${s.url}${seed.owner}/${seed.repo}/issues/${seed.issue}`, { waitUntil: 'load' });
     expect(alerted).toBe(false);
+    expect(problems.messages).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  test('signing in from a page in the browser comes back to that page, signed in', async () => {
+    const page = await browser.newPage();
+    const problems = watchProblems(page);
+    await page.goto(`${s.url}${seed.owner}/${seed.repo}/issues?state=all`, { waitUntil: 'load' });
+    await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('header.site a[href$="user/login"]')]);
+    await page.type('input[name="user_name"]', seed.owner);
+    await page.type('input[name="password"]', PASSWORD);
+    await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.click('button[type="submit"]')]);
+    expect(page.url()).toBe(`${s.url}${seed.owner}/${seed.repo}/issues?state=all`);
+    const bar = await page.$eval('header.site', (el) => el.textContent ?? '');
+    expect(bar).toContain(`Signed in as ${seed.owner}`);
+    // The session shows what the owner may see: the private repository.
+    expect((await page.goto(`${s.url}${seed.owner}/${seed.privateRepo}`, { waitUntil: 'load' }))?.status()).toBe(200);
     expect(problems.messages).toEqual([]);
     await page.close();
   }, 60_000);
