@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/testing.ts'],
+  // The highlight worker is a file of its own: worker threads load it by path (web/highlight.ts).
+  entry: { index: 'src/index.ts', testing: 'src/testing.ts', 'highlight-worker': 'src/web/highlight-worker.ts' },
   format: ['esm'],
   target: 'node20',
   // Declarations are for publishing and take most of the build time: the start path skips them (build-if-stale).

@@ -176,6 +176,7 @@ export { CATALOG_MAX_REPOSITORIES, type SearchFilter, type SearchVisibility, typ
 export { SearchCatalog, type CatalogEntry } from './repos/search-catalog.js';
 export { RepoLanguagesService, fileLanguage, languageSizes, primaryLanguage } from './repos/languages.js';
 export { RepoFlagsService, ReplaceFlagsOptionSchema, type ReplaceFlagsOption } from './repos/flags.js';
+export { OffloadBudgetError, OffloadMemoryError, OffloadPool, type OffloadPoolOptions } from './workers/index.js';
 export { EditGitHookOptionSchema, GitHookSchema, GitHooksService, type ApiGitHook, type EditGitHookOption } from './repos/git-hooks.js';
 export { RepoAvatarsService, UpdateRepoAvatarOptionSchema, type UpdateRepoAvatarOption } from './repos/avatars.js';
 export { SigningKeyService } from './repos/signing.js';

@@ -31,6 +31,7 @@ import { accessLogOf, requestObserverHook, type RequestObserver } from './access
 import { bindClientAddresses } from './client-address.js';
 import { registerHealthz } from './healthz.js';
 import { registerSwaggerUi, registerWebPages } from './web/index.js';
+import { closeHighlighter } from './web/highlight.js';
 import { ServerMetrics, registerMetrics } from './metrics.js';
 
 export interface RepoHostApp {
@@ -139,6 +140,8 @@ export function createApp(host: RepoHost): RepoHostApp {
     },
     close: async () => {
       await accessLog?.writer.close();
+      // The pages' highlight thread, if a page started one.
+      await closeHighlighter(host);
     },
   };
 }

@@ -38,6 +38,9 @@ code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:
 .diff .add{background:#e6ffec}.diff .del{background:#ffebe9}.diff .hunk{color:var(--muted);background:var(--soft)}
 .comment{border:1px solid var(--line);border-radius:6px;margin:1rem 0}.comment>header{background:var(--soft);padding:.4rem .75rem;border-bottom:1px solid var(--line)}.comment>.markup{padding:.5rem 1rem}
 .avatar{width:20px;height:20px;vertical-align:middle;border-radius:3px}
+.tok-keyword,.tok-operatorKeyword,.tok-modifier{color:#cf222e}.tok-string,.tok-string2,.tok-character{color:#0a3069}.tok-number,.tok-bool,.tok-atom,.tok-null{color:#0550ae}
+.tok-comment,.tok-meta{color:#6e7781;font-style:italic}.tok-typeName,.tok-className,.tok-namespace{color:#953800}.tok-definition,.tok-function{color:#8250df}.tok-propertyName{color:#0550ae}
+.tok-tagName{color:#116329}.tok-attributeName{color:#0550ae}.tok-regexp,.tok-escape{color:#116329}.tok-invalid{color:#82071e}
 main.form-page{max-width:32rem;margin:3rem auto}.form-page .error{color:#b00}.form-page label{display:block}.form-page input{width:100%}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 `;

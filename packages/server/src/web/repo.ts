@@ -3,6 +3,7 @@ import { NotFoundError, NotSupportedError, toApiRepository, type ApiContentsResp
 import { pathEscape } from '../serve-file.js';
 import { html, trustedHtml, type HtmlValue, type SafeHtml } from './html.js';
 import { link, page, treeLink } from './layout.js';
+import { highlighterOf } from './highlight.js';
 import { mayRead, pageNumber, requireUnit, type Viewer } from './context.js';
 
 /**
@@ -155,7 +156,9 @@ async function fileBody(viewer: Viewer, access: RepoAccess, kind: RefKind, ref: 
     });
     return html`<div class="markup">${trustedHtml(rendered)}</div>${cut}`;
   }
-  return html`<pre class="code"><code>${text}</code></pre>${cut}`;
+  // Source in a language with a parser, within the bound: highlighted; anything else escaped as it is.
+  const highlighted = await highlighterOf(viewer.host).highlight(text, extensionOf(file.path));
+  return html`<pre class="code"><code>${highlighted ?? text}</code></pre>${cut}`;
 }
 
 /**
