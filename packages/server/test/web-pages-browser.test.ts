@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser } from 'puppeteer-core';
-import { PASSWORD, startTestServer, type TestServer } from '@repohost/test-support';
+import { fileURLToPath } from 'node:url';
+import { PASSWORD, createToken, startTestServer, type TestServer } from '@repohost/test-support';
 import { seedRepository, type Seeded } from './web-pages-seed';
 import { chromiumPath, launchChromium, watchProblems } from './web-pages-chromium';
 
@@ -75,6 +76,40 @@ describe.skipIf(!available)('pages in Chromium', () => {
     // The session shows what the owner may see: the private repository.
     expect((await page.goto(`${s.url}${seed.owner}/${seed.privateRepo}`, { waitUntil: 'load' }))?.status()).toBe(200);
     expect(problems.messages).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  test('the typed client (@repohost/client, bundled for the browser) calls the API from a page: a read, a write, a page of a list, a typed error', async () => {
+    const { build } = await import('esbuild');
+    const bundle = await build({ entryPoints: [fileURLToPath(new URL('../../client/src/index.ts', import.meta.url))], bundle: true, write: false, format: 'iife', globalName: 'RepoHostClientModule', platform: 'browser', target: 'chrome120' });
+    const token = await createToken(s.host, seed.owner);
+    const page = await browser.newPage();
+    // The pages allow no script: the bundle goes in through DevTools, as a browser app would load it from its own origin.
+    await page.setBypassCSP(true);
+    await page.goto(`${s.url}${seed.owner}`, { waitUntil: 'load' });
+    await page.addScriptTag({ content: bundle.outputFiles[0]!.text });
+    const answer = await page.evaluate(
+      async (owner: string, repo: string, token: string) => {
+        const module = (globalThis as unknown as { RepoHostClientModule: typeof import('@repohost/client') }).RepoHostClientModule;
+        const origin = (globalThis as unknown as { location: { origin: string } }).location.origin;
+        const client = new module.RepoHostClient({ url: `${origin}/`, auth: { token } });
+        const read = await client.repos.get(owner, repo);
+        const issue = await client.issues.createIssue(owner, repo, { title: 'From the browser' });
+        const firstPage = await client.issues.listIssues(owner, repo, { state: 'all', limit: 1 }).page();
+        let missing = '';
+        try {
+          await client.repos.get(owner, 'no-such-repository');
+        } catch (error) {
+          missing = error instanceof module.NotFoundError ? `NotFoundError ${error.status}` : String(error);
+        }
+        return { name: read.full_name, issue: issue.title, items: firstPage.items.length, total: firstPage.total, missing };
+      },
+      seed.owner,
+      seed.repo,
+      token,
+    );
+    expect(answer).toMatchObject({ name: `${seed.owner}/${seed.repo}`, issue: 'From the browser', items: 1, missing: 'NotFoundError 404' });
+    expect(answer.total).toBeGreaterThan(1);
     await page.close();
   }, 60_000);
 
