@@ -213,8 +213,9 @@ describe('hostile input', () => {
 
   describe('the render budget', () => {
     let budgeted: TestHost;
-    // 12 KB that the parser takes seconds over: nested image brackets.
-    const slow = `${'!['.repeat(2000)}x${'](y)'.repeat(2000)}`;
+    // 24 KB that the parser takes many seconds over (quadratic: nested image brackets), far past the 3 s budget
+    // whatever the machine's speed (half of it took about the budget, and once finished within it under CI load).
+    const slow = `${'!['.repeat(4000)}x${'](y)'.repeat(4000)}`;
 
     beforeAll(async () => {
       budgeted = await openTestHost({ server: { ROOT_URL }, markdown: { RENDER_TIMEOUT: 3, RENDER_WORKERS: 1, MAX_RENDER_SIZE: 65536 } });
