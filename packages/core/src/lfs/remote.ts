@@ -8,7 +8,7 @@
 import type { CoreContext } from '../context.js';
 import { BlobsService } from '../blobs/index.js';
 import type { RepoKey } from '../git/index.js';
-import { checkRemoteAddress, openRemoteRequest, redactCredentials, remoteRequest, type CheckedRemote, type RemoteCredentials } from '../remote/index.js';
+import { checkRemoteAddress, openRemoteRequest, redactCredentials, remoteRequest, type CheckedRemote } from '../remote/index.js';
 import { nowUnix } from '../storage/index.js';
 import { trimEnd } from '../text.js';
 import type { Actor } from '../users/index.js';
@@ -83,31 +83,12 @@ export async function fetchRemoteObjects(ctx: CoreContext, request: RemoteLfsFet
 
   for (let i = 0; i < missing.length; i += BATCH) {
     const objects = missing.slice(i, i + BATCH);
-    const answer = await remoteRequest(settings, endpoint, `${endpoint.url}/objects/batch`, {
-      method: 'POST',
-      headers: { Accept: LFS_MEDIA_TYPE, 'Content-Type': LFS_MEDIA_TYPE },
-      body: Buffer.from(JSON.stringify({ operation: 'download', transfers: ['basic'], objects: objects.map((p) => ({ oid: p.oid, size: p.size })) })),
-      timeoutMs: remaining(),
-      signal: request.signal,
-      maxBodyBytes: MAX_BATCH_ANSWER,
-    });
-    if (answer.status !== 200) throw new Error(`the LFS server answered the batch request with ${answer.status}`);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(answer.body.toString('utf8'));
-    } catch {
-      throw new Error('the LFS server answered the batch request with something else than JSON');
-    }
-    const listed = new Map<string, { href: string; header: Record<string, string> }>();
-    const answered = (parsed as { objects?: unknown }).objects;
-    for (const item of Array.isArray(answered) ? answered : []) {
+    const answered = await batch(settings, endpoint, 'download', objects.map((p) => ({ oid: p.oid, size: p.size })), remaining(), request.signal);
+    const listed = new Map<string, LfsLink>();
+    for (const item of answered) {
       const object = item as { oid?: unknown; actions?: { download?: { href?: unknown; header?: unknown } } };
-      const href = object.actions?.download?.href;
-      if (typeof object.oid !== 'string' || typeof href !== 'string') continue;
-      const header = object.actions?.download?.header;
-      const headers: Record<string, string> = {};
-      if (header && typeof header === 'object') for (const [name, value] of Object.entries(header)) if (typeof value === 'string') headers[name] = value;
-      listed.set(object.oid, { href, header: headers });
+      const link = linkOf(object.actions?.download);
+      if (typeof object.oid === 'string' && link) listed.set(object.oid, link);
     }
     for (const pointer of objects) {
       const action = listed.get(pointer.oid);
@@ -129,13 +110,10 @@ async function download(
   request: RemoteLfsFetch,
   endpoint: CheckedRemote,
   pointer: LfsPointer,
-  action: { href: string; header: Record<string, string> },
+  action: LfsLink,
   timeoutMs: number,
 ): Promise<void> {
-  const same = new URL(action.href).origin === new URL(endpoint.url).origin;
-  const credentials: RemoteCredentials | undefined = same && !Object.keys(action.header).some((h) => h.toLowerCase() === 'authorization') ? endpoint.credentials : undefined;
-  const target = await checkRemoteAddress(ctx.settings, request.actor, { address: action.href, ...credentials });
-  if (target.local) throw new Error('an LFS download link must be an HTTP(S) address');
+  const target = await checkedLink(ctx, request.actor, endpoint, action);
   const answer = await openRemoteRequest(ctx.settings, target, action.href, { headers: action.header, timeoutMs, signal: request.signal });
   if (answer.status !== 200) {
     answer.body.destroy();
@@ -178,23 +156,8 @@ export async function pushRemoteObjects(ctx: CoreContext, request: RemoteLfsPush
     if (metas.length === 0) return uploaded;
     after = metas[metas.length - 1]!.id;
     const objects = metas.map((m) => ({ oid: m.oid, size: Number(m.size) }));
-    const answer = await remoteRequest(settings, endpoint, `${endpoint.url}/objects/batch`, {
-      method: 'POST',
-      headers: { Accept: LFS_MEDIA_TYPE, 'Content-Type': LFS_MEDIA_TYPE },
-      body: Buffer.from(JSON.stringify({ operation: 'upload', transfers: ['basic'], objects })),
-      timeoutMs: remaining(),
-      signal: request.signal,
-      maxBodyBytes: MAX_BATCH_ANSWER,
-    });
-    if (answer.status !== 200) throw new Error(`the LFS server answered the batch request with ${answer.status}`);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(answer.body.toString('utf8'));
-    } catch {
-      throw new Error('the LFS server answered the batch request with something else than JSON');
-    }
-    const answered = (parsed as { objects?: unknown }).objects;
-    for (const item of Array.isArray(answered) ? answered : []) {
+    const answered = await batch(settings, endpoint, 'upload', objects, remaining(), request.signal);
+    for (const item of answered) {
       const object = item as { oid?: unknown; size?: unknown; actions?: Record<string, { href?: unknown; header?: unknown } | undefined>; error?: { message?: unknown } };
       const pointer = objects.find((o) => o.oid === object.oid);
       if (!pointer) continue;
@@ -231,7 +194,31 @@ export async function pushRemoteObjects(ctx: CoreContext, request: RemoteLfsPush
   }
 }
 
-function linkOf(action: { href?: unknown; header?: unknown } | undefined): { href: string; header: Record<string, string> } | undefined {
+/** A batch request to the remote's LFS API (`…/objects/batch`, basic transfer): the objects of its answer. */
+async function batch(settings: CoreContext['settings'], endpoint: CheckedRemote, operation: 'download' | 'upload', objects: { oid: string; size: number }[], timeoutMs: number, signal?: AbortSignal): Promise<unknown[]> {
+  const answer = await remoteRequest(settings, endpoint, `${endpoint.url}/objects/batch`, {
+    method: 'POST',
+    headers: { Accept: LFS_MEDIA_TYPE, 'Content-Type': LFS_MEDIA_TYPE },
+    body: Buffer.from(JSON.stringify({ operation, transfers: ['basic'], objects })),
+    timeoutMs,
+    signal,
+    maxBodyBytes: MAX_BATCH_ANSWER,
+  });
+  if (answer.status !== 200) throw new Error(`the LFS server answered the batch request with ${answer.status}`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(answer.body.toString('utf8'));
+  } catch {
+    throw new Error('the LFS server answered the batch request with something else than JSON');
+  }
+  const answered = (parsed as { objects?: unknown }).objects;
+  return Array.isArray(answered) ? answered : [];
+}
+
+/** A link of a batch answer's action: its address and the headers to send (string values only). */
+type LfsLink = { href: string; header: Record<string, string> };
+
+function linkOf(action: { href?: unknown; header?: unknown } | undefined): LfsLink | undefined {
   if (!action || typeof action.href !== 'string') return undefined;
   const header: Record<string, string> = {};
   if (action.header && typeof action.header === 'object') for (const [name, value] of Object.entries(action.header)) if (typeof value === 'string') header[name] = value;
@@ -239,7 +226,7 @@ function linkOf(action: { href?: unknown; header?: unknown } | undefined): { hre
 }
 
 /** A link the LFS server gave, checked as any remote address; credentials only to the endpoint's own origin. */
-async function checkedLink(ctx: CoreContext, actor: Actor, endpoint: CheckedRemote, link: { href: string; header: Record<string, string> }): Promise<CheckedRemote> {
+async function checkedLink(ctx: CoreContext, actor: Actor, endpoint: CheckedRemote, link: LfsLink): Promise<CheckedRemote> {
   const same = new URL(link.href).origin === new URL(endpoint.url).origin;
   const credentials = same && !Object.keys(link.header).some((h) => h.toLowerCase() === 'authorization') ? endpoint.credentials : undefined;
   const target = await checkRemoteAddress(ctx.settings, actor, { address: link.href, ...credentials });
