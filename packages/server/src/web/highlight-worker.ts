@@ -4,6 +4,7 @@
  * colours. Parsers load on first use in the thread. Pure: the text in, escaped HTML out.
  */
 import type { Parser } from '@lezer/common';
+import { escapeHtml } from './html.js';
 
 type ParserLoader = () => Promise<Parser>;
 
@@ -37,8 +38,6 @@ export const HIGHLIGHTED_LANGUAGES: ReadonlyMap<string, ParserLoader> = new Map<
 
 const loaded = new Map<string, Promise<Parser>>();
 
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ENTITIES[c]!);
 
 export interface HighlightTask {
   text: string;
