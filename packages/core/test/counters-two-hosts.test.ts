@@ -129,6 +129,26 @@ describe('two hosts writing at once', () => {
     });
   }, 120_000);
 
+  it('closing, reopening and labeling one issue at once from both hosts neither deadlocks nor loses a count', async () => {
+    const owner = await createUser(a, 'labeler');
+    const access = await a.repos.create(as(owner), { name: 'labels-at-once' });
+    const labels = await Promise.all(['x', 'y'].map((name) => a.labels.createInRepo(as(owner), access, { name, color: '#00ff00' })));
+    const issues = (await all(range(12).map((i) => hostOf(i).issues.create(as(owner), access, { title: `i${i}` })))) as Issue[];
+    // Each issue is closed through one host while its labels change through the other, three times over: a close
+    // locks the issue and then its labels' counts, so a label change that took them the other way round deadlocked.
+    for (const [state, label] of [['closed', labels[0]!], ['open', labels[1]!], ['closed', labels[0]!]] as const) {
+      await all(
+        issues.flatMap((issue, i) => [
+          (async () => hostOf(i).issues.edit(as(owner), access, await current(hostOf(i), access, issue), { state }))(),
+          (async () => hostOf(i + 1).issueLabels.replace(as(owner), access, await current(hostOf(i + 1), access, issue), [label.id]))(),
+        ]),
+      );
+    }
+    expect(await checkRepoStats()).toBe('all counters agree');
+    expect((await a.repos.resolve(SYSTEM, owner.name, 'labels-at-once')).repo).toMatchObject({ num_issues: 12, num_closed_issues: 12 });
+    expect(await raw.db.selectFrom('label').select(['num_issues', 'num_closed_issues']).where('id', '=', labels[0]!.id).executeTakeFirstOrThrow()).toMatchObject({ num_issues: 12, num_closed_issues: 12 });
+  }, 120_000);
+
   it('repositories created at once through both hosts stop at the account limit', async () => {
     const admin = await createUser(a, 'root', { admin: true });
     const maker = await createUser(a, 'maker');

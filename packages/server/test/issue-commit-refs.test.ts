@@ -90,6 +90,8 @@ describe('issue references in pushed commits', () => {
     expect(first.filter((e) => e.type === 'commit_ref').map((e) => e.ref_commit_sha)).toEqual([fixing]);
     expect(first.filter((e) => e.type === 'close').map((e) => e.ref_commit_sha)).toEqual([fixing]);
     expect(await state(full, 2)).toBe('open');
+    // The repository's counter follows the close (as the milestone's and labels' would).
+    expect(await json(await s.fetch(`/api/v1/repos/${full}`, { headers: h }))).toMatchObject({ open_issues_count: 2 });
     expect((await timeline(full, 2)).filter((e) => e.type === 'commit_ref').map((e) => e.ref_commit_sha)).toEqual([fixing]);
 
     // Another branch: the keyword only references.
@@ -108,5 +110,6 @@ describe('issue references in pushed commits', () => {
     await eventually(async () => (await state(full, 3)) === 'closed');
     expect((await timeline(full, 3)).filter((e) => e.type === 'commit_ref').map((e) => e.ref_commit_sha)).toEqual([onTopic]);
     expect((await timeline(full, 1)).filter((e) => e.type === 'reopen').map((e) => e.ref_commit_sha)).toEqual([reopening]);
+    expect(await json(await s.fetch(`/api/v1/repos/${full}`, { headers: h }))).toMatchObject({ open_issues_count: 2 });
   });
 });

@@ -124,7 +124,10 @@ export class IssueCommitRefsService {
       if (!access) continue;
       const issue = await issues.byIndex(mention.repoId, mention.index);
       if (!issue || !issuesService.mayRead(access, issue.is_pull)) continue;
+      const changesState = mention.action === RefAction.Closes || mention.action === RefAction.Reopens;
       await this.ctx.transaction(async (tx) => {
+        // A close is recounted: the repository's row before the issue's (`ReposPort.lockIssueCounts`).
+        if (changesState) await tx.port(ReposPort).lockIssueCounts(mention.repoId);
         if ((await tx.port(CommentsPort).issuesReferencingCommit([issue.id], mention.sha)).size === 0) {
           await tx.port(CommentsPort).record({ type: COMMENT_TYPES.commit_ref, poster_id: doer.id, issue_id: issue.id, content: mention.message, commit_sha: mention.sha });
         }
@@ -134,6 +137,7 @@ export class IssueCommitRefsService {
         if ((!close && mention.action !== RefAction.Reopens) || close === (current.is_closed === 1)) return;
         try {
           const changed = await issuesService.setClosed(tx, doer, access, current, close, mention.sha);
+          await issuesService.recount(tx, mention.repoId, changed.milestone_id > 0 ? [changed.milestone_id] : []);
           tx.emit(close ? 'issue.closed' : 'issue.reopened', { actor: doerActor, repo: access.repo, owner: access.owner, issue: changed, commitId: mention.sha });
         } catch {
           // Open dependencies keep it open; the reference stays recorded.

@@ -143,6 +143,9 @@ export class IssueLabelsService {
     const added = steps.filter((s) => s.added).map((s) => s.label);
     const removed = steps.filter((s) => !s.added).map((s) => s.label);
     const issueLabels = tx.port(IssuesPort);
+    // The issue's row before the labels' (their counts are locked below), as a close takes them: a close and a label
+    // change of one issue at once then wait for each other instead of deadlocking.
+    await issueLabels.markUpdated(issue.id, at);
     await issueLabels.removeLabels(issue.id, removed.map((l) => l.id));
     await issueLabels.addLabels(issue.id, added.map((l) => l.id));
     const comments = tx.port(CommentsPort);
@@ -159,7 +162,6 @@ export class IssueLabelsService {
       });
     }
     await this.recount(tx, steps.map((s) => s.label.id));
-    await tx.port(IssuesPort).markUpdated(issue.id, at);
     return { added, removed };
   }
 

@@ -395,6 +395,8 @@ export class IssuesService {
     const updatedAt = chosenUpdateTime(actor, access, issue, opts.updated_at);
 
     return this.ctx.transaction(async (tx) => {
+      // A recount below: the repository's row before the issue's (`ReposPort.lockIssueCounts`).
+      if (close !== undefined || milestone !== undefined) await tx.port(ReposPort).lockIssueCounts(access.repo.id);
       const issues = tx.store(IssuesStore);
       const comments = tx.port(CommentsPort);
       const base = { actor, repo: access.repo, owner: access.owner };
@@ -446,6 +448,7 @@ export class IssuesService {
     signedInUser(actor);
     if (access.mode < AccessMode.Admin && !isSiteAdmin(actor)) throw new ForbiddenError('must be repo admin');
     await this.ctx.transaction(async (tx) => {
+      await tx.port(ReposPort).lockIssueCounts(access.repo.id);
       await tx.store(IssuesStore).delete(issue.id);
       await this.recount(tx, access.repo.id, issue.milestone_id > 0 ? [issue.milestone_id] : []);
       tx.emit('issue.deleted', { actor, repo: access.repo, owner: access.owner, issue });
@@ -510,8 +513,11 @@ export class IssuesService {
     return users;
   }
 
-  /** Brings the repository's and the given milestones' issue counters to what the table holds now. */
-  private async recount(tx: CoreTransaction, repoId: number, milestoneIds: readonly number[]): Promise<void> {
+  /**
+   * Brings the repository's and the given milestones' issue counters to what the table holds now. The transaction
+   * took `ReposPort.lockIssueCounts` before it wrote the issue.
+   */
+  async recount(tx: CoreTransaction, repoId: number, milestoneIds: readonly number[]): Promise<void> {
     await tx.port(IssuesPort).recountAfterStateChange(repoId, milestoneIds, { repos: tx.port(ReposPort), milestones: tx.port(MilestonesPort) });
   }
 }

@@ -64,6 +64,7 @@ export class PullManualMergeService {
       const actor = userActor(merger);
       const access = await this.ctx.service(AccessService).repoAccess(actor, repo, owner);
       await this.ctx.transaction(async (tx) => {
+        await this.closing.lockRepository(tx, repo.id);
         const merged = await tx.store(PullMergeStore).markMerged(pull.id, {
           merged_commit_id: mergedId,
           merger_id: merger.id,
@@ -96,6 +97,7 @@ export class PullManualMergeService {
     const authored = /^author .* (\d+) [+-]\d{4}$/m.exec(commit.content.toString('utf8'));
     await this.ctx.service(PullWorkQueue).oneAtATime(pull.pull.id, () =>
       this.ctx.transaction(async (tx) => {
+        await this.closing.lockRepository(tx, access.repo.id);
         const merged = await tx.store(PullMergeStore).markMerged(pull.pull.id, {
           merged_commit_id: id,
           merger_id: doer.id,

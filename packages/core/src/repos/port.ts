@@ -147,6 +147,9 @@ export class ReposPort {
   /**
    * Locks the repository's issue and pull request counters (its row) for the rest of the transaction, before the
    * issues domain counts them (`IssuesPort.recountAfterStateChange`): concurrent recounts then write in turn.
+   * Taken first, before the transaction writes any issue or pull request row: a push's transaction writes the
+   * repository row and then its pull requests' tips, and one that locked in the other order could deadlock with it
+   * (PostgreSQL; SQLite has one writer).
    */
   lockIssueCounts(id: number): Promise<void> {
     return this.scope.store(RepoCountersStore).lock(id);
