@@ -4,7 +4,7 @@
  * recorded as failed and nothing is sent. A receiver that never answers fails the attempt at `DELIVER_TIMEOUT`.
  */
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { RepoHost, SYSTEM, userActor, type DeliveryRecord, type HookOwner } from '@repohost/core';
 import { createUser, openTestHost, type TestHost } from '@repohost/test-support';
 import { uniq } from './helpers';
@@ -98,12 +98,20 @@ describe('DELIVER_TIMEOUT', () => {
     const hookPath = `/timeout-${uniq('h')}`;
     receiver.answer(0);
     const { owner, hookId } = await repoWithHook(t.host, hookPath);
+    const warnings: string[] = [];
+    const warn = vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => void warnings.push(args.map(String).join(' ')));
     const started = Date.now();
     t.host.webhooks.delivery.start();
     const [failed] = await waitForDeliveries(t.host, owner, hookId, 1);
+    // Logged just after the record commits.
+    for (let i = 0; i < 50 && !warnings.some((w) => w.includes('unable to deliver')); i++) await new Promise((r) => setTimeout(r, 20));
+    warn.mockRestore();
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
     expect(failed).toMatchObject({ is_succeed: 0, response_status: 0 });
     expect(failed!.error).toContain('timed out');
+    // The operator's log says so too (the receiver may have had the request, and gets it again).
+    const uuid = JSON.parse(failed!.request_headers)['X-Forgejo-Delivery'] as string;
+    expect(warnings.filter((w) => w.includes(`delivery ${uuid}: unable to deliver`))).toEqual([expect.stringMatching(/timed out.*; next attempt in 5 s$/)]);
     // The retry (5 s later) is answered.
     const rows = await waitForDeliveries(t.host, owner, hookId, 2);
     expect(rows[0]).toMatchObject({ is_succeed: 1, response_status: 200 });

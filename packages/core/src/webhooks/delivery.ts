@@ -342,6 +342,11 @@ export class HookDeliverer {
       console.warn(`[repohost] webhook ${hook.id} delivery ${task.uuid}: the attempt was not recorded (the task was taken over, asked for again or deleted meanwhile)`);
       return;
     }
+    // Forgejo's "Unable to deliver webhook task": the receiver may have had the request (a reply that came too late),
+    // and gets it again, with the same delivery id, at the next attempt.
+    if (result.error !== '' && !result.refused) {
+      console.warn(redactCredentials(`[repohost] webhook ${hook.id} delivery ${task.uuid}: unable to deliver (${result.error})${retry ? `; next attempt in ${backoff} s` : ''}`));
+    }
     // Now and then, not per delivery: the count stays near the limit at a fraction of the cost. After the record, in
     // a transaction of its own (a pruning that fails loses no record), under the hook's lock: two processes never
     // prune one hook at once, and a deletion of the hook waits for it.
