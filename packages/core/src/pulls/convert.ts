@@ -8,6 +8,7 @@ import type { User } from '../users/index.js';
 import { toApiUser } from '../users/index.js';
 import { toApiTeam } from '../orgs/index.js';
 import { isoTime, type ApiView } from '../wire.js';
+import { sharedInJson } from '../shared-json.js';
 import type { ApiChangedFile, ApiPullRequest } from './schemas.js';
 import type { PullDetails } from './service.js';
 import { PULL_STATUS } from './tables.js';
@@ -27,7 +28,8 @@ export function toApiPullRequests(page: readonly PullDetails[], view: ApiView): 
   const repoView = (access: RepoAccess): ApiRepository => {
     let converted = repos.get(access);
     if (!converted) {
-      converted = toApiRepository(access, view);
+      // Named by every item (base and head): serialized once per answer.
+      converted = sharedInJson(toApiRepository(access, view));
       repos.set(access, converted);
     }
     return converted;

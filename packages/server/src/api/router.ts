@@ -17,6 +17,7 @@ import {
   fieldName,
   parseInput,
   scopesGrant,
+  stringifyShared,
   type Page,
   type RepoHost,
   type ScopeCategory,
@@ -259,7 +260,7 @@ export class RouteTable {
         ctx.page = page;
         const result = (await spec.handler(ctx as never)) as Page<unknown>;
         setPaginationHeaders(headers, host.settings.server.ROOT_URL, url, page, result.total);
-        return jsonResponse(200, JSON.stringify(result.items), headers);
+        return jsonResponse(200, stringifyShared(result.items), headers);
       }
       const result = await spec.handler(ctx as never);
       // A stream, or a body shaped unlike the reply's schema: the handler built the answer itself.
@@ -271,7 +272,7 @@ export class RouteTable {
         delete headers['content-type'];
         return new FastResponse(null, { status: typeof result === 'number' ? result : spec.reply.status, headers });
       }
-      return jsonResponse(spec.reply.status, JSON.stringify(result), headers);
+      return jsonResponse(spec.reply.status, stringifyShared(result), headers);
     } catch (error) {
       if (leftBodyUnread(error, spec)) return bodyTooLargeResponse(host, error, headers, event);
       // A loader found an old name a rename left behind.
