@@ -704,7 +704,7 @@ export {
   type NotificationMarkQuery,
   type NotificationThreadMarkQuery,
 } from './notifications/schemas.js';
-export { toApiNotificationThread, type LoadedNotification } from './notifications/convert.js';
+export { toApiNotificationThread, toApiNotificationThreads, type LoadedNotification } from './notifications/convert.js';
 export { findMentions } from './notifications/mentions.js';
 export { CommentsService, type CommentOnIssue, type CommentWithRelations, type CommentWindow } from './comments/service.js';
 export { TimelineCommentSchema, toApiTimelineComment, type ApiTimelineComment, type TimelineEntry } from './comments/timeline.js';

@@ -1,5 +1,6 @@
 import { apiUrl, webUrl } from '../urls.js';
 import { isoTime, type ApiView } from '../wire.js';
+import { sharedInJson } from '../shared-json.js';
 import { AccessMode } from '../access/index.js';
 import { repoWebPath, toApiRepository } from '../repos/index.js';
 import type { Repository } from '../repos/index.js';
@@ -51,8 +52,25 @@ function subjectOf({ notification, repo, owner, issue, latestCommentId }: Loaded
 }
 
 export function toApiNotificationThread(loaded: LoadedNotification, view: ApiView): ApiNotificationThread {
-  const { notification, repo, owner } = loaded;
-  const { permissions: _permissions, ...repository } = toApiRepository({ repo, owner, mode: AccessMode.Read }, view);
+  return toApiNotificationThreads([loaded], view)[0]!;
+}
+
+/** A page of threads: each repository converted once, and serialized once per answer (`sharedInJson`). */
+export function toApiNotificationThreads(page: readonly LoadedNotification[], view: ApiView): ApiNotificationThread[] {
+  const repositories = new Map<number, ApiNotificationThread['repository']>();
+  return page.map((loaded) => {
+    let repository = repositories.get(loaded.repo.id);
+    if (!repository) {
+      const { permissions: _permissions, ...converted } = toApiRepository({ repo: loaded.repo, owner: loaded.owner, mode: AccessMode.Read }, view);
+      repository = sharedInJson(converted);
+      repositories.set(loaded.repo.id, repository);
+    }
+    return threadView(loaded, repository, view);
+  });
+}
+
+function threadView(loaded: LoadedNotification, repository: ApiNotificationThread['repository'], view: ApiView): ApiNotificationThread {
+  const { notification } = loaded;
   return {
     id: notification.id,
     repository,

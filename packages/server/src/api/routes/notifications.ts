@@ -6,18 +6,24 @@ import {
   NotificationThreadMarkQuerySchema,
   NotificationThreadSchema,
   toApiNotificationThread,
+  toApiNotificationThreads,
+  type Page,
   type ApiView,
   type LoadedNotification,
   type RepoAccess,
   type RepoHostErrorKind,
 } from '@repohost/core';
-import { mapPage, type ApiRouter, type RouteGroup } from '../router.js';
+import type { ApiRouter, RouteGroup } from '../router.js';
 import type { Groups } from '../groups.js';
 
 const THREAD_LIST = Type.Array(NotificationThreadSchema);
 
 function threads(loaded: readonly LoadedNotification[], view: ApiView) {
-  return loaded.map((n) => toApiNotificationThread(n, view));
+  return toApiNotificationThreads(loaded, view);
+}
+
+function threadPage(page: Page<LoadedNotification>, view: ApiView): Page<ReturnType<typeof toApiNotificationThread>> {
+  return { items: toApiNotificationThreads(page.items, view), total: page.total };
 }
 
 /** A thread id as Forgejo's `ParamsInt64` reads it: anything but a number is 0, a thread that does not exist. */
@@ -46,7 +52,7 @@ function addThreadLists<P extends string, Loaded>(group: RouteGroup<P, Loaded, t
     query: NotificationListQuerySchema,
     reply: { status: 200, description: 'NotificationThreadList', list: NotificationThreadSchema },
     errors: list[2],
-    handler: async (ctx) => mapPage(await ctx.host.notifications.list(ctx.actor, ctx.query, ctx.page, repo(ctx)), (n) => toApiNotificationThread(n, ctx.view)),
+    handler: async (ctx) => threadPage(await ctx.host.notifications.list(ctx.actor, ctx.query, ctx.page, repo(ctx)), ctx.view),
   });
 
   group.add({
