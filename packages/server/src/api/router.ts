@@ -552,9 +552,13 @@ function errorBody(host: RepoHost, message: string): string {
 }
 
 /** A length-delimited body goes out in one write; without the length Node falls back to chunked encoding. */
-function jsonResponse(status: number, body: string, headers: ResponseHeaders): Response {
-  headers['content-length'] = String(Buffer.byteLength(body));
-  return new FastResponse(body, { status, headers });
+/** A JSON answer made by a handler itself (`headers`: the route's, with their content type). */
+export function jsonResponse(status: number, body: string, headers: ResponseHeaders): Response {
+  // Encoded once: its length is then known, where `Buffer.byteLength` scanned the text and the socket write encoded
+  // it again (a twentieth of a 130 KB answer's time).
+  const bytes = Buffer.from(body);
+  headers['content-length'] = String(bytes.length);
+  return new FastResponse(bytes, { status, headers });
 }
 
 /** `X-Total-Count`, and a `Link` header with next/last/first/prev page URLs (as Forgejo orders them). */

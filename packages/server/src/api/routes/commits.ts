@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { FastResponse } from 'srvx';
 import { CommitSchema, CompareSchema, PullRequestSchema, repoWebPath, ApiUserViews, toApiCommit, toApiPullRequest, type Page, type PageRequest } from '@repohost/core';
-import { mapPage, type ApiRouter } from '../router.js';
+import { jsonResponse, mapPage, type ApiRouter } from '../router.js';
 import type { Groups } from '../groups.js';
 
 const CommitViewQuery = {
@@ -81,9 +81,7 @@ export function registerCommitRoutes(_router: ApiRouter, { repo }: Groups): void
       if (diffType === 'diff' || diffType === 'patch') return textResponse(await host.commits.diff(actor, repo, sha, diffType), responseHeaders);
       // A ref with a dot in its name (`v1.2`) names a commit, as Forgejo's route (`.diff|.patch` only) reads it.
       const commit = await host.commits.get(actor, repo, `${sha}.${diffType}`);
-      const body = JSON.stringify(toApiCommit(commit, repoWebPath(repo.owner, repo.repo), view));
-      const headers = { ...responseHeaders, 'content-type': 'application/json;charset=utf-8', 'content-length': String(Buffer.byteLength(body)) };
-      return new FastResponse(body, { status: 200, headers });
+      return jsonResponse(200, JSON.stringify(toApiCommit(commit, repoWebPath(repo.owner, repo.repo), view)), { ...responseHeaders, 'content-type': 'application/json;charset=utf-8' });
     },
   });
 

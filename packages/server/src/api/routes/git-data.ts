@@ -24,7 +24,7 @@ import {
   type RawFile,
   type RepoAccess,
 } from '@repohost/core';
-import type { ApiRouter } from '../router.js';
+import { jsonResponse, type ApiRouter } from '../router.js';
 import type { Groups } from '../groups.js';
 import { EMPTY } from './common.js';
 import { pathEscape } from '../../serve-file.js';
@@ -130,9 +130,7 @@ export function registerGitDataRoutes(_router: ApiRouter, { repo, codeWriter }: 
       const { refs, exact } = await host.gitData.refs(actor, repo, params.ref);
       if (!exact) return refs;
       // The one ref the filter names in full is answered alone, not in a list, as Forgejo does.
-      const body = JSON.stringify(exact);
-      responseHeaders['content-length'] = String(Buffer.byteLength(body));
-      return new FastResponse(body, { status: 200, headers: responseHeaders });
+      return jsonResponse(200, JSON.stringify(exact), responseHeaders);
     },
   });
 

@@ -1,4 +1,3 @@
-import { FastResponse } from 'srvx';
 import {
   RepoSearchQuerySchema,
   SearchResultsSchema,
@@ -11,7 +10,7 @@ import {
   type RepoAccess,
   type Repository,
 } from '@repohost/core';
-import { setPaginationHeaders, type ApiRouter, type ResponseHeaders } from '../router.js';
+import { jsonResponse, setPaginationHeaders, type ApiRouter } from '../router.js';
 
 /**
  * Repositories as anonymous callers see them, serialized, by row object and ROOT_URL. Search answers from rows
@@ -30,11 +29,6 @@ function repositoryJson(access: RepoAccess & { pendingTransfer?: PendingTransfer
   const json = JSON.stringify(toApiRepository(access, view));
   anonymousJson.set(access.repo, { rootUrl, json });
   return json;
-}
-
-function jsonResponse(status: number, text: string, headers: ResponseHeaders): Response {
-  headers['content-length'] = String(Buffer.byteLength(text));
-  return new FastResponse(text, { status, headers });
 }
 
 /** `GET /repos/search`. */
