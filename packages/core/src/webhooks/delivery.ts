@@ -199,7 +199,7 @@ export class HookDeliverer {
     } catch (error) {
       // The database failed under the attempt (the outcome is not recorded): the lease expires and the attempt is
       // made again, by whichever process claims it then.
-      console.error(`[repohost] webhook task ${task.id}: attempt not recorded:`, error);
+      console.error(`[repohost] webhook task ${task.id} delivery ${task.uuid}: attempt not recorded:`, error);
     } finally {
       stopRenewing();
       this.held.delete(task.id);
