@@ -431,6 +431,9 @@ describe('pull requests', () => {
       expect((await open(full, `b${i}`)).status).toBe(201);
     }
     await s.host.events.idle();
+    // Work the pushes and openings queued (Actions' workflow detection reads trees) is done before git is counted.
+    await s.host.jobs.runDue();
+    await s.host.events.idle();
     const snapshot = async () => (await json<{ number: number; base: { sha: string }; head: { sha: string; ref: string } }[]>(await s.fetch(`/api/v1/repos/${full}/pulls?state=all`, { headers: h }))).map((p) => [p.number, p.base.sha, p.head.sha, p.head.ref]);
     const expected = await snapshot();
     expect(expected).toHaveLength(count);
