@@ -14,7 +14,6 @@ import {
   type User,
 } from '@repohost/core';
 import { errorResponse } from './api/router.js';
-import { rootPath } from './web/layout.js';
 import { noteUser } from './access-log.js';
 import { requestClientAddress } from './client-address.js';
 import { FormTooLarge, cookieHeader, cookieOf, csrfMatches, csrfToken, escapeHtml, htmlPage, readForm, redirect } from './web-pages.js';
@@ -83,8 +82,8 @@ async function guard(host: RepoHost, event: H3Event, run: () => Promise<Response
   try {
     return await run();
   } catch (error) {
-    if (error instanceof FormTooLarge) return htmlPage(413, 'Request too large', '<p>The request is too large.</p>', {}, rootPath(host));
-    if (error instanceof OAuth2AuthorizeRefused) return errorPage('invalid_request', error.message);
+    if (error instanceof FormTooLarge) return htmlPage(host, 413, 'Request too large', '<p>The request is too large.</p>');
+    if (error instanceof OAuth2AuthorizeRefused) return errorPage(host, 'invalid_request', error.message);
     return errorResponse(host, error);
   }
 }
@@ -101,7 +100,7 @@ function authorizationParams(query: URLSearchParams): AuthorizationParams {
 
 async function authorizePage(host: RepoHost, event: H3Event): Promise<Response> {
   const check = await host.oauth2Provider.checkAuthorizationRequest(authorizationParams(event.url.searchParams));
-  if (check.kind === 'error_page') return errorPage(check.error, check.description);
+  if (check.kind === 'error_page') return errorPage(host, check.error, check.description);
   if (check.kind === 'error_redirect') return redirect(check.location);
   const cookie = cookieOf(event);
   const user = cookie ? await host.oauth2Provider.sessionUser(cookie) : undefined;
@@ -128,7 +127,7 @@ ${returnTo ? `<input type="hidden" name="return_to" value="${escapeHtml(returnTo
 </form>`;
   const headers: Record<string, string> = {};
   if (!cookie) headers['set-cookie'] = cookieHeader(host, key, WEB_SESSION_LIFETIME);
-  return htmlPage(status, 'Sign in', body, headers, rootPath(host));
+  return htmlPage(host, status, 'Sign in', body, headers);
 }
 
 /** Longest authorization query the sign-in form carries back (its page's own query, so a URL's length at most). */
@@ -200,7 +199,7 @@ ${hidden}
 <p><button type="submit" name="granted" value="true">Authorize application</button>
 <button type="submit" name="granted" value="false">Cancel</button></p>
 </form>`;
-  return htmlPage(200, `Authorize ${appName}`, body, {}, rootPath(host));
+  return htmlPage(host, 200, `Authorize ${appName}`, body);
 }
 
 async function grant(host: RepoHost, event: H3Event): Promise<Response> {
@@ -208,10 +207,10 @@ async function grant(host: RepoHost, event: H3Event): Promise<Response> {
   const cookie = cookieOf(event);
   const user = cookie ? await host.oauth2Provider.sessionUser(cookie) : undefined;
   noteUser(event, user?.name);
-  if (!cookie || !user) return errorPage('access_denied', 'You are not signed in (or your session has expired); start again from the application.', 401);
+  if (!cookie || !user) return errorPage(host, 'access_denied', 'You are not signed in (or your session has expired); start again from the application.', 401);
   const fields: Record<string, string> = {};
   for (const name of REQUEST_FIELDS) fields[name] = form.get(name) ?? '';
-  if (!csrfMatches(cookie, consentPurpose(fields), form.get('_csrf') ?? '')) return errorPage('invalid_request', 'The form has expired or was not sent by this page.', 400);
+  if (!csrfMatches(cookie, consentPurpose(fields), form.get('_csrf') ?? '')) return errorPage(host, 'invalid_request', 'The form has expired or was not sent by this page.', 400);
   const request: AuthorizationRequest = {
     clientId: fields.client_id!,
     redirectUri: fields.redirect_uri!,
@@ -309,6 +308,6 @@ function jsonAnswer(status: number, value: unknown, headers: Record<string, stri
   });
 }
 
-function errorPage(error: string, description: string, status = 400): Response {
-  return htmlPage(status, 'Authorization failed', `<p class="error"><strong>${escapeHtml(error)}</strong>: ${escapeHtml(description)}</p>`);
+function errorPage(host: RepoHost, error: string, description: string, status = 400): Response {
+  return htmlPage(host, status, 'Authorization failed', `<p class="error"><strong>${escapeHtml(error)}</strong>: ${escapeHtml(description)}</p>`);
 }

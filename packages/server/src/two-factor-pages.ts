@@ -4,7 +4,6 @@ import { errorResponse } from './api/router.js';
 import { noteUser } from './access-log.js';
 import { requestClientAddress } from './client-address.js';
 import { signInPage } from './oauth2-provider.js';
-import { rootPath } from './web/layout.js';
 import { FormTooLarge, cookieOf, csrfMatches, csrfToken, escapeHtml, htmlPage, readForm, redirect } from './web-pages.js';
 
 /** The settings page, under Forgejo's `/user/settings/security`; the sign-in form returns here (no leading slash: ROOT_URL ends in one). */
@@ -28,7 +27,7 @@ async function guard(host: RepoHost, event: H3Event, run: () => Promise<Response
   try {
     return await run();
   } catch (error) {
-    if (error instanceof FormTooLarge) return htmlPage(413, 'Request too large', '<p>The request is too large.</p>', {}, rootPath(host));
+    if (error instanceof FormTooLarge) return htmlPage(host, 413, 'Request too large', '<p>The request is too large.</p>');
     return errorResponse(host, error);
   }
 }
@@ -72,7 +71,7 @@ function csrfInput(session: Session, purpose: string): string {
 function page(host: RepoHost, status: number, message: string, session: Session, enrolled: boolean): Response {
   const signedIn = `<p>Signed in as <strong>${escapeHtml(session.user.name)}</strong>.</p>`;
   const form = enrolled ? disableForm(host, session) : enrolForm(host, session);
-  return htmlPage(status, TITLE, `${signedIn}\n${message}\n${form}`, {}, rootPath(host));
+  return htmlPage(host, status, TITLE, `${signedIn}\n${message}\n${form}`);
 }
 
 function enrolForm(host: RepoHost, session: Session): string {
@@ -123,7 +122,7 @@ async function startEnrolment(host: RepoHost, event: H3Event): Promise<Response>
 <p>Or as a URI: <code id="uri">${escapeHtml(enrolment.uri)}</code></p>
 <p>Then enter the code the app shows to finish.</p>
 ${confirmForm(host, session)}`;
-  return htmlPage(200, TITLE, body, {}, rootPath(host));
+  return htmlPage(host, 200, TITLE, body);
 }
 
 async function confirmEnrolment(host: RepoHost, event: H3Event): Promise<Response> {
@@ -138,7 +137,7 @@ async function confirmEnrolment(host: RepoHost, event: H3Event): Promise<Respons
       const body = `<p>Signed in as <strong>${escapeHtml(session.user.name)}</strong>.</p>
 <p class="error">The code is wrong; enter the current code from your app.</p>
 ${confirmForm(host, session)}`;
-      return htmlPage(400, TITLE, body, {}, rootPath(host));
+      return htmlPage(host, 400, TITLE, body);
     }
     if (error instanceof NotFoundError) return page(host, 400, '<p class="error">No enrolment is in progress; start again.</p>', session, false);
     if (error instanceof ConflictError) return page(host, 409, '<p class="error">Two-factor authentication is already enabled.</p>', session, true);
@@ -148,7 +147,7 @@ ${confirmForm(host, session)}`;
 <p>Your scratch code, shown only this once: <code id="scratch">${escapeHtml(scratch)}</code></p>
 <p>Keep it safe: it signs you in once if you lose your device.</p>
 <p><a href="${action(host, '')}">Back to the settings</a></p>`;
-  return htmlPage(200, TITLE, body, {}, rootPath(host));
+  return htmlPage(host, 200, TITLE, body);
 }
 
 async function disable(host: RepoHost, event: H3Event): Promise<Response> {

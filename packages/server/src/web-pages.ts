@@ -3,6 +3,7 @@ import type { H3Event } from 'h3';
 import { FastResponse } from 'srvx';
 import type { RepoHost } from '@repohost/core';
 import { STYLESHEET_PATH } from './web/assets.js';
+import { rootPath } from './web/layout.js';
 
 /**
  * What the server's few HTML pages share (the OAuth2 provider's sign-in and consent, the two-factor settings): the
@@ -93,8 +94,9 @@ export function headerSafeUrl(url: string): string {
 }
 
 /** A page that runs no script, cannot be framed (no clickjacking of the consent) and is never cached. */
-export function htmlPage(status: number, title: string, body: string, headers: Record<string, string> = {}, root = '/'): Response {
-  // The read-only pages' stylesheet (`root` is ROOT_URL's path): no inline style, so the policy below allows none.
+export function htmlPage(host: RepoHost, status: number, title: string, body: string, headers: Record<string, string> = {}): Response {
+  // The read-only pages' stylesheet, under ROOT_URL's path: no inline style, so the policy below allows none.
+  const root = rootPath(host);
   const html = `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
