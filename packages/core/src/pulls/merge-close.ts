@@ -23,7 +23,7 @@ export class MergedIssues {
 
   /**
    * Closes the issue side of a merged pull request with Forgejo's `merge_pull` timeline event. The transaction
-   * locks the repository (`lockRepository`) before it writes the pull request.
+   * takes `ReposPort.lockIssueCounts` first, before it writes the pull request (a push locks in that order).
    */
   async closeAsMerged(tx: CoreTransaction, doer: User, access: RepoAccess, issue: Issue): Promise<Issue> {
     const current = (await tx.port(IssuesPort).byId(issue.id)) ?? issue;
@@ -31,14 +31,6 @@ export class MergedIssues {
     const closed = await this.ctx.service(IssuesService).setClosed(tx, doer, access, current, true, '', { mergePull: true });
     await tx.port(IssuesPort).recountAfterStateChange(access.repo.id, closed.milestone_id > 0 ? [closed.milestone_id] : [], { repos: tx.port(ReposPort), milestones: tx.port(MilestonesPort) });
     return closed;
-  }
-
-  /**
-   * The first lock of a transaction that merges: the repository's row (its counters are recounted), before the pull
-   * request's and the issue's rows, in the order a push's transaction takes them (`ReposPort.lockIssueCounts`).
-   */
-  lockRepository(tx: CoreTransaction, repoId: number): Promise<void> {
-    return tx.port(ReposPort).lockIssueCounts(repoId);
   }
 
   /**
@@ -64,7 +56,7 @@ export class MergedIssues {
       const access = await this.ctx.service(AccessService).repoAccess(actor, repo, owner);
       try {
         await this.ctx.transaction(async (tx) => {
-          await this.lockRepository(tx, repo.id);
+          await tx.port(ReposPort).lockIssueCounts(repo.id);
           const changed = await this.ctx.service(IssuesService).setClosed(tx, poster, access, issue, close, merged.pull.merged_commit_id);
           await tx.port(IssuesPort).recountAfterStateChange(repo.id, changed.milestone_id > 0 ? [changed.milestone_id] : [], { repos: tx.port(ReposPort), milestones: tx.port(MilestonesPort) });
           tx.emit(close ? 'issue.closed' : 'issue.reopened', { actor, repo, owner, issue: changed, commitId: merged.pull.merged_commit_id });

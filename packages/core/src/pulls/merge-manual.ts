@@ -7,6 +7,7 @@ import { nowUnix } from '../storage/index.js';
 import type { RepoAccess } from '../repos/index.js';
 import { repoKey } from '../repos/index.js';
 import { viewUnits } from '../repos/index.js';
+import { ReposPort } from '../repos/index.js';
 import type { Repository } from '../repos/index.js';
 import { UsersPort } from '../users/index.js';
 import type { User } from '../users/index.js';
@@ -64,7 +65,7 @@ export class PullManualMergeService {
       const actor = userActor(merger);
       const access = await this.ctx.service(AccessService).repoAccess(actor, repo, owner);
       await this.ctx.transaction(async (tx) => {
-        await this.closing.lockRepository(tx, repo.id);
+        await tx.port(ReposPort).lockIssueCounts(repo.id);
         const merged = await tx.store(PullMergeStore).markMerged(pull.id, {
           merged_commit_id: mergedId,
           merger_id: merger.id,
@@ -97,7 +98,7 @@ export class PullManualMergeService {
     const authored = /^author .* (\d+) [+-]\d{4}$/m.exec(commit.content.toString('utf8'));
     await this.ctx.service(PullWorkQueue).oneAtATime(pull.pull.id, () =>
       this.ctx.transaction(async (tx) => {
-        await this.closing.lockRepository(tx, access.repo.id);
+        await tx.port(ReposPort).lockIssueCounts(access.repo.id);
         const merged = await tx.store(PullMergeStore).markMerged(pull.pull.id, {
           merged_commit_id: id,
           merger_id: doer.id,

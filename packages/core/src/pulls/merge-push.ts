@@ -82,7 +82,7 @@ export class PullMergePush {
     try {
       result = await untilNotBusy(() =>
         this.ctx.transaction(async (tx) => {
-          await this.ctx.service(MergedIssues).lockRepository(tx, access.repo.id);
+          await tx.port(ReposPort).lockIssueCounts(access.repo.id);
           const done = await record(tx);
           await tx.port(ReposPort).endIntent(mergeIntent);
           return done;
@@ -148,7 +148,7 @@ export class PullMergePush {
         const actor = userActor(merger);
         const access = await this.ctx.service(AccessService).repoAccess(actor, repo, owner);
         await this.ctx.transaction(async (tx) => {
-          await this.ctx.service(MergedIssues).lockRepository(tx, repo.id);
+          await tx.port(ReposPort).lockIssueCounts(repo.id);
           await lock.confirm(tx);
           const merged = await tx.store(PullMergeStore).markMerged(fresh.id, {
             merged_commit_id: marker.id,
