@@ -414,17 +414,18 @@ describe('three processes on one installation behind a load balancer', () => {
       // that failed (its answer came too late) and was made again; the process says so in either case, and none is
       // sent twice silently. It says so when it goes to record its attempt, which can be after the second copy
       // arrived here: each repeat is given up to 30 s to be explained.
-      const logged = (pattern: RegExp) => nodes.flatMap((n) => n.output.join('').match(pattern) ?? []).length;
       const tally = () => {
         const perDelivery = new Map<string, number>();
         for (const r of received) perDelivery.set(r.delivery, (perDelivery.get(r.delivery) ?? 0) + 1);
+        // Each process's output on its own: a line never spans two of them.
+        const outputs = nodes.map((n) => n.output.join(''));
+        const logged = (pattern: RegExp) => outputs.reduce((sum, output) => sum + (output.match(pattern)?.length ?? 0), 0);
         const takenOver = logged(/delivery [0-9a-f-]+: the attempt was not recorded|attempt not recorded:/g);
         const failedAttempts = logged(/delivery [0-9a-f-]+: unable to deliver/g);
         const repeated = [...perDelivery].filter(([, n]) => n === 2).map(([uuid]) => uuid);
         const twice = repeated.length;
         // For the message: the repeats no log line names (those the kill cut off among them).
-        const output = nodes.map((n) => n.output.join('')).join('');
-        const unnamed = repeated.filter((uuid) => !output.includes(`delivery ${uuid}:`));
+        const unnamed = repeated.filter((uuid) => !outputs.some((output) => output.includes(`delivery ${uuid}:`)));
         return { perDelivery, twice, explained: 8 + takenOver + failedAttempts, why: `sent twice: ${twice}; taken over: ${takenOver}; failed attempts: ${failedAttempts}; named in no log: ${unnamed.join(', ')}` };
       };
       let seen = tally();
