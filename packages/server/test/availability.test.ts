@@ -3,9 +3,11 @@
  * parses in quadratic time, an SVG sniffing pattern that backtracked exponentially, branch filters compiled to
  * backtracking expressions) are sent, anonymously where the API allows, while another client measures
  * `GET /api/v1/version`. Each answers for itself (rendered, or refused with its reason), and the probe's p99 stays
- * under 100 ms.
+ * under 100 ms and its slowest under 500 ms, less the time the probing thread waited for a CPU that other processes
+ * held.
  */
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startTestServer, type TestServer } from '@repohost/test-support';
@@ -16,20 +18,42 @@ const execFileAsync = promisify(execFile);
 let server: TestServer;
 let owner: Account;
 
-/** Latencies of `GET /api/v1/version`, one request after another, until `stop` resolves. */
-async function probe(stop: Promise<unknown>): Promise<number[]> {
-  const latencies: number[] = [];
+/**
+ * This thread's time waiting for a CPU while runnable, in ms (Linux's schedstat), or undefined where the system does
+ * not say. The test shares the machine with other test files and processes; when they hold every core, this thread
+ * waits in the run queue whatever the server does, and that wait is theirs, not the server's.
+ */
+function runQueueWaitMs(): number | undefined {
+  try {
+    return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[1]) / 1e6;
+  } catch {
+    return undefined;
+  }
+}
+
+/** One probe: its wall-clock time, and the part of it this thread (client and server alike) waited for a CPU. */
+interface ProbeTime {
+  ms: number;
+  waitedMs: number;
+}
+
+/** `GET /api/v1/version`, one request after another, until `stop` resolves. */
+async function probe(stop: Promise<unknown>): Promise<ProbeTime[]> {
+  const times: ProbeTime[] = [];
   let done = false;
   void stop.finally(() => (done = true));
   while (!done) {
     const started = performance.now();
+    const waitedBefore = runQueueWaitMs();
     const res = await server.fetch('/api/v1/version');
     await res.arrayBuffer();
-    latencies.push(performance.now() - started);
+    const ms = performance.now() - started;
+    const waitedAfter = runQueueWaitMs();
+    times.push({ ms, waitedMs: waitedBefore === undefined || waitedAfter === undefined ? 0 : waitedAfter - waitedBefore });
     expect(res.status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
-  return latencies;
+  return times;
 }
 
 function percentile(values: number[], p: number): number {
@@ -108,7 +132,7 @@ describe('availability under hostile input', () => {
     // The attacks come from another process, so that building and sending 10 MB of bodies is not counted
     // against this process's event loop, which serves the requests and runs the probe.
     const attacks = runAttacker(server.url, owner.token, repo);
-    const latencies = await probe(attacks);
+    const probes = await probe(attacks);
     const answers = await attacks;
 
     // Every answer, for the failure message: which request took how long.
@@ -128,9 +152,16 @@ describe('availability under hostile input', () => {
     expect(answers['branch filter']!.status).toBe(201);
     for (const name of ['nested images', 'emphasis 1 MB']) expect(answers[name]!.ms, summary).toBeLessThan(5000);
 
-    expect(latencies.length).toBeGreaterThan(20);
-    const slowest = [...latencies].sort((a, b) => b - a).slice(0, 5).map(Math.round);
-    expect(percentile(latencies, 99), `${latencies.length} probes, slowest ${slowest.join(', ')} ms; ${summary}`).toBeLessThan(100);
+    expect(probes.length).toBeGreaterThan(20);
+    // What the server made the probe wait: its time less this thread's wait for a CPU that other processes held.
+    // A request holding the event loop shows here in full (the thread is running or blocked, not queued).
+    const held = probes.map((p) => p.ms - p.waitedMs);
+    const slowest = [...probes].sort((a, b) => b.ms - a.ms).slice(0, 5).map((p) => `${Math.round(p.ms)} (${Math.round(p.waitedMs)} queued)`);
+    const measured = `${probes.length} probes, slowest ${slowest.join(', ')} ms; ${summary}`;
+    expect(percentile(held, 99), measured).toBeLessThan(100);
+    // Probes run one after another, so a stall is one slow probe among hundreds, which a percentile does not see: an
+    // event loop held for seconds by three requests left the p99 at 8 ms. No probe may be held half a second.
+    expect(Math.max(...held), measured).toBeLessThan(500);
   });
 
   test('the SVG trap is served as text (it is not an SVG document), and a real SVG after comments still is one', async () => {
