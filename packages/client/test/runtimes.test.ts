@@ -108,7 +108,7 @@ describe('@repohost/client in Deno and Bun', () => {
       });
       // The writes are there for every client to see.
       const listed = await s.fetch(`/api/v1/repos/rita/${repoName}/issues?state=all`, { headers: { authorization: `token ${token}` } });
-      expect((await listed.json()).map((issue: { title: string }) => issue.title)).toEqual(['three', 'two', 'one']);
+      expect(((await listed.json()) as { title: string }[]).map((issue) => issue.title)).toEqual(['three', 'two', 'one']);
     }, 90_000);
   }
 });
