@@ -8,6 +8,7 @@
  * declarations (a build with REPOHOST_BUILD_DTS=0) is left alone.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 
 /** The file's text with each top-level `declare module './…' { … }` replaced by its body; and how many there were. */
 export function mergeAugmentations(text) {
@@ -29,8 +30,11 @@ export function mergeAugmentations(text) {
   return { text: out.join('\n'), merged };
 }
 
-for (const file of process.argv.slice(2)) {
-  if (!existsSync(file)) continue;
-  const { text, merged } = mergeAugmentations(readFileSync(file, 'utf8'));
-  if (merged > 0) writeFileSync(file, text);
+// Run as a script (the build), not when a test imports the function.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  for (const file of process.argv.slice(2)) {
+    if (!existsSync(file)) continue;
+    const { text, merged } = mergeAugmentations(readFileSync(file, 'utf8'));
+    if (merged > 0) writeFileSync(file, text);
+  }
 }

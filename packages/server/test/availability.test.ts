@@ -3,7 +3,7 @@
  * parses in quadratic time, an SVG sniffing pattern that backtracked exponentially, branch filters compiled to
  * backtracking expressions) are sent, anonymously where the API allows, while another client measures
  * `GET /api/v1/version`. Each answers for itself (rendered, or refused with its reason), and the probe's p99 stays
- * under 100 ms and its slowest under 500 ms, less the time the probing thread waited for a CPU that other processes
+ * under 100 ms and its slowest under 500 ms, less the time the probing thread waited for a CPU that other threads
  * held.
  */
 import { execFile } from 'node:child_process';
@@ -153,7 +153,7 @@ describe('availability under hostile input', () => {
     for (const name of ['nested images', 'emphasis 1 MB']) expect(answers[name]!.ms, summary).toBeLessThan(5000);
 
     expect(probes.length).toBeGreaterThan(20);
-    // What the server made the probe wait: its time less this thread's wait for a CPU that other processes held.
+    // What the server made the probe wait: its time less this thread's wait for a CPU that other threads held.
     // A request holding the event loop shows here in full (the thread is running or blocked, not queued).
     const held = probes.map((p) => p.ms - p.waitedMs);
     const slowest = [...probes].sort((a, b) => b.ms - a.ms).slice(0, 5).map((p) => `${Math.round(p.ms)} (${Math.round(p.waitedMs)} queued)`);
