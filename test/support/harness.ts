@@ -2,6 +2,7 @@
  * Shared test harness: real RepoHost instances on real SQLite (or PostgreSQL, one fresh schema per host)
  * with on-disk git repositories, and a real HTTP server on an ephemeral loopback port.
  */
+import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -112,6 +113,20 @@ export async function startTestServer(overrides: SettingsOverrides = {}): Promis
 }
 
 export const PASSWORD = 'correct-horse-battery';
+
+/** Where `.ci/run` builds or installs the clients that real-client tests drive: `${TMPDIR:-/tmp}/repohost-test-bin`. */
+export const TEST_BIN = path.join(tmpdir(), 'repohost-test-bin');
+
+/**
+ * The executable `name` from the first of `folders` that has it, `'PATH'` standing for PATH's folders in their order;
+ * undefined when none has it (the caller skips its tests and says how to install the client).
+ */
+export function findExecutable(name: string, folders: readonly string[] = ['PATH', TEST_BIN]): string | undefined {
+  for (const folder of folders.flatMap((f) => (f === 'PATH' ? (process.env.PATH ?? '').split(path.delimiter) : [f]))) {
+    if (folder && existsSync(path.join(folder, name))) return path.join(folder, name);
+  }
+  return undefined;
+}
 
 /** Creates a user (admin if asked) with the test password. */
 export async function createUser(host: RepoHost, name: string, options: { admin?: boolean; visibility?: 'public' | 'limited' | 'private' } = {}): Promise<User> {

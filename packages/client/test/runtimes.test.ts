@@ -5,24 +5,21 @@
  * npm registry (`${TMPDIR:-/tmp}/repohost-test-bin/runtimes`); a missing one is skipped and said so.
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createToken, createUser, startTestServer, type TestServer } from '@repohost/test-support';
+import { TEST_BIN, createToken, createUser, findExecutable, startTestServer, type TestServer } from '@repohost/test-support';
 
 const execFileAsync = promisify(execFile);
 
 /** A runtime's binary on PATH, else in the folder `.ci/run` installs the runtimes into. */
 function findRuntime(name: string): string | undefined {
-  const installed = path.join(tmpdir(), 'repohost-test-bin', 'runtimes', 'node_modules', '.bin');
-  for (const folder of [...(process.env.PATH ?? '').split(path.delimiter), installed]) {
-    const candidate = path.join(folder, name);
-    if (folder && existsSync(candidate)) return candidate;
-  }
+  const installed = path.join(TEST_BIN, 'runtimes', 'node_modules', '.bin');
+  const found = findExecutable(name, ['PATH', installed]);
+  if (found) return found;
   console.warn(`client runtimes: no ${name} on PATH or in ${installed}; its test is skipped (install: npm install --prefix "\${TMPDIR:-/tmp}/repohost-test-bin/runtimes" deno bun)`);
   return undefined;
 }

@@ -4,24 +4,15 @@
  * registers runners and waits for the runs a push starts (detection is a background job).
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'vitest';
-import { jsonInit, type TestServer } from '@repohost/test-support';
+import { TEST_BIN, findExecutable, jsonInit, type TestServer } from '@repohost/test-support';
 import { json, uniq, type Account } from './helpers';
 
 const execFileAsync = promisify(execFile);
 
 /** The runner client, where `.ci/run` builds it (or on PATH). */
-function findRunner(): string | undefined {
-  for (const folder of [path.join(tmpdir(), 'repohost-test-bin'), ...(process.env.PATH ?? '').split(path.delimiter)]) {
-    if (folder && existsSync(path.join(folder, 'actions-runner'))) return path.join(folder, 'actions-runner');
-  }
-  return undefined;
-}
-export const RUNNER = findRunner();
+export const RUNNER = findExecutable('actions-runner', [TEST_BIN, 'PATH']);
 
 /** What the runner client printed (one JSON object per line) and its exit code. */
 export interface RunnerOutput {

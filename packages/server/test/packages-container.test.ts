@@ -18,7 +18,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Kysely } from 'kysely';
 import { ContainerPackagesService, PackageSchema, matchesSchema } from '@repohost/core';
-import { jsonInit, startTestServer, type TestServer } from '@repohost/test-support';
+import { findExecutable, jsonInit, startTestServer, type TestServer } from '@repohost/test-support';
 import { account, json, uniq, type Account } from './helpers';
 
 const run = promisify(execFile);
@@ -30,9 +30,8 @@ const LIMIT = 256 * 1024;
  * when missing, one warning that names the install line, and its tests are skipped.
  */
 function findTool(name: string, install: string): string | undefined {
-  for (const folder of [...(process.env.PATH ?? '').split(path.delimiter), path.join(tmpdir(), 'repohost-test-bin')]) {
-    if (folder && existsSync(path.join(folder, name))) return path.join(folder, name);
-  }
+  const found = findExecutable(name);
+  if (found) return found;
   console.warn(
     `packages-container: ${name} is neither on PATH nor in \${TMPDIR:-/tmp}/repohost-test-bin; the ${name} tests are skipped (install: GOBIN="\${TMPDIR:-/tmp}/repohost-test-bin" go install ${install})`,
   );

@@ -10,7 +10,6 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Kysely } from 'kysely';
 import { parse as parseYaml } from 'yaml';
 import { PackageSchema, matchesSchema, parseChartArchive } from '@repohost/core';
-import { jsonInit, startTestServer, type TestServer } from '@repohost/test-support';
+import { findExecutable, jsonInit, startTestServer, type TestServer } from '@repohost/test-support';
 import { account, json, uniq, ustarOf, type Account } from './helpers';
 
 const run = promisify(execFile);
@@ -29,13 +28,7 @@ const run = promisify(execFile);
 const LIMIT = 64 * 1024;
 
 /** helm on PATH, or where the install line puts it (`GOBIN="${TMPDIR:-/tmp}/repohost-test-bin" go install helm.sh/helm/v3/cmd/helm@v3.22.0`). */
-function findHelm(): string | undefined {
-  for (const folder of [...(process.env.PATH ?? '').split(path.delimiter), path.join(tmpdir(), 'repohost-test-bin')]) {
-    if (folder && existsSync(path.join(folder, 'helm'))) return path.join(folder, 'helm');
-  }
-  return undefined;
-}
-const HELM = findHelm();
+const HELM = findExecutable('helm');
 if (!HELM) {
   console.warn(
     'packages-helm: helm is neither on PATH nor in ${TMPDIR:-/tmp}/repohost-test-bin; the helm tests are skipped (install: GOBIN="${TMPDIR:-/tmp}/repohost-test-bin" go install helm.sh/helm/v3/cmd/helm@v3.22.0)',
