@@ -41,24 +41,8 @@ export function sharedInJson<T extends object>(value: T): T {
 
 /** `JSON.stringify(value)`, with each object made by `sharedInJson` serialized once. */
 export function stringifyShared(value: unknown): string {
-  const met = { objects: [] as object[], positions: new Map<object, number>() };
-  const outer = current;
-  current = met;
-  let text: string;
-  try {
-    text = JSON.stringify(value);
-  } finally {
-    current = outer;
-  }
-  if (met.objects.length === 0) return text;
-  // Each one whole (outside any `stringifyShared`): a shared object inside a shared object is written out in it.
-  current = undefined;
-  let parts: string[];
-  try {
-    parts = met.objects.map((object) => JSON.stringify(object));
-  } finally {
-    current = outer;
-  }
+  const { text, parts } = withStandIns(value);
+  if (parts.length === 0) return text;
   let out = '';
   let at = 0;
   for (;;) {
@@ -69,4 +53,62 @@ export function stringifyShared(value: unknown): string {
     at = end + 1;
   }
   return out + text.slice(at);
+}
+
+const TOKEN_BYTES = Buffer.from(TOKEN_IN_JSON, 'latin1');
+const QUOTE = 0x22;
+
+/**
+ * `stringifyShared` as UTF-8 bytes, for an answer's body. Spliced as bytes: the text above is a rope of many
+ * pieces, which the encoder must first flatten; here the outer text and each shared object are encoded once and
+ * copied into one buffer (a page of 20 pull requests: 140 µs to write and encode the text, 100 µs this way).
+ */
+export function stringifySharedBytes(value: unknown): Buffer {
+  const { text, parts } = withStandIns(value);
+  const outer = Buffer.from(text);
+  if (parts.length === 0) return outer;
+  const encoded = parts.map((part) => Buffer.from(part));
+  // Each stand-in's start, end (after its closing quote) and part; ASCII, so found among the bytes as in the text.
+  const spans: number[] = [];
+  let size = outer.length;
+  for (let at = 0; ; ) {
+    const start = outer.indexOf(TOKEN_BYTES, at);
+    if (start === -1) break;
+    const end = outer.indexOf(QUOTE, start + TOKEN_BYTES.length) + 1;
+    const part = Number(outer.toString('latin1', start + TOKEN_BYTES.length, end - 1));
+    spans.push(start, end, part);
+    size += encoded[part]!.length - (end - start);
+    at = end;
+  }
+  const out = Buffer.allocUnsafe(size);
+  let written = 0;
+  let from = 0;
+  for (let i = 0; i < spans.length; i += 3) {
+    written += outer.copy(out, written, from, spans[i]);
+    written += encoded[spans[i + 2]!]!.copy(out, written);
+    from = spans[i + 1]!;
+  }
+  outer.copy(out, written, from);
+  return out;
+}
+
+/** The value's JSON with a stand-in for each shared object, and each shared object's own JSON, by position. */
+function withStandIns(value: unknown): { text: string; parts: string[] } {
+  const met = { objects: [] as object[], positions: new Map<object, number>() };
+  const outer = current;
+  current = met;
+  let text: string;
+  try {
+    text = JSON.stringify(value);
+  } finally {
+    current = outer;
+  }
+  if (met.objects.length === 0) return { text, parts: [] };
+  // Each one whole (outside any `stringifyShared`): a shared object inside a shared object is written out in it.
+  current = undefined;
+  try {
+    return { text, parts: met.objects.map((object) => JSON.stringify(object)) };
+  } finally {
+    current = outer;
+  }
 }

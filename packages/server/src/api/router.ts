@@ -17,7 +17,7 @@ import {
   fieldName,
   parseInput,
   scopesGrant,
-  stringifyShared,
+  stringifySharedBytes,
   type Page,
   type RepoHost,
   type ScopeCategory,
@@ -260,7 +260,7 @@ export class RouteTable {
         ctx.page = page;
         const result = (await spec.handler(ctx as never)) as Page<unknown>;
         setPaginationHeaders(headers, host.settings.server.ROOT_URL, url, page, result.total);
-        return jsonResponse(200, stringifyShared(result.items), headers);
+        return jsonResponse(200, stringifySharedBytes(result.items), headers);
       }
       const result = await spec.handler(ctx as never);
       // A stream, or a body shaped unlike the reply's schema: the handler built the answer itself.
@@ -272,7 +272,7 @@ export class RouteTable {
         delete headers['content-type'];
         return new FastResponse(null, { status: typeof result === 'number' ? result : spec.reply.status, headers });
       }
-      return jsonResponse(spec.reply.status, stringifyShared(result), headers);
+      return jsonResponse(spec.reply.status, stringifySharedBytes(result), headers);
     } catch (error) {
       if (leftBodyUnread(error, spec)) return bodyTooLargeResponse(host, error, headers, event);
       // A loader found an old name a rename left behind.
@@ -553,10 +553,10 @@ function errorBody(host: RepoHost, message: string): string {
 
 /** A length-delimited body goes out in one write; without the length Node falls back to chunked encoding. */
 /** A JSON answer made by a handler itself (`headers`: the route's, with their content type). */
-export function jsonResponse(status: number, body: string, headers: ResponseHeaders): Response {
+export function jsonResponse(status: number, body: string | Buffer, headers: ResponseHeaders): Response {
   // Encoded once: its length is then known, where `Buffer.byteLength` scanned the text and the socket write encoded
   // it again (a twentieth of a 130 KB answer's time).
-  const bytes = Buffer.from(body);
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   headers['content-length'] = String(bytes.length);
   return new FastResponse(bytes, { status, headers });
 }
