@@ -4,7 +4,7 @@
  * subtrees, or resolving a ref costs no new process. Readers are kept while used, closed after an idle time, capped
  * in number (least recently used closed first), replaced when their process dies, and closed with the backend.
  */
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { GitProcess } from './native-spawner.js';
 import type { Readable } from 'node:stream';
 import type { NativeGitRunner } from './native-runner.js';
 import { BoundedMap } from '../bounded-map.js';
@@ -46,7 +46,7 @@ interface PendingRequest {
 
 /** One `git cat-file` process serving one repository's requests in order. */
 class ObjectReader {
-  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly child: GitProcess;
   private readonly queue: PendingRequest[] = [];
   private header: Buffer[] = [];
   /** The object whose content is being read, and how much of it is still to come (content + LF). */

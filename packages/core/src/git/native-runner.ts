@@ -1,5 +1,5 @@
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { RepoKey } from './backend.js';
+import type { GitProcess } from './native-spawner.js';
 
 /**
  * What the native backend's own modules (`git/native-*.ts`) use of NativeGitBackend: declared here rather than
@@ -7,7 +7,7 @@ import type { RepoKey } from './backend.js';
  */
 export interface NativeGitRunner {
   /** Starts git, tied to the server's life. */
-  spawnGit(args: string[], env?: Record<string, string>): ChildProcessWithoutNullStreams;
+  spawnGit(args: string[], env?: Record<string, string>): GitProcess;
   /** Runs git to the end, collecting its output. */
   run(args: string[], options?: { input?: Buffer | string; env?: Record<string, string> }): Promise<{ stdout: Buffer; stderr: string; code: number }>;
   /** The repository's folder. */

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcessWithoutNullStreams, type SpawnOptionsWithoutStdio } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
@@ -61,6 +60,7 @@ import { runMaintenance } from './native-maintenance.js';
 import { USER_HOOKS, readRepoHooks, writeRepoHook } from './native-hooks.js';
 import type { GitHookFile, GitHookName } from './types.js';
 import { gitCounters } from './stats.js';
+import { gitSpawner, type GitProcess } from './native-spawner.js';
 
 export interface NativeGitOptions {
   /** Folder holding `<owner>/<name>.git` bare repositories ([repository] ROOT). */
@@ -138,16 +138,16 @@ const DEFAULT_MAX_OBJECT_BYTES = 16 * 1024 * 1024;
 
 /**
  * util-linux's `setpriv`, when present: git is started through it with a parent-death signal, so a git process
- * dies with the server (kill -9 included) instead of finishing a push nobody will record.
+ * dies with the server (kill -9 included) instead of finishing a push nobody will record. Started by the spawner's
+ * helper, it dies with the helper, which ends as soon as the server has gone.
  */
 const SETPRIV = process.platform === 'linux' && existsSync('/usr/bin/setpriv') ? '/usr/bin/setpriv' : undefined;
 
 /**
- * Counts a git process as running (`/metrics`) until it exits. One that could not be started has no pid (its
- * 'error' is its callers' to handle) and is not counted; 'close' stands in for an 'exit' that never came.
+ * Counts a git process as running (`/metrics`) until it exits; one that could not be started ('error', its callers'
+ * to handle) stops counting then, and 'close' stands in for an 'exit' that never came.
  */
-function countRunning(child: ChildProcessWithoutNullStreams): void {
-  if (child.pid === undefined) return;
+function countRunning(child: GitProcess): void {
   gitCounters.started += 1;
   gitCounters.running += 1;
   let counted = true;
@@ -158,6 +158,7 @@ function countRunning(child: ChildProcessWithoutNullStreams): void {
   };
   child.once('exit', exited);
   child.once('close', exited);
+  child.once('error', exited);
 }
 
 /** Git storage on disk, driven through the `git` binary. */
@@ -239,10 +240,9 @@ export class NativeGitBackend implements GitBackend {
    * Starts git; every git process of the server is started here, tied to the server's life. Public for the
    * backend's own modules (`git/native-*.ts`), not for other domains: they go through the GitBackend interface.
    */
-  spawnGit(args: string[], env: Record<string, string> = {}): ChildProcessWithoutNullStreams {
+  spawnGit(args: string[], env: Record<string, string> = {}): GitProcess {
     this.started++;
-    const options: SpawnOptionsWithoutStdio = { env: this.env(env), stdio: 'pipe' };
-    const child = SETPRIV ? spawn(SETPRIV, ['--pdeathsig', 'KILL', '--', this.gitPath, ...args], options) : spawn(this.gitPath, args, options);
+    const child = SETPRIV ? gitSpawner.spawn(SETPRIV, ['--pdeathsig', 'KILL', '--', this.gitPath, ...args], this.env(env)) : gitSpawner.spawn(this.gitPath, args, this.env(env));
     countRunning(child);
     return child;
   }
@@ -639,7 +639,7 @@ export class NativeGitBackend implements GitBackend {
    * caller's slot) until it exits. The streams are let go too, so the child's `close` comes at once even when its
    * output was never read.
    */
-  private stopOnAbort(child: ChildProcessWithoutNullStreams, inputs: Readable[], output: Readable, signal: AbortSignal | undefined) {
+  private stopOnAbort(child: GitProcess, inputs: Readable[], output: Readable, signal: AbortSignal | undefined) {
     const state = { stopped: false, dispose: () => {} };
     if (!signal) return state;
     const stop = () => {
@@ -856,7 +856,7 @@ export class NativeGitBackend implements GitBackend {
   async archive(key: RepoKey, options: ArchiveOptions): Promise<ArchiveStream> {
     const dir = this.pathOf(key);
     let scratch: string | undefined;
-    let child: ChildProcessWithoutNullStreams;
+    let child: GitProcess;
     if (options.format === 'bundle') {
       await mkdir(this.trash, { recursive: true, mode: 0o700 });
       scratch = path.join(this.trash, `bundle-${randomBytes(6).toString('hex')}`);
