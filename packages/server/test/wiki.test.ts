@@ -322,6 +322,21 @@ describe('the wiki over git', () => {
     const dir = path.join(scratch, uniq('renamed'));
     await git(['clone', '-q', wikiUrl(renamed, owner), dir], scratch);
     expect(await readFile(path.join(dir, 'Home.md'), 'utf8')).toBe('kept\n');
+    // The old wiki URL redirects to the new one, as the repository's does: git follows it.
+    const moved = await s.fetch(`/${full}.wiki.git/info/refs?service=git-upload-pack`, { headers: owner.h, redirect: 'manual' });
+    expect(moved.status).toBe(301);
+    expect(moved.headers.get('location')).toBe(`/${renamed}.wiki.git/info/refs?service=git-upload-pack`);
+    const viaOld = path.join(scratch, uniq('via-old'));
+    await git(['clone', '-q', wikiUrl(full, owner), viaOld], scratch);
+    expect(await readFile(path.join(viaOld, 'Home.md'), 'utf8')).toBe('kept\n');
+    // A private repository's old wiki URL leads nowhere for one who may not see it, as its own old URL does.
+    const secret = await newRepo(owner, { private: true });
+    const secretName = uniq('secret-renamed');
+    expect((await s.fetch(`/api/v1/repos/${secret}`, jsonInit('PATCH', { name: secretName }, owner.h))).status).toBe(200);
+    expect((await s.fetch(`/${secret}.wiki.git/info/refs?service=git-upload-pack`, { headers: stranger.h, redirect: 'manual' })).status).toBe(404);
+    const ownersMove = await s.fetch(`/${secret}.wiki.git/info/refs?service=git-upload-pack`, { headers: owner.h, redirect: 'manual' });
+    expect(ownersMove.status).toBe(301);
+    expect(ownersMove.headers.get('location')).toBe(`/${owner.name}/${secretName}.wiki.git/info/refs?service=git-upload-pack`);
 
     const key = { owner: owner.name.toLowerCase(), name: renamedName.toLowerCase() };
     expect(await s.host.git.exists(wikiRepoKey(key))).toBe(true);

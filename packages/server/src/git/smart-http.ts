@@ -138,14 +138,16 @@ async function countedGitAuth(host: RepoHost, event: H3Event, limits: RequestLim
 }
 
 /**
- * The redirect for a repository path a rename or transfer left behind, as Forgejo's git over HTTP redirects
- * (git follows it for `info/refs` and goes on at the new URL). Looked up only once the path found nothing: a 404,
+ * The redirect for a repository path (or its wiki's) a rename or transfer left behind, as Forgejo's git over HTTP
+ * redirects (git follows it for `info/refs` and goes on at the new URL). Looked up only once the path found nothing: a 404,
  * or the challenge an anonymous fetch gets (git asks for credentials then; an anonymous push always gets it).
  */
 async function movedRepository(host: RepoHost, event: H3Event, auth: Authentication, owner: string, repo: string, error: unknown): Promise<MovedError | undefined> {
   const anonymousFetch = auth.actor.kind === 'anonymous' && !event.url.pathname.endsWith('/git-receive-pack') && event.url.searchParams.get('service') !== 'git-receive-pack';
   if (!(error instanceof NotFoundError) && !(error instanceof UnauthorizedError && anonymousFetch)) return undefined;
-  const name = repo.toLowerCase().endsWith('.git') ? repo.slice(0, -4) : repo;
+  const bare = repo.toLowerCase().endsWith('.git') ? repo.slice(0, -4) : repo;
+  // `<name>.wiki.git` is the repository's wiki (no repository name ends in `.wiki`): it moves with the repository.
+  const name = bare.toLowerCase().endsWith('.wiki') ? bare.slice(0, -5) : bare;
   return repoMoved(host, auth.actor, event, 1, owner, repo, name);
 }
 
