@@ -67,6 +67,12 @@ describe('processes the helper starts', () => {
     expect(sleeper.kill('SIGKILL')).toBe(true);
     expect(await ended).toMatchObject({ code: null, signal: 'SIGKILL' });
     expect(sleeper.kill('SIGKILL')).toBe(false);
+
+    // A process that ends without reading its input: a later write fails instead of waiting, as on a pipe.
+    const quitter = await helperSpawn('true', []);
+    expect((await finish(quitter)).code).toBe(0);
+    const writeError = await new Promise<Error | null | undefined>((resolve) => quitter.stdin.write(Buffer.alloc(1024 * 1024), resolve));
+    expect(writeError).toBeInstanceOf(Error);
   });
 
   test('many at once each get their own streams, and 24 MiB passes each way with backpressure', async () => {

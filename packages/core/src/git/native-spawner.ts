@@ -214,9 +214,10 @@ class HelperProcess extends EventEmitter implements GitProcess {
     this.exitCode = code;
     this.signalCode = signal;
     this.emit('exit', code, signal);
-    // As with a pipe: nothing more can reach a process that has exited.
+    // As with a pipe: nothing more reaches a process that has exited, and a writer hears so instead of waiting.
     this.stdin.unpipe(this.stdinSocket);
     this.stdinSocket.destroy();
+    this.stdin.destroy();
     this.maybeClose();
   }
 
