@@ -42,31 +42,25 @@ export function sharedInJson<T extends object>(value: T): T {
 /** `JSON.stringify(value)`, with each object made by `sharedInJson` serialized once. */
 export function stringifyShared(value: unknown): string {
   const { text, parts } = withStandIns(value);
-  if (parts.length === 0) return text;
-  let out = '';
-  let at = 0;
-  for (;;) {
-    const start = text.indexOf(TOKEN_IN_JSON, at);
-    if (start === -1) break;
-    const end = text.indexOf('"', start + TOKEN_IN_JSON.length);
-    out += text.slice(at, start) + parts[Number(text.slice(start + TOKEN_IN_JSON.length, end))];
-    at = end + 1;
-  }
-  return out + text.slice(at);
+  return parts.length === 0 ? text : spliced(text, parts).toString();
+}
+
+/**
+ * `stringifyShared` as UTF-8 bytes, for an answer's body. Spliced as bytes: spliced as text, the answer is a rope of
+ * many pieces, which the encoder must first flatten; here the outer text and each shared object are encoded once
+ * and copied into one buffer (a page of 20 pull requests: 140 µs to write and encode the text, 100 µs this way).
+ */
+export function stringifySharedBytes(value: unknown): Buffer {
+  const { text, parts } = withStandIns(value);
+  return parts.length === 0 ? Buffer.from(text) : spliced(text, parts);
 }
 
 const TOKEN_BYTES = Buffer.from(TOKEN_IN_JSON, 'latin1');
 const QUOTE = 0x22;
 
-/**
- * `stringifyShared` as UTF-8 bytes, for an answer's body. Spliced as bytes: the text above is a rope of many
- * pieces, which the encoder must first flatten; here the outer text and each shared object are encoded once and
- * copied into one buffer (a page of 20 pull requests: 140 µs to write and encode the text, 100 µs this way).
- */
-export function stringifySharedBytes(value: unknown): Buffer {
-  const { text, parts } = withStandIns(value);
+/** `text` encoded, with each stand-in replaced by its shared object's JSON. */
+function spliced(text: string, parts: string[]): Buffer {
   const outer = Buffer.from(text);
-  if (parts.length === 0) return outer;
   const encoded = parts.map((part) => Buffer.from(part));
   // Each stand-in's start, end (after its closing quote) and part; ASCII, so found among the bytes as in the text.
   const spans: number[] = [];
