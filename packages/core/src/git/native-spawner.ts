@@ -43,7 +43,7 @@ export interface GitProcess {
 type HelperRequest = { op: 'spawn'; id: number; file: string; args: string[]; env: NodeJS.ProcessEnv } | { op: 'kill'; id: number; signal: NodeJS.Signals | number };
 /** Helper → server. */
 type HelperReply =
-  | { op: 'listening'; socket: string }
+  | { op: 'listening' }
   | { op: 'started'; id: number; pid: number }
   | { op: 'failed'; id: number; message: string; code?: string }
   | { op: 'exit'; id: number; code: number | null; signal: NodeJS.Signals | null };
@@ -114,7 +114,7 @@ const server = net.createServer((socket) => {
   socket.on('data', onData);
   socket.on('error', () => {});
 });
-server.listen({ path: socketPath, backlog: 4096 }, () => send({ op: 'listening', socket: socketPath }));
+server.listen({ path: socketPath, backlog: 4096 }, () => send({ op: 'listening' }));
 process.on('message', (request) => {
   if (request.op === 'spawn') {
     pendingOf(request.id).request = request;
@@ -230,8 +230,8 @@ class HelperProcess extends EventEmitter implements GitProcess {
 
 /** Starts processes through the helper when it is up, directly otherwise. One per server process. */
 class GitSpawner {
-  private helper: ChildProcess | undefined;
-  private socketPath: string | undefined;
+  /** The helper once it takes requests, and the socket it listens on. */
+  private up: { helper: ChildProcess; socketPath: string } | undefined;
   private starting: Promise<boolean> | undefined;
   /** After the helper has gone, when it may be started again (a helper that keeps dying is not restarted at once). */
   private restartAt = 0;
@@ -240,16 +240,16 @@ class GitSpawner {
 
   /** Starts `file` with `args` (stdio as pipes): through the helper when it is ready. */
   spawn(file: string, args: string[], env: NodeJS.ProcessEnv): GitProcess {
-    if (!this.helper || !this.socketPath) {
+    if (!this.up) {
       // A small process (a CLI command, `repohost serv`, a cluster's primary) forks quickly and needs no helper.
       if (process.memoryUsage.rss() >= HELPER_FROM_RSS_BYTES) void this.ready();
       return spawn(file, args, { env, stdio: 'pipe' });
     }
     const id = this.nextId++;
-    const child = new HelperProcess(this, id, this.socketPath, [file, ...args]);
+    const child = new HelperProcess(this, id, this.up.socketPath, [file, ...args]);
     this.processes.set(id, child);
     // While a process runs, its exit is still to come over the channel: a script waiting for it must not end.
-    if (this.processes.size === 1) this.helper.channel?.ref();
+    if (this.processes.size === 1) this.up.helper.channel?.ref();
     this.request({ op: 'spawn', id, file, args, env });
     return child;
   }
@@ -259,7 +259,7 @@ class GitSpawner {
    * libuv forks; REPOHOST_GIT_SPAWN_HELPER=0; no temporary folder) or has just died.
    */
   ready(): Promise<boolean> {
-    if (this.helper) return Promise.resolve(true);
+    if (this.up) return Promise.resolve(true);
     if (this.starting) return this.starting;
     if (process.platform !== 'linux' || process.env.REPOHOST_GIT_SPAWN_HELPER === '0' || Date.now() < this.restartAt) return Promise.resolve(false);
     this.starting = new Promise<boolean>((resolve) => this.start(resolve)).finally(() => (this.starting = undefined));
@@ -268,16 +268,16 @@ class GitSpawner {
 
   /** The helper's process id, while it runs. */
   get helperPid(): number | undefined {
-    return this.helper?.pid;
+    return this.up?.helper.pid;
   }
 
   request(message: HelperRequest): void {
-    this.helper?.send(message);
+    this.up?.helper.send(message);
   }
 
   forget(id: number): void {
     this.processes.delete(id);
-    if (this.processes.size === 0) this.helper?.channel?.unref();
+    if (this.processes.size === 0) this.up?.helper.channel?.unref();
   }
 
   private start(resolve: (ready: boolean) => void): void {
@@ -288,9 +288,9 @@ class GitSpawner {
       resolve(false);
       return;
     }
-    const socket = path.join(folder, 's');
+    const socketPath = path.join(folder, 's');
     const helper = spawn(process.execPath, ['--max-old-space-size=64', '-e', HELPER_SCRIPT], {
-      env: { PATH: process.env.PATH, REPOHOST_SPAWNER_SOCKET: socket },
+      env: { PATH: process.env.PATH, REPOHOST_SPAWNER_SOCKET: socketPath },
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
     helper.on('message', (reply: HelperReply) => {
@@ -298,8 +298,7 @@ class GitSpawner {
         // Once up, neither the helper nor its channel keeps this process alive; running git processes' sockets do.
         helper.unref();
         helper.channel?.unref();
-        this.helper = helper;
-        this.socketPath = reply.socket;
+        this.up = { helper, socketPath };
         resolve(true);
         return;
       }
@@ -316,10 +315,7 @@ class GitSpawner {
     const onGone = () => {
       if (gone) return;
       gone = true;
-      if (this.helper === helper) {
-        this.helper = undefined;
-        this.socketPath = undefined;
-      }
+      if (this.up?.helper === helper) this.up = undefined;
       this.restartAt = Date.now() + HELPER_RESTART_PAUSE_MS;
       resolve(false);
       // What the helper had started died with it (their parent-death signal, or its own kill); their callers hear so.
