@@ -255,8 +255,9 @@ class GitSpawner {
   }
 
   /**
-   * Starts the helper unless it runs: true once it takes requests, false where it is not used (not Linux, where
-   * libuv forks; REPOHOST_GIT_SPAWN_HELPER=0; no temporary folder) or has just died.
+   * Starts the helper unless it runs: true once it takes requests, false where it is not used (other systems than
+   * Linux, where it was measured: macOS's libuv uses posix_spawn, Windows has no fork; REPOHOST_GIT_SPAWN_HELPER=0;
+   * no temporary folder) or has just died.
    */
   ready(): Promise<boolean> {
     if (this.up) return Promise.resolve(true);
