@@ -75,7 +75,7 @@ export { DomainEvents, type DomainEvent, type AnyDomainEvent, type DomainEventMa
 export { clampPage, type Page, type PageRequest, type Paging } from './paging.js';
 export { API_PREFIX, apiUrl, apiDocsUrl, webUrl } from './urls.js';
 export { isoTime, type ApiView } from './wire.js';
-export { sharedInJson, stringifyShared, stringifySharedBytes } from './shared-json.js';
+export { keptInJson, sharedInJson, stringifyShared, stringifySharedBytes, type JsonInput } from './shared-json.js';
 export { parseInput, acceptInput, decodeInput, fieldName, enumValues, matchesSchema, schemaErrors, StringEnum } from './validation/validate.js';
 export { openStorage, backupSqlite, type Storage, type DialectName } from './storage/database.js';
 export { Store, StoreScope, type StoreClass } from './storage/store.js';

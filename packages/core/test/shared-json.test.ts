@@ -1,9 +1,10 @@
 /**
  * `stringifyShared` writes what `JSON.stringify` writes, serializing each object made by `sharedInJson` once; text
- * that merely looks like its stand-ins stays as it is. `stringifySharedBytes` is the same text as UTF-8.
+ * that merely looks like its stand-ins stays as it is. `stringifySharedBytes` is the same text as UTF-8. An object made
+ * by `keptInJson` is serialized once per id and inputs, across calls.
  */
 import { describe, expect, it } from 'vitest';
-import { sharedInJson, stringifyShared, stringifySharedBytes } from '@repohost/core';
+import { keptInJson, sharedInJson, stringifyShared, stringifySharedBytes } from '@repohost/core';
 
 describe('stringifyShared', () => {
   it('writes what JSON.stringify writes, with shared objects in many places, nested, and in arrays', () => {
@@ -55,5 +56,78 @@ describe('stringifyShared', () => {
     // A lone surrogate in a shared object is escaped by JSON.stringify, so the bytes stay valid UTF-8.
     const lone = sharedInJson({ text: 'a\ud800b' });
     expect(stringifySharedBytes([lone, lone]).toString()).toBe(JSON.stringify([{ text: 'a\ud800b' }, { text: 'a\ud800b' }]));
+  });
+
+  it('keeps the JSON of keptInJson objects across calls while their id and inputs are the same, and only then', () => {
+    let reads = 0;
+    // The getter counts serializations (the copy keptInJson makes reads the top level only).
+    const branch = (id: string, inputs: (string | boolean | null)[], name: string) =>
+      keptInJson(
+        {
+          name,
+          commit: {
+            id,
+            get message() {
+              reads++;
+              return 'é 🎉 "q"';
+            },
+          },
+          protected: false,
+        },
+        id,
+        inputs,
+      );
+    const plain = (name: string, id: string) => ({ name, commit: { id, message: 'é 🎉 "q"' }, protected: false });
+    const unique = `${Date.now()}-${Math.random()}`;
+    const a = `a-${unique}`;
+    const b = `b-${unique}`;
+    // A list of kept objects, joined from their bytes; then again from the kept bytes, nothing read.
+    expect(stringifySharedBytes([branch(a, ['main', true], 'main'), branch(b, ['dev', true], 'dev')]).toString()).toBe(JSON.stringify([plain('main', a), plain('dev', b)]));
+    expect(reads).toBe(2);
+    expect(stringifySharedBytes([branch(a, ['main', true], 'main'), branch(b, ['dev', true], 'dev')]).toString()).toBe(JSON.stringify([plain('main', a), plain('dev', b)]));
+    expect(reads).toBe(2);
+    // Kept bytes are what the id and inputs say, even where the object says otherwise: that is the caller's promise.
+    expect(stringifySharedBytes([branch(a, ['main', true], 'other')]).toString()).toBe(JSON.stringify([plain('main', a)]));
+    // Other inputs for the same id: written anew, and both variants kept.
+    expect(stringifySharedBytes([branch(a, ['main', false], 'main-2')]).toString()).toBe(JSON.stringify([plain('main-2', a)]));
+    expect(reads).toBe(3);
+    expect(stringifySharedBytes([branch(a, ['main', true], 'x'), branch(a, ['main', false], 'y')]).toString()).toBe(JSON.stringify([plain('main', a), plain('main-2', a)]));
+    expect(reads).toBe(3);
+    // Inside other JSON (spliced), in the text form, and mixed with plain items: the same as JSON.stringify.
+    const value = { items: [branch(a, ['main', true], 'main'), { plain: 1 }, branch(b, ['dev', true], 'dev')], n: null };
+    const expected = JSON.stringify({ items: [plain('main', a), { plain: 1 }, plain('dev', b)], n: null });
+    expect(stringifyShared(value)).toBe(expected);
+    expect(stringifySharedBytes(value).toString()).toBe(expected);
+    expect(stringifySharedBytes([branch(b, ['dev', true], 'dev'), 'text', 1]).toString()).toBe(JSON.stringify([plain('dev', b), 'text', 1]));
+    expect(reads).toBe(3);
+    // At most four variants per id: a fifth drops the oldest, which is then written anew.
+    for (let i = 0; i < 4; i++) stringifySharedBytes([branch(b, [`v${i}`, null], `v${i}`)]);
+    expect(reads).toBe(7);
+    expect(stringifySharedBytes([branch(b, ['dev', true], 'dev-again')]).toString()).toBe(JSON.stringify([plain('dev-again', b)]));
+    expect(reads).toBe(8);
+    // Too large to keep: written each time.
+    const large = () =>
+      keptInJson(
+        {
+          text: 'x'.repeat(20_000),
+          counted: {
+            get n() {
+              reads++;
+              return 1;
+            },
+          },
+        },
+        `large-${unique}`,
+        [],
+      );
+    stringifySharedBytes([large()]);
+    stringifySharedBytes([large()]);
+    expect(reads).toBe(10);
+    // Anywhere else it is the plain object it was made from, with nothing more to see or compare.
+    const outside = keptInJson({ name: 'main', n: 1 }, a, ['main']);
+    expect(JSON.stringify(outside)).toBe('{"name":"main","n":1}');
+    expect(Object.keys(outside)).toEqual(['name', 'n']);
+    expect(outside).toEqual({ name: 'main', n: 1 });
+    expect({ ...outside }).toEqual({ name: 'main', n: 1 });
   });
 });

@@ -325,6 +325,96 @@ describe('who may write branches', () => {
     expect((await s.fetch(`${base}/branches`, { headers: h })).status).toBe(200);
   });
 
+  test('a listing says what holds now, however often it was listed before: viewer, rule, repository and account names', async () => {
+    // The JSON of a listed branch is kept across requests (per commit); each change below must still show at once.
+    const carolName = uniq('carol');
+    const carol = await createUser(s.host, carolName);
+    const carolH = tokenHeader(await createToken(s.host, carolName));
+    const adminName = uniq('adm');
+    await createUser(s.host, adminName, { admin: true });
+    const adminH = tokenHeader(await createToken(s.host, adminName));
+    const name = uniq('kept');
+    expect((await s.fetch('/api/v1/user/repos', jsonInit('POST', { name, auto_init: true }, carolH))).status).toBe(201);
+    let owner = carolName;
+    let repoName = name;
+    const base = () => `/api/v1/repos/${owner}/${repoName}`;
+    // Two branches at one commit.
+    expect((await s.fetch(`${base()}/branches`, jsonInit('POST', { new_branch_name: 'same' }, carolH))).status).toBe(201);
+    const list = async (headers?: Record<string, string>) => {
+      const res = await s.fetch(`${base()}/branches`, headers ? { headers } : {});
+      expect(res.status).toBe(200);
+      const branches = await json<any[]>(res);
+      return Object.fromEntries(branches.map((b) => [b.name, b]));
+    };
+    const first = await list(carolH);
+    const id = first.main.commit.id as string;
+    expect(first.same.commit.id).toBe(id);
+    const commitOf = () => ({ id, url: `${s.url}${owner}/${repoName}/commit/${id}`, author: { email: carol.email, username: owner }, committer: { username: owner } });
+    const unprotected = (push: boolean) => ({ protected: false, required_approvals: 0, enable_status_check: false, status_check_contexts: [], user_can_push: push, user_can_merge: push, effective_branch_protection_name: '' });
+    for (let round = 0; round < 2; round++) {
+      const mine = await list(carolH);
+      expect(mine.main).toMatchObject({ name: 'main', commit: commitOf(), ...unprotected(true) });
+      expect(mine.same).toMatchObject({ name: 'same', commit: commitOf(), ...unprotected(true) });
+      // Another viewer of the same commits: a reader, then anonymous.
+      for (const headers of [bobH, undefined]) {
+        const theirs = await list(headers);
+        expect(theirs.main).toMatchObject({ name: 'main', commit: commitOf(), ...unprotected(false) });
+        expect(theirs.same).toMatchObject({ name: 'same', ...unprotected(false) });
+      }
+    }
+
+    // A rule on main: protected for everyone, named only for the repository's administrator.
+    const rule = await s.fetch(`${base()}/branch_protections`, jsonInit('POST', { rule_name: 'main', required_approvals: 2, enable_status_check: true, status_check_contexts: ['ci/a"b'] }, carolH));
+    expect(rule.status).toBe(201);
+    const ruled = { protected: true, required_approvals: 2, enable_status_check: true, status_check_contexts: ['ci/a"b'] };
+    expect((await list(carolH)).main).toMatchObject({ ...ruled, user_can_push: false, effective_branch_protection_name: 'main' });
+    expect((await list(carolH)).same).toMatchObject(unprotected(true));
+    expect((await list(bobH)).main).toMatchObject({ ...ruled, user_can_push: false, user_can_merge: false, effective_branch_protection_name: '' });
+    // The rule edited: pushes allowed for the owner, another number of approvals, no checks.
+    const edited = await s.fetch(`${base()}/branch_protections/main`, jsonInit('PATCH', { required_approvals: 3, enable_status_check: false, status_check_contexts: [], enable_push: true }, carolH));
+    expect(edited.status).toBe(200);
+    expect((await list(carolH)).main).toMatchObject({ protected: true, required_approvals: 3, enable_status_check: false, status_check_contexts: [], user_can_push: true, effective_branch_protection_name: 'main' });
+    // The rule gone.
+    expect((await s.fetch(`${base()}/branch_protections/main`, { method: 'DELETE', headers: carolH })).status).toBe(204);
+    expect((await list(carolH)).main).toMatchObject({ commit: commitOf(), ...unprotected(true) });
+
+    // A commit by another account, renamed: its username follows (the commit's URL stays).
+    const daveName = uniq('dave');
+    const dave = await createUser(s.host, daveName);
+    const byDave = await s.fetch(
+      `${base()}/contents/dave.txt`,
+      jsonInit('POST', { content: Buffer.from('d\n').toString('base64'), new_branch: 'by-dave', author: { name: 'Dave', email: dave.email }, committer: { name: 'Carol', email: carol.email } }, carolH),
+    );
+    expect(byDave.status).toBe(201);
+    const committedByDave = await s.fetch(
+      `${base()}/contents/dave2.txt`,
+      jsonInit('POST', { content: Buffer.from('c\n').toString('base64'), new_branch: 'committed-by-dave', author: { name: 'Carol', email: carol.email }, committer: { name: 'Dave', email: dave.email } }, carolH),
+    );
+    expect(committedByDave.status).toBe(201);
+    const before = await list(carolH);
+    expect(before['by-dave'].commit).toMatchObject({ author: { email: dave.email, username: daveName }, committer: { username: owner } });
+    expect(before['committed-by-dave'].commit).toMatchObject({ author: { username: owner }, committer: { email: dave.email, username: daveName } });
+    const daveNext = uniq('dave2');
+    expect((await s.fetch(`/api/v1/admin/users/${daveName}/rename`, jsonInit('POST', { new_username: daveNext }, adminH))).status).toBe(204);
+    const renamedDave = await list(carolH);
+    expect(renamedDave['by-dave'].commit).toEqual({ ...before['by-dave'].commit, author: { ...before['by-dave'].commit.author, username: daveNext } });
+    expect(renamedDave['committed-by-dave'].commit).toEqual({ ...before['committed-by-dave'].commit, committer: { ...before['committed-by-dave'].commit.committer, username: daveNext } });
+
+    // The repository renamed: the commit URLs follow.
+    const renamed = uniq('kept2');
+    expect((await s.fetch(base(), jsonInit('PATCH', { name: renamed }, carolH))).status).toBe(200);
+    repoName = renamed;
+    expect((await list(carolH)).main).toMatchObject({ commit: commitOf(), ...unprotected(true) });
+    // The account renamed: its commits' username and the URLs follow.
+    const next = uniq('carol2');
+    expect((await s.fetch(`/api/v1/admin/users/${carolName}/rename`, jsonInit('POST', { new_username: next }, adminH))).status).toBe(204);
+    owner = next;
+    const after = await list(carolH);
+    expect(after.main).toMatchObject({ commit: commitOf(), ...unprotected(true) });
+    expect(after.same).toMatchObject({ commit: commitOf(), ...unprotected(true) });
+    expect((await list(bobH)).main).toMatchObject({ commit: commitOf(), ...unprotected(false) });
+  });
+
   test('an empty repository has no branches and nothing to branch from', async () => {
     const repo = await createRepo({ auto_init: false });
     const base = `/api/v1/repos/${alice.name}/${repo}`;

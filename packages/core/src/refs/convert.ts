@@ -6,6 +6,7 @@ import { apiUrl, webUrl } from '../urls.js';
 import type { ApiView } from '../wire.js';
 import type { ApiPayloadCommitVerification } from '../commits/index.js';
 import type { ApiBranch, ApiPayloadCommit, ApiTag } from './schemas.js';
+import { keptInJson } from '../shared-json.js';
 
 /** Lower-cased commit emails → the name of the account they belong to. */
 export type UsernamesByEmail = ReadonlyMap<string, string>;
@@ -68,9 +69,10 @@ export function toApiBranch(
   protection?: BranchProtectionView,
 ): ApiBranch {
   const canWrite = view.viewer.kind === 'user' && unitMode(access, 'repo.code') >= AccessMode.Write;
-  return {
+  const payload = toApiPayloadCommit(commit, access, view, usernames, verification);
+  const branch: ApiBranch = {
     name,
-    commit: toApiPayloadCommit(commit, access, view, usernames, verification),
+    commit: payload,
     protected: protection !== undefined,
     required_approvals: protection?.requiredApprovals ?? 0,
     enable_status_check: protection?.enableStatusCheck ?? false,
@@ -79,6 +81,33 @@ export function toApiBranch(
     user_can_merge: protection ? protection.userCanMerge : canWrite,
     effective_branch_protection_name: protection && access.mode >= AccessMode.Admin ? protection.ruleName : '',
   };
+  // Kept as bytes while these inputs hold: the commit's own fields are fixed by its id, and an unsigned commit's
+  // verification by its reason. A signed one's (signature, signer, payload) is written out each time.
+  const { verified, reason, signature, signer, payload: signed } = verification;
+  if (signature !== '' || signer !== null || signed !== '') return branch;
+  return keptInJson(branch, commit.id, [
+    name,
+    payload.url,
+    payload.author.username,
+    payload.committer.username,
+    verified,
+    reason,
+    branch.user_can_push,
+    branch.user_can_merge,
+    branch.effective_branch_protection_name,
+    protection === undefined ? null : protectionKey(protection),
+  ]);
+}
+
+/** What a branch's JSON takes from its rule besides the viewer's rights, as one text; once per rule view. */
+const protectionKeys = new WeakMap<BranchProtectionView, string>();
+function protectionKey(protection: BranchProtectionView): string {
+  let key = protectionKeys.get(protection);
+  if (key === undefined) {
+    key = JSON.stringify([protection.requiredApprovals, protection.enableStatusCheck, protection.statusCheckContexts]);
+    protectionKeys.set(protection, key);
+  }
+  return key;
 }
 
 /**
