@@ -4,6 +4,7 @@
  * helpers it started; every clone folder is removed as soon as its clone has finished.
  */
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -217,4 +218,38 @@ export async function seedHistory(dir, env, commits) {
     child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`fast-import exited ${code}`))));
     child.stdin.end(`${lines.join('\n')}\n`);
   });
+}
+
+/** Random bytes per commit of `seedIssueHistory` (base64 in the file): about 10 KiB of the pack each. */
+const RANDOM_BYTES_PER_COMMIT = 10_500;
+
+/**
+ * A bare repository like issue 28's at `dir`: `commits` commits on main, each rewriting one of 100 files with fresh
+ * random text (2,000 commits: a pack of about 21 MiB), packed into one pack.
+ */
+export async function seedIssueHistory(dir, env, commits) {
+  const parts = [];
+  for (let i = 1; i <= commits; i++) {
+    const when = 1700000000 + i * 60;
+    const message = `change ${i}\n\nA body line for commit ${i}.\n`;
+    const body = `${randomBytes(RANDOM_BYTES_PER_COMMIT).toString('base64')}\n`;
+    parts.push(
+      'commit refs/heads/main',
+      `mark :${i}`,
+      `author Bench <bench@example.com> ${when} +0000`,
+      `committer Bench <bench@example.com> ${when} +0000`,
+      `data ${Buffer.byteLength(message)}`,
+      message,
+    );
+    if (i > 1) parts.push(`from :${i - 1}`);
+    parts.push(`M 100644 inline data/part${i % 10}/file${i % 100}.txt`, `data ${Buffer.byteLength(body)}`, body, '');
+  }
+  await mustGit(['init', '-q', '--bare', dir], { env });
+  await new Promise((resolve, reject) => {
+    const child = spawn('git', ['--git-dir', dir, 'fast-import', '--quiet'], { env, stdio: ['pipe', 'ignore', 'inherit'] });
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`fast-import exited ${code}`))));
+    child.stdin.end(`${parts.join('\n')}\n`);
+  });
+  await mustGit(['--git-dir', dir, 'repack', '-adq'], { env, timeoutMs: 300_000 });
 }

@@ -23,8 +23,7 @@
  *
  * Everything runs on loopback in a temporary folder that is removed at the end.
  */
-import { fork, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { fork } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -33,11 +32,9 @@ import { RepoHost, SYSTEM, loadSettings, userActor } from '@repohost/core';
 import { startServer } from '@repohost/server';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { cloneLoad, gitEnv, mustGit } from './git-client.mjs';
+import { cloneLoad, gitEnv, mustGit, seedIssueHistory } from './git-client.mjs';
 
 const COMMITS = 2000;
-/** Random bytes per commit (base64 in the file): about 10 KiB of the pack each, so ~20 MiB for the history. */
-const RANDOM_BYTES_PER_COMMIT = 10_500;
 const BRANCHES = 50;
 const PULLS = 20;
 const ISSUES = 20;
@@ -62,37 +59,6 @@ function measure(url, connections, headers) {
     child.once('message', (message) => (message.ok ? resolve(message.result) : reject(new Error(message.error))));
     child.once('error', reject);
     child.send({ url, connections, warmupMs: WARMUP_MS, durationMs: DURATION_MS, headers });
-  });
-}
-
-/** The history as a `git fast-import` stream: each commit rewrites one of 100 files with fresh random text. */
-function history() {
-  const parts = [];
-  for (let i = 1; i <= COMMITS; i++) {
-    const when = 1700000000 + i * 60;
-    const message = `change ${i}\n\nA body line for commit ${i}.\n`;
-    const body = `${randomBytes(RANDOM_BYTES_PER_COMMIT).toString('base64')}\n`;
-    parts.push(
-      'commit refs/heads/main',
-      `mark :${i}`,
-      `author Bench <bench@example.com> ${when} +0000`,
-      `committer Bench <bench@example.com> ${when} +0000`,
-      `data ${Buffer.byteLength(message)}`,
-      message,
-    );
-    if (i > 1) parts.push(`from :${i - 1}`);
-    parts.push(`M 100644 inline data/part${i % 10}/file${i % 100}.txt`, `data ${Buffer.byteLength(body)}`, body, '');
-  }
-  return `${parts.join('\n')}\n`;
-}
-
-async function fastImport(dir, env, stream) {
-  await mustGit(['init', '-q', '--bare', dir], { env });
-  await new Promise((resolve, reject) => {
-    const child = spawn('git', ['--git-dir', dir, 'fast-import', '--quiet'], { env, stdio: ['pipe', 'ignore', 'inherit'] });
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`fast-import exited ${code}`))));
-    child.stdin.end(stream);
   });
 }
 
@@ -124,8 +90,7 @@ export async function runGitReadsBench(log = console.log) {
 
     const source = path.join(folder, 'source.git');
     let started = performance.now();
-    await fastImport(source, env, history());
-    await mustGit(['--git-dir', source, 'repack', '-adq'], { env, timeoutMs: 300_000 });
+    await seedIssueHistory(source, env, COMMITS);
     await mustGit(['--git-dir', source, 'push', '-q', pushUrl, 'main'], { env, timeoutMs: 300_000 });
     const served = path.join(settings.repository.ROOT, 'bench', 'history.git');
     log(`git-reads: seeded ${COMMITS} commits, pack ${((await packBytes(served)) / 2 ** 20).toFixed(1)} MiB on the server, in ${((performance.now() - started) / 1000).toFixed(1)} s`);
