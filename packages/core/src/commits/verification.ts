@@ -22,6 +22,11 @@ function loadOpenPgpVerify(): Promise<OpenPgpVerify> {
 
 /** The reasons Forgejo gives (translation keys), or `<signer> / <key id>` when verified. */
 export const NOT_SIGNED = 'gpg.error.not_signed_commit';
+
+/** The verification of a commit without a signature. */
+export function notSigned(): CommitVerification {
+  return { verified: false, reason: NOT_SIGNED, signature: '', payload: '' };
+}
 export const NO_KEY_FOUND = 'gpg.error.no_gpg_keys_found';
 export const BAD_SIGNATURE = 'gpg.error.probable_bad_signature';
 export const EXTRACT_SIGN = 'gpg.error.extract_sign';
@@ -100,7 +105,7 @@ export class CommitVerifier {
 
   async verify(raw: Buffer | undefined): Promise<CommitVerification> {
     const signed = raw && extractSignature(raw);
-    if (!signed) return { verified: false, reason: NOT_SIGNED, signature: '', payload: '' };
+    if (!signed) return notSigned();
     const base = { verified: false, signature: signed.signature, payload: signed.payload.toString('utf8') };
     const email = signerEmail(signed.payload);
     if (signed.signature.startsWith('-----BEGIN SSH SIGNATURE-----')) {

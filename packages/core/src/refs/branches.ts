@@ -8,7 +8,7 @@ import type { RepoAccess } from '../repos/index.js';
 import { repoKey } from '../repos/index.js';
 import { RepoStorageService, assertValidBranchName } from '../repos/index.js';
 import type { ApiView } from '../wire.js';
-import { toApiBranch, type BranchProtectionView } from './convert.js';
+import { commitUrlBaseOf, toApiBranch, type BranchProtectionView } from './convert.js';
 import {
   CreateBranchRepoOptionSchema,
   UpdateBranchRefOptionSchema,
@@ -226,8 +226,9 @@ export class BranchesService {
       this.ctx.service(CommitsService).verifications(repoKey(access.owner, access.repo), withCommits.map((r) => r.commit.id)),
       this.protectionViews(withCommits.map((r) => r.ref.slice(HEADS.length)), access, view),
     ]);
+    const commitUrlBase = commitUrlBaseOf(access, view);
     return withCommits.map((r, i) =>
-      toApiBranch(r.ref.slice(HEADS.length), r.commit, access, view, usernames, toApiVerification(verifications[i]!), protections[i]),
+      toApiBranch(r.ref.slice(HEADS.length), r.commit, access, view, usernames, toApiVerification(verifications[i]!), protections[i], commitUrlBase),
     );
   }
 }

@@ -16,7 +16,8 @@ export const NOT_SIGNED: ApiPayloadCommitVerification = { verified: false, reaso
 
 /** Go prints a zero offset as `Z`; git's strict ISO 8601 prints `+00:00`. */
 export function goTime(iso: string): string {
-  return iso ? iso.replace(/[+-]00:00$/, 'Z') : '0001-01-01T00:00:00Z';
+  if (!iso) return '0001-01-01T00:00:00Z';
+  return iso.endsWith('+00:00') || iso.endsWith('-00:00') ? `${iso.slice(0, -6)}Z` : iso;
 }
 
 /** Each path segment escaped, slashes kept (Go's `util.PathEscapeSegments`). */
@@ -30,11 +31,12 @@ export function toApiPayloadCommit(
   view: ApiView,
   usernames: UsernamesByEmail,
   verification: ApiPayloadCommitVerification = NOT_SIGNED,
+  commitUrlBase = commitUrlBaseOf(access, view),
 ): ApiPayloadCommit {
   return {
     id: commit.id,
     message: commit.message,
-    url: webUrl(view.settings, `${repoWebPath(access.owner, access.repo)}/commit/${commit.id}`),
+    url: `${commitUrlBase}${commit.id}`,
     author: { name: commit.authorName, email: commit.authorEmail, username: usernames.get(commit.authorEmail.toLowerCase()) ?? '' },
     committer: { name: commit.committerName, email: commit.committerEmail, username: usernames.get(commit.committerEmail.toLowerCase()) ?? '' },
     verification,
@@ -43,6 +45,11 @@ export function toApiPayloadCommit(
     removed: null,
     modified: null,
   };
+}
+
+/** The URL of the repository's commits, to which a commit's id is appended (once for a page of them). */
+export function commitUrlBaseOf(access: RepoAccess, view: ApiView): string {
+  return webUrl(view.settings, `${repoWebPath(access.owner, access.repo)}/commit/`);
 }
 
 /** What the branch rule that applies to a branch says of it, for the viewer (see `toApiBranch`). */
@@ -67,9 +74,10 @@ export function toApiBranch(
   usernames: UsernamesByEmail,
   verification: ApiPayloadCommitVerification = NOT_SIGNED,
   protection?: BranchProtectionView,
+  commitUrlBase = commitUrlBaseOf(access, view),
 ): ApiBranch {
   const canWrite = view.viewer.kind === 'user' && unitMode(access, 'repo.code') >= AccessMode.Write;
-  const payload = toApiPayloadCommit(commit, access, view, usernames, verification);
+  const payload = toApiPayloadCommit(commit, access, view, usernames, verification, commitUrlBase);
   const branch: ApiBranch = {
     name,
     commit: payload,
@@ -87,7 +95,7 @@ export function toApiBranch(
   if (signature !== '' || signer !== null || signed !== '') return branch;
   return keptInJson(branch, commit.id, [
     name,
-    payload.url,
+    commitUrlBase,
     payload.author.username,
     payload.committer.username,
     verified,
