@@ -18,7 +18,7 @@ import {
   type RepoHost,
   type User,
 } from '@repohost/core';
-import { openRegistryRequest, registryRefusal, registrySegments, requestBody, servePackageFile } from './common.js';
+import { jsonAnswer, openRegistryRequest, registryRefusal, registrySegments, requestBody, servePackageFile } from './common.js';
 
 /** Registers the Cargo registry's routes on the application (one line in `app.ts`). */
 export function registerCargoPackages(app: H3, host: RepoHost): void {
@@ -75,8 +75,6 @@ function intParam(value: string | null): number {
   return Number.parseInt(value, 10);
 }
 
-
-
 /** Authenticates, loads the owner, checks read access, runs the route, and answers errors as Forgejo's Cargo routes do. */
 async function answer(host: RepoHost, event: H3Event, handler: (loaded: Loaded) => Promise<Response>): Promise<Response> {
   // A publish refused before its body was read leaves bytes on the connection that no request can follow.
@@ -103,14 +101,6 @@ function apiError(status: number, detail: string): Response {
 
 function notFound(): Response {
   return plain(404, 'Not Found');
-}
-
-function jsonAnswer(status: number, value: unknown): Response {
-  const text = JSON.stringify(value);
-  return new FastResponse(text, {
-    status,
-    headers: { 'content-type': 'application/json;charset=utf-8', 'content-length': String(Buffer.byteLength(text)) },
-  });
 }
 
 /** Forgejo's `ctx.PlainTextBytes`: an index file is text, one JSON line per version. */

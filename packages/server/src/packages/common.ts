@@ -23,7 +23,7 @@ import {
   type User,
 } from '@repohost/core';
 import { authenticate } from '../auth.js';
-import { requestCredentials } from '../api/router.js';
+import { jsonResponse, requestCredentials } from '../api/router.js';
 import { pathEscape, rangedFileAnswer, redirectAnswer, storageFailureAnswer } from '../serve-file.js';
 
 /** Who asks and whose packages, once the registry let the request in. */
@@ -180,4 +180,9 @@ export async function* requestBody(event: H3Event): AsyncIterable<Uint8Array> {
     if (next.done) return;
     yield next.value;
   }
+}
+
+/** A JSON answer of a registry's own API (npm, Cargo, Composer), encoded once with its length. */
+export function jsonAnswer(status: number, value: unknown): Response {
+  return jsonResponse(status, JSON.stringify(value), { 'content-type': 'application/json;charset=utf-8' });
 }

@@ -16,7 +16,7 @@ import {
   PackagesService,
   type RepoHost,
 } from '@repohost/core';
-import { plainText, registryAnswer, type RegistryRequest, registrySegments, requestBody, servePackageFile } from './common.js';
+import { jsonAnswer, plainText, registryAnswer, type RegistryRequest, registrySegments, requestBody, servePackageFile } from './common.js';
 
 /** Registers the Composer registry's routes on the application (one line in `app.ts`). */
 export function registerComposerPackages(app: H3, host: RepoHost): void {
@@ -83,10 +83,3 @@ function notFound(): Response {
   return plainText(404, 'Not Found', true);
 }
 
-function jsonAnswer(status: number, value: unknown): Response {
-  const text = JSON.stringify(value);
-  return new FastResponse(text, {
-    status,
-    headers: { 'content-type': 'application/json;charset=utf-8', 'content-length': String(Buffer.byteLength(text)) },
-  });
-}

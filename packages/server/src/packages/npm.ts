@@ -26,7 +26,7 @@ import {
 } from '@repohost/core';
 import { DEFAULT_MAX_BODY_BYTES } from '../api/router.js';
 import { rangedFileAnswer, redirectAnswer, storageFailureAnswer } from '../serve-file.js';
-import { openRegistryRequest, packageAccessRefusal, registrySegments } from './common.js';
+import { jsonAnswer, openRegistryRequest, packageAccessRefusal, registrySegments } from './common.js';
 
 /** Room for a publish document's JSON besides its base64 tarball (the manifest, the readme). */
 const METADATA_ROOM = 1024 * 1024;
@@ -173,7 +173,6 @@ async function readBounded(event: H3Event, limit: number, byTypeLimit: boolean):
   return Buffer.concat(chunks, size);
 }
 
-
 /** Authenticates, loads the owner, checks read access, runs the route, and answers errors as Forgejo's npm routes do. */
 async function answer(host: RepoHost, event: H3Event, handler: (loaded: Loaded) => Promise<Response>): Promise<Response> {
   try {
@@ -203,14 +202,6 @@ async function answer(host: RepoHost, event: H3Event, handler: (loaded: Loaded) 
 
 function notFound(): Response {
   return jsonAnswer(404, { error: 'Not Found' });
-}
-
-function jsonAnswer(status: number, value: unknown): Response {
-  const text = JSON.stringify(value);
-  return new FastResponse(text, {
-    status,
-    headers: { 'content-type': 'application/json;charset=utf-8', 'content-length': String(Buffer.byteLength(text)) },
-  });
 }
 
 function empty(status: number): Response {
