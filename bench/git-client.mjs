@@ -244,12 +244,17 @@ export async function seedIssueHistory(dir, env, commits) {
     if (i > 1) parts.push(`from :${i - 1}`);
     parts.push(`M 100644 inline data/part${i % 10}/file${i % 100}.txt`, `data ${Buffer.byteLength(body)}`, body, '');
   }
+  await fastImport(dir, env, parts);
+  await mustGit(['--git-dir', dir, 'repack', '-adq'], { env, timeoutMs: 300_000 });
+}
+
+/** A new bare repository at `dir` holding what the fast-import stream `lines` describes. */
+export async function fastImport(dir, env, lines) {
   await mustGit(['init', '-q', '--bare', dir], { env });
   await new Promise((resolve, reject) => {
     const child = spawn('git', ['--git-dir', dir, 'fast-import', '--quiet'], { env, stdio: ['pipe', 'ignore', 'inherit'] });
     child.on('error', reject);
     child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`fast-import exited ${code}`))));
-    child.stdin.end(`${parts.join('\n')}\n`);
+    child.stdin.end(`${lines.join('\n')}\n`);
   });
-  await mustGit(['--git-dir', dir, 'repack', '-adq'], { env, timeoutMs: 300_000 });
 }

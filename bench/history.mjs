@@ -3,14 +3,14 @@
  * temporary folder, a `bench/history` repository filled by one `git fast-import` and pushed over HTTP, and load
  * from bench/loadgen.mjs in its own process.
  */
-import { fork, spawn } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RepoHost, SYSTEM, loadSettings, userActor } from '@repohost/core';
 import { startServer } from '@repohost/server';
-import { gitEnv, mustGit } from './git-client.mjs';
+import { fastImport, gitEnv, mustGit } from './git-client.mjs';
 
 export const CONNECTIONS = 8;
 const WARMUP_MS = 1000;
@@ -40,17 +40,6 @@ export async function measureCases(cases, results, log) {
     results[label] = result.rps;
     log(`${label}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms (${CONNECTIONS} connections, ${result.errors ?? 0} errors)`);
   }
-}
-
-/** A new bare repository at `dir` holding what the fast-import stream `lines` describes. */
-async function fastImport(dir, env, lines) {
-  await mustGit(['init', '-q', '--bare', dir], { env });
-  await new Promise((resolve, reject) => {
-    const child = spawn('git', ['--git-dir', dir, 'fast-import', '--quiet'], { env, stdio: ['pipe', 'ignore', 'inherit'] });
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`fast-import exited ${code}`))));
-    child.stdin.end(`${lines.join('\n')}\n`);
-  });
 }
 
 /**
