@@ -238,10 +238,12 @@ export class CommitsService {
     // Most commits are unsigned: those cost no verifier call (a page of 50 branches: 50 promises fewer).
     if (rawOf.size === 0) return ids.map(() => notSigned());
     const verifier = new CommitVerifier(this.ctx);
-    return Promise.all(ids.map((id) => {
-      const raw = rawOf.get(id);
-      return raw ? verifier.verify(raw) : notSigned();
-    }));
+    return Promise.all(
+      ids.map((id) => {
+        const raw = rawOf.get(id);
+        return raw ? verifier.verify(raw) : notSigned();
+      }),
+    );
   }
 
   /** Accounts (one query) and verifications (at most one object read) for a page of commits. */

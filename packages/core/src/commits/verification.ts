@@ -22,14 +22,14 @@ function loadOpenPgpVerify(): Promise<OpenPgpVerify> {
 
 /** The reasons Forgejo gives (translation keys), or `<signer> / <key id>` when verified. */
 export const NOT_SIGNED = 'gpg.error.not_signed_commit';
+export const NO_KEY_FOUND = 'gpg.error.no_gpg_keys_found';
+export const BAD_SIGNATURE = 'gpg.error.probable_bad_signature';
+export const EXTRACT_SIGN = 'gpg.error.extract_sign';
 
 /** The verification of a commit without a signature. */
 export function notSigned(): CommitVerification {
   return { verified: false, reason: NOT_SIGNED, signature: '', payload: '' };
 }
-export const NO_KEY_FOUND = 'gpg.error.no_gpg_keys_found';
-export const BAD_SIGNATURE = 'gpg.error.probable_bad_signature';
-export const EXTRACT_SIGN = 'gpg.error.extract_sign';
 
 export interface CommitSignature {
   /** The armored signature, as the commit holds it. */
