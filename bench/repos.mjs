@@ -1,10 +1,10 @@
 /**
  * Repository benchmarks (`npm run bench:repos`, also run at the end of `npm run bench`):
  *
- * 1. Clone of a repository like issue 28's (2,000 commits, a pack of about 21 MiB) over smart HTTP from a RepoHost server in this process, against
- *    `git clone --no-local` of the same bare repository from its path: median of CLONE_RUNS runs each (15;
- *    BENCH_CLONE_RUNS), after one
- *    warm-up of each, right after the push and again once the refs have settled (REFS_SETTLE_MS). Target: within
+ * 1. Clone of a repository like issue 28's (2,000 commits, a pack of about 21 MiB) over smart HTTP from a RepoHost
+ *    server in this process, against `git clone --no-local` of the same bare repository from its path: median of
+ *    CLONE_RUNS runs each (15; BENCH_CLONE_RUNS), after one warm-up of each, right after the push and again once
+ *    the refs have settled (REFS_SETTLE_MS). Target: within
  *    10 % (the settled figure: every clone but those in the first 2 s after a change). Then `--depth 1` and
  *    `--filter=blob:none` clones against the same over file://, and the full clone again after `git gc` (one pack
  *    with a bitmap, as maintenance leaves it).
