@@ -49,7 +49,13 @@ describe('processes the helper starts', () => {
     expect(failed.stdout.length).toBe(0);
 
     const child = await helperSpawn('git', ['version']);
+    // 'spawn' once started, before its exit, as a child process says it (the backend counts processes by it).
+    const events: string[] = [];
+    child.once('spawn', () => events.push('spawn'));
+    child.once('exit', () => events.push('exit'));
+    child.once('close', () => events.push('close'));
     const outcome = await finish(child);
+    expect(events).toEqual(['spawn', 'exit', 'close']);
     expect(outcome.code).toBe(0);
     expect(outcome.stdout.toString()).toMatch(/^git version /);
     expect(child.pid).toBeGreaterThan(0);
@@ -58,8 +64,11 @@ describe('processes the helper starts', () => {
 
   test('a program that does not exist fails with ENOENT, and a kill ends a process with its signal', async () => {
     const missing = await helperSpawn('/nonexistent/program', []);
+    let spawned = false;
+    missing.once('spawn', () => (spawned = true));
     const error = await new Promise<NodeJS.ErrnoException>((resolve) => missing.on('error', resolve));
     expect(error.code).toBe('ENOENT');
+    expect(spawned).toBe(false);
 
     const sleeper = await helperSpawn('sleep', ['30']);
     const ended = finish(sleeper);

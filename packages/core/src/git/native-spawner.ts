@@ -35,8 +35,11 @@ export interface GitProcess {
   kill(signal?: NodeJS.Signals | number): boolean;
   on(event: 'close' | 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): this;
   on(event: 'error', listener: (error: Error) => void): this;
+  /** Once the process has started; never for one that could not be. */
+  on(event: 'spawn', listener: () => void): this;
   once(event: 'close' | 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): this;
   once(event: 'error', listener: (error: Error) => void): this;
+  once(event: 'spawn', listener: () => void): this;
 }
 
 /** Server → helper. */
@@ -197,6 +200,7 @@ class HelperProcess extends EventEmitter implements GitProcess {
   started(pid: number): void {
     this.pid = pid;
     this.stdin.pipe(this.stdinSocket);
+    this.emit('spawn');
   }
 
   failed(error: Error): void {

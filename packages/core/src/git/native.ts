@@ -144,21 +144,24 @@ const DEFAULT_MAX_OBJECT_BYTES = 16 * 1024 * 1024;
 const SETPRIV = process.platform === 'linux' && existsSync('/usr/bin/setpriv') ? '/usr/bin/setpriv' : undefined;
 
 /**
- * Counts a git process as running (`/metrics`) until it exits; one that could not be started ('error', its callers'
- * to handle) stops counting then, and 'close' stands in for an 'exit' that never came.
+ * Counts a git process as started and running (`/metrics`) once it has started, until it exits. One that could not
+ * be started never says 'spawn' and is not counted (its 'error' is its callers' to handle). 'close' stands in for an
+ * 'exit' that never came, and 'error' for both when the helper that started it has gone.
  */
 function countRunning(child: GitProcess): void {
-  gitCounters.started += 1;
-  gitCounters.running += 1;
-  let counted = true;
-  const exited = () => {
-    if (!counted) return;
-    counted = false;
-    gitCounters.running -= 1;
-  };
-  child.once('exit', exited);
-  child.once('close', exited);
-  child.once('error', exited);
+  child.once('spawn', () => {
+    gitCounters.started += 1;
+    gitCounters.running += 1;
+    let counted = true;
+    const exited = () => {
+      if (!counted) return;
+      counted = false;
+      gitCounters.running -= 1;
+    };
+    child.once('exit', exited);
+    child.once('close', exited);
+    child.once('error', exited);
+  });
 }
 
 /** Git storage on disk, driven through the `git` binary. */
