@@ -76,16 +76,16 @@ class KeptObject {
     Object.assign(this, fields);
   }
 
-  /** The object's JSON: kept bytes when its id has a variant made from the same inputs, else made (and kept). */
-  static json(object: object): string | Buffer {
-    if (!(#id in object)) return JSON.stringify(object);
-    const id = (object as KeptObject).#id;
-    const inputs = (object as KeptObject).#inputs;
-    const variants = keptById.get(id);
-    const found = variants?.find((kept) => sameInputs(kept.inputs, inputs));
+  /**
+   * Its encoded JSON: the kept bytes of its id's variant made from the same inputs, else made (and kept). Static, so
+   * that no field of the value it copies can hide it.
+   */
+  static bytesOf(object: KeptObject): Buffer {
+    const variants = keptById.get(object.#id);
+    const found = variants?.find((kept) => sameInputs(kept.inputs, object.#inputs));
     if (found) return found.bytes;
     const bytes = Buffer.from(JSON.stringify(object));
-    if (bytes.length <= KEPT_MAX_BYTES) keep(id, { inputs, bytes }, variants);
+    if (bytes.length <= KEPT_MAX_BYTES) keep(object.#id, { inputs: object.#inputs, bytes }, variants);
     return bytes;
   }
 
@@ -142,17 +142,14 @@ export function stringifyShared(value: unknown): string {
  * and copied into one buffer (a page of 20 pull requests: 140 µs to write and encode the text, 100 µs this way).
  */
 export function stringifySharedBytes(value: unknown): Buffer {
-  if (Array.isArray(value) && value.length > 0 && value.every((item) => item instanceof KeptObject)) return keptList(value);
+  if (Array.isArray(value) && value.length > 0 && value.every((item): item is KeptObject => item instanceof KeptObject)) return keptList(value);
   const { text, parts } = withStandIns(value);
   return parts.length === 0 ? Buffer.from(text) : spliced(text, parts);
 }
 
 /** A list of kept objects (a page of branches), joined straight from their bytes: no outer text to splice into. */
-function keptList(items: readonly object[]): Buffer {
-  const parts = items.map((item) => {
-    const json = KeptObject.json(item);
-    return typeof json === 'string' ? Buffer.from(json) : json;
-  });
+function keptList(items: readonly KeptObject[]): Buffer {
+  const parts = items.map((item) => KeptObject.bytesOf(item));
   let size = parts.length + 1;
   for (const part of parts) size += part.length;
   const out = Buffer.allocUnsafe(size);
@@ -217,7 +214,7 @@ function withStandIns(value: unknown): { text: string; parts: (string | Buffer)[
   // Each one whole (outside any `stringifyShared`): a shared object inside a shared object is written out in it.
   current = undefined;
   try {
-    return { text, parts: met.objects.map((object) => KeptObject.json(object)) };
+    return { text, parts: met.objects.map((object) => (object instanceof KeptObject ? KeptObject.bytesOf(object) : JSON.stringify(object))) };
   } finally {
     current = outer;
   }
