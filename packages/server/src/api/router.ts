@@ -551,8 +551,10 @@ function errorBody(host: RepoHost, message: string): string {
   return JSON.stringify({ message, url: apiDocsUrl(host.settings) });
 }
 
-/** A length-delimited body goes out in one write; without the length Node falls back to chunked encoding. */
-/** A JSON answer made by a handler itself (`headers`: the route's, with their content type). */
+/**
+ * A JSON answer (`headers`: the route's, with their content type), with its length: a length-delimited body goes out
+ * in one write; without the length Node falls back to chunked encoding.
+ */
 export function jsonResponse(status: number, body: string | Buffer, headers: ResponseHeaders): Response {
   // Encoded once: its length is then known, where `Buffer.byteLength` scanned the text and the socket write encoded
   // it again (a twentieth of a 130 KB answer's time).

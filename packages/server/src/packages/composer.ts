@@ -82,4 +82,3 @@ function apiError(status: number, message: string): Response {
 function notFound(): Response {
   return plainText(404, 'Not Found', true);
 }
-
