@@ -6,6 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
+import net, { type AddressInfo } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import { gitSpawner, type GitProcess } from '../src/git/native-spawner.js';
 
@@ -38,10 +39,39 @@ async function helperSpawn(file: string, args: string[]): Promise<GitProcess> {
   return child;
 }
 
+/** Both ends of a loopback TCP connection, and what the client end receives until the connection ends. */
+async function connection(): Promise<{ server: net.Socket; client: net.Socket; received: Promise<Buffer> }> {
+  const listener = net.createServer();
+  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+  const accepted = new Promise<net.Socket>((resolve) => listener.once('connection', resolve));
+  const client = net.connect((listener.address() as AddressInfo).port, '127.0.0.1');
+  const server = await accepted;
+  listener.close();
+  const received = new Promise<Buffer>((resolve) => {
+    const chunks: Buffer[] = [];
+    client.on('data', (chunk: Buffer) => chunks.push(chunk));
+    client.on('end', () => resolve(Buffer.concat(chunks)));
+  });
+  return { server, client, received };
+}
+
+/** git given `server` as its stdout: it writes there itself, and its stdout stream has nothing; then our end closes. */
+async function writesToSocket(start: (stdout: net.Socket) => GitProcess): Promise<{ constructor: string; outcome: Outcome; received: string }> {
+  const { server, client, received } = await connection();
+  const child = start(server);
+  const outcome = await finish(child, 'hello\n');
+  server.end();
+  const text = (await received).toString();
+  client.destroy();
+  return { constructor: child.constructor.name, outcome, received: text };
+}
+
+const HELLO_ID = 'ce013625030ba8dba906f756967f9e9ca394464a\n';
+
 describe('processes the helper starts', () => {
   test('take input, give output, errors and exit codes as a child process does', async () => {
     const hashed = await finish(await helperSpawn('git', ['hash-object', '--stdin']), 'hello\n');
-    expect(hashed).toEqual({ code: 0, signal: null, stdout: Buffer.from('ce013625030ba8dba906f756967f9e9ca394464a\n'), stderr: '' });
+    expect(hashed).toEqual({ code: 0, signal: null, stdout: Buffer.from(HELLO_ID), stderr: '' });
 
     const failed = await finish(await helperSpawn('git', ['--git-dir', '/nonexistent/repo.git', 'rev-parse', 'HEAD']));
     expect(failed.code).toBe(128);
@@ -60,6 +90,12 @@ describe('processes the helper starts', () => {
     expect(outcome.stdout.toString()).toMatch(/^git version /);
     expect(child.pid).toBeGreaterThan(0);
     expect(child.exitCode).toBe(0);
+  });
+
+  test('given a socket for its stdout, write to it themselves (the socket goes to the helper with the request)', async () => {
+    expect(await gitSpawner.ready()).toBe(true);
+    const written = await writesToSocket((socket) => gitSpawner.spawn('git', ['hash-object', '--stdin'], env, socket));
+    expect(written).toEqual({ constructor: 'HelperProcess', outcome: { code: 0, signal: null, stdout: Buffer.alloc(0), stderr: '' }, received: HELLO_ID });
   });
 
   test('a program that does not exist fails with ENOENT, and a kill ends a process with its signal', async () => {
@@ -149,6 +185,9 @@ describe('when the helper dies', () => {
     const direct = gitSpawner.spawn('git', ['version'], env);
     expect(direct.constructor.name).toBe('ChildProcess');
     expect((await finish(direct)).code).toBe(0);
+    // A socket for stdout is the direct child's stdio.
+    const written = await writesToSocket((socket) => gitSpawner.spawn('git', ['hash-object', '--stdin'], env, socket));
+    expect(written).toEqual({ constructor: 'ChildProcess', outcome: { code: 0, signal: null, stdout: Buffer.alloc(0), stderr: '' }, received: HELLO_ID });
     // The helper is started again after a pause.
     await expect.poll(() => gitSpawner.ready(), { timeout: 15_000, interval: 500 }).toBe(true);
     expect(gitSpawner.helperPid).not.toBe(pid);

@@ -13,6 +13,10 @@
  * Each connection starts with the request's id and the stream it is (9 bytes); the helper reads no further, since
  * the server writes nothing more to stdin until the helper says git has its sockets. Where the helper is not (yet)
  * running, or has gone, git is started directly, as before.
+ *
+ * A process may be given a connected socket as its stdout instead (a fetch's answer, written by git to the client
+ * itself): started directly, the socket is its stdio; through the helper, the socket travels with the request over
+ * the IPC channel (Node passes the descriptor), in place of the stdout connection.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
@@ -42,8 +46,8 @@ export interface GitProcess {
   once(event: 'spawn', listener: () => void): this;
 }
 
-/** Server → helper. */
-type HelperRequest = { op: 'spawn'; id: number; file: string; args: string[]; env: NodeJS.ProcessEnv } | { op: 'kill'; id: number; signal: NodeJS.Signals | number };
+/** Server → helper. A spawn with `stdoutHandle` comes with the socket for git's stdout (no stdout connection). */
+type HelperRequest = { op: 'spawn'; id: number; file: string; args: string[]; env: NodeJS.ProcessEnv; stdoutHandle?: boolean } | { op: 'kill'; id: number; signal: NodeJS.Signals | number };
 /** Helper → server. */
 type HelperReply =
   | { op: 'listening' }
@@ -74,6 +78,8 @@ const pendingOf = (id) => {
   if (!entry) pending.set(id, (entry = { sockets: {} }));
   return entry;
 };
+// A connection from the server, or the raw handle of a socket it sent (no stream around it: nothing here reads it).
+const release = (socket) => (socket.destroy ? socket.destroy() : socket.close());
 const maybeStart = (id) => {
   const entry = pending.get(id);
   if (!entry || !entry.request || !entry.sockets.i || !entry.sockets.o || !entry.sockets.e) return;
@@ -84,11 +90,11 @@ const maybeStart = (id) => {
     child = spawn(entry.request.file, entry.request.args, { env: entry.request.env, stdio: [i, o, e] });
   } catch (error) {
     send({ op: 'failed', id, message: error.message, code: error.code });
-    for (const socket of [i, o, e]) socket.destroy();
+    for (const socket of [i, o, e]) release(socket);
     return;
   }
   // git holds its own copies now; the helper's are closed before it could read a byte meant for git.
-  for (const socket of [i, o, e]) socket.destroy();
+  for (const socket of [i, o, e]) release(socket);
   child.on('error', (error) => send({ op: 'failed', id, message: error.message, code: error.code }));
   if (child.pid === undefined) return;
   running.set(id, child);
@@ -118,9 +124,15 @@ const server = net.createServer((socket) => {
   socket.on('error', () => {});
 });
 server.listen({ path: socketPath, backlog: 4096 }, () => send({ op: 'listening' }));
-process.on('message', (request) => {
+process.on('message', (request, handle) => {
   if (request.op === 'spawn') {
-    pendingOf(request.id).request = request;
+    const entry = pendingOf(request.id);
+    entry.request = request;
+    if (request.stdoutHandle) {
+      if (!handle) return send({ op: 'failed', id: request.id, message: 'no socket came with the request' });
+      // Closed here once git has its own copy.
+      entry.sockets.o = handle;
+    }
     maybeStart(request.id);
   } else if (request.op === 'kill') {
     const child = running.get(request.id);
@@ -139,7 +151,7 @@ process.on('disconnect', () => {
 /** A git process the helper starts: the ChildProcess surface the backend uses, over three sockets. */
 class HelperProcess extends EventEmitter implements GitProcess {
   readonly stdin = new PassThrough();
-  readonly stdout: net.Socket;
+  readonly stdout: Readable;
   readonly stderr: net.Socket;
   private readonly stdinSocket: net.Socket;
   pid: number | undefined;
@@ -147,13 +159,15 @@ class HelperProcess extends EventEmitter implements GitProcess {
   signalCode: NodeJS.Signals | null = null;
   private exited = false;
   private closed = false;
-  private openStreams = 2;
+  private openStreams: number;
+  private readonly sockets: net.Socket[];
 
   constructor(
     private readonly spawner: GitSpawner,
     readonly id: number,
     socketPath: string,
     readonly spawnargs: string[],
+    redirected: boolean,
   ) {
     super();
     const header = (stream: string) => {
@@ -162,20 +176,25 @@ class HelperProcess extends EventEmitter implements GitProcess {
       bytes[8] = stream.charCodeAt(0);
       return bytes;
     };
-    const [stdinSocket, stdout, stderr] = STREAMS.map((stream) => {
+    const connect = (stream: string) => {
       const socket = net.connect(socketPath);
       socket.write(header(stream));
       return socket;
-    }) as [net.Socket, net.Socket, net.Socket];
+    };
+    const stdinSocket = connect('i');
+    const stdout = redirected ? undefined : connect('o');
+    const stderr = connect('e');
     this.stdinSocket = stdinSocket;
-    this.stdout = stdout;
+    this.stdout = stdout ?? nothingToRead();
     this.stderr = stderr;
+    this.openStreams = stdout ? 2 : 1;
+    this.sockets = stdout ? [stdinSocket, stdout, stderr] : [stdinSocket, stderr];
     // git never writes to its stdin: reading it only notices the end.
     stdinSocket.resume();
     // Write errors (git gone before reading its input) are the stdin stream's, as with a pipe.
     stdinSocket.on('error', (error) => this.stdin.destroy(error));
     this.stdin.on('error', () => stdinSocket.destroy());
-    for (const socket of [stdout, stderr]) {
+    for (const socket of stdout ? [stdout, stderr] : [stderr]) {
       // A read error ends the stream as a pipe's would; the callers' own listeners still hear it.
       socket.on('error', () => {});
       socket.once('close', () => {
@@ -187,7 +206,7 @@ class HelperProcess extends EventEmitter implements GitProcess {
     const refused = (error: Error) => {
       if (this.pid === undefined && !this.exited) this.failed(error);
     };
-    for (const socket of [stdinSocket, stdout, stderr]) socket.once('error', refused);
+    for (const socket of this.sockets) socket.once('error', refused);
   }
 
   kill(signal: NodeJS.Signals | number = 'SIGTERM'): boolean {
@@ -208,7 +227,7 @@ class HelperProcess extends EventEmitter implements GitProcess {
     this.exited = true;
     this.spawner.forget(this.id);
     this.emit('error', error);
-    for (const socket of [this.stdinSocket, this.stdout, this.stderr]) socket.destroy();
+    for (const socket of this.sockets) socket.destroy();
     this.stdin.destroy();
   }
 
@@ -242,19 +261,25 @@ class GitSpawner {
   private nextId = 1;
   private readonly processes = new Map<number, HelperProcess>();
 
-  /** Starts `file` with `args` (stdio as pipes): through the helper when it is ready. */
-  spawn(file: string, args: string[], env: NodeJS.ProcessEnv): GitProcess {
+  /**
+   * Starts `file` with `args` (stdio as pipes): through the helper when it is ready. With `stdout`, a connected
+   * socket, the process writes its output there itself, and its `stdout` stream has nothing to read.
+   */
+  spawn(file: string, args: string[], env: NodeJS.ProcessEnv, stdout?: net.Socket): GitProcess {
     if (!this.up) {
       // A small process (a CLI command, `repohost serv`, a cluster's primary) forks quickly and needs no helper.
       if (process.memoryUsage.rss() >= HELPER_FROM_RSS_BYTES) void this.ready();
-      return spawn(file, args, { env, stdio: 'pipe' });
+      if (!stdout) return spawn(file, args, { env, stdio: 'pipe' });
+      const child = spawn(file, args, { env, stdio: ['pipe', stdout, 'pipe'] });
+      return Object.assign(child, { stdout: nothingToRead() }) as GitProcess;
     }
     const id = this.nextId++;
-    const child = new HelperProcess(this, id, this.up.socketPath, [file, ...args]);
+    const child = new HelperProcess(this, id, this.up.socketPath, [file, ...args], stdout !== undefined);
     this.processes.set(id, child);
     // While a process runs, its exit is still to come over the channel: a script waiting for it must not end.
     if (this.processes.size === 1) this.up.helper.channel?.ref();
-    this.request({ op: 'spawn', id, file, args, env });
+    if (stdout) this.sendWithHandle({ op: 'spawn', id, file, args, env, stdoutHandle: true }, stdout, child);
+    else this.request({ op: 'spawn', id, file, args, env });
     return child;
   }
 
@@ -278,6 +303,20 @@ class GitSpawner {
 
   request(message: HelperRequest): void {
     this.up?.helper.send(message);
+  }
+
+  /**
+   * A request with the descriptor of `socket` (the helper gets a copy; ours stays open). Its raw handle goes, not
+   * the socket: Node would count a server's socket sent as a net.Socket among connections the helper holds for it,
+   * and the server's `close()` would then wait for the helper's word.
+   */
+  private sendWithHandle(message: HelperRequest, socket: net.Socket, child: HelperProcess): void {
+    const handle = (socket as unknown as { _handle?: object | null })._handle;
+    if (!handle) {
+      queueMicrotask(() => child.failed(new Error('spawn: the socket for its output has closed')));
+      return;
+    }
+    this.up?.helper.send(message, handle as net.Socket, { keepOpen: true });
   }
 
   forget(id: number): void {
@@ -332,6 +371,14 @@ class GitSpawner {
     helper.on('error', onGone);
     helper.on('exit', onGone);
   }
+}
+
+/** The stdout of a process that writes its output elsewhere: ended, with nothing in it. */
+function nothingToRead(): Readable {
+  const stream = new PassThrough();
+  stream.end();
+  stream.resume();
+  return stream;
 }
 
 /** Resident memory from which a direct start holds the event loop about 4 ms or more: the helper is started then. */
