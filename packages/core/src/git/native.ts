@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
+import type { Socket } from 'node:net';
 import path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import {
@@ -61,6 +62,7 @@ import { USER_HOOKS, readRepoHooks, writeRepoHook } from './native-hooks.js';
 import type { GitHookFile, GitHookName } from './types.js';
 import { gitCounters } from './stats.js';
 import { gitSpawner, type GitProcess } from './native-spawner.js';
+import { watchWrites, writesObservable } from './write-watch.js';
 
 export interface NativeGitOptions {
   /** Folder holding `<owner>/<name>.git` bare repositories ([repository] ROOT). */
@@ -242,10 +244,13 @@ export class NativeGitBackend implements GitBackend {
   /**
    * Starts git; every git process of the server is started here, tied to the server's life. Public for the
    * backend's own modules (`git/native-*.ts`), not for other domains: they go through the GitBackend interface.
+   * With `stdout`, git writes its output to that socket itself.
    */
-  spawnGit(args: string[], env: Record<string, string> = {}): GitProcess {
+  spawnGit(args: string[], env: Record<string, string> = {}, stdout?: Socket): GitProcess {
     this.started++;
-    const child = SETPRIV ? gitSpawner.spawn(SETPRIV, ['--pdeathsig', 'KILL', '--', this.gitPath, ...args], this.env(env)) : gitSpawner.spawn(this.gitPath, args, this.env(env));
+    const child = SETPRIV
+      ? gitSpawner.spawn(SETPRIV, ['--pdeathsig', 'KILL', '--', this.gitPath, ...args], this.env(env), stdout)
+      : gitSpawner.spawn(this.gitPath, args, this.env(env), stdout);
     countRunning(child);
     return child;
   }
@@ -601,7 +606,10 @@ export class NativeGitBackend implements GitBackend {
     const args = [...serviceConfig(service), ...hooks, ...limit, service, ...(options.stateless ? ['--stateless-rpc'] : []), this.pathOf(key)];
     const env = options.overQuota ? { ...protocolEnv(options.protocol), REPOHOST_OVER_QUOTA: '1' } : protocolEnv(options.protocol);
     if (service === 'receive-pack' && options.hookCallback) Object.assign(env, this.hookCallbackEnv(options.hookCallback));
-    const child = this.spawnGit(args, env);
+    // Only where git's writes can be watched (an idle client must not hold git forever, and this process no longer
+    // sees the bytes go by).
+    const direct = service === 'upload-pack' && options.stateless && writesObservable() ? options.directOutput : undefined;
+    const child = this.spawnGit(args, env, direct?.socket);
     // A fetch's reader reads git's stdout itself: pack data takes no detour through another stream. A push's
     // answer is small and goes through a buffer that starts reading at once.
     let output: Readable = child.stdout;
@@ -616,15 +624,40 @@ export class NativeGitBackend implements GitBackend {
       input = options.input.pipe(reader);
     }
     options.input.on('error', (error) => child.stdin.destroy(error));
-    input.pipe(child.stdin);
     const stopOnAbort = this.stopOnAbort(child, [options.input, input], output, options.signal);
+    /** Why git was stopped here, when it was (the client's headers could not go out, or it read nothing). */
+    let stoppedBecause: string | undefined;
+    let stopWatching = () => {};
+    if (!direct) input.pipe(child.stdin);
+    else {
+      child.once('spawn', () => {
+        direct.beforeOutput().then(
+          () => {
+            if (child.exitCode !== null || stopOnAbort.stopped) return;
+            input.pipe(child.stdin);
+            if (direct.idleTimeoutMs > 0 && child.pid !== undefined) {
+              stopWatching = watchWrites(child.pid, direct.idleTimeoutMs, () => {
+                stoppedBecause = `nothing was written for ${Math.round(direct.idleTimeoutMs / 1000)} s (the client reads nothing)`;
+                child.kill('SIGKILL');
+              });
+            }
+          },
+          (error: unknown) => {
+            stoppedBecause = `the answer could not start: ${(error as Error).message}`;
+            child.kill('SIGKILL');
+          },
+        );
+      });
+    }
 
     const exited = new Promise<void>((resolve, reject) => {
       child.on('error', reject);
       child.on('close', (code, signal) => {
         stopOnAbort.dispose();
+        stopWatching();
         if (code === 0) resolve();
         else if (stopOnAbort.stopped) reject(new Error(`git ${service} stopped: the client went away`));
+        else if (stoppedBecause) reject(new Error(`git ${service} stopped: ${stoppedBecause}`));
         else reject(new Error(`git ${service} exited with ${code ?? signal}: ${Buffer.concat(stderr).toString().trim()}`));
       });
     });
@@ -634,7 +667,7 @@ export class NativeGitBackend implements GitBackend {
     });
     // Callers that only stream the output must not see an unhandled rejection.
     done.catch(() => {});
-    return { output, done };
+    return direct ? { output, done, direct: true } : { output, done };
   }
 
   /**

@@ -3,6 +3,8 @@
  * and the errors they raise. `backend.ts` exports all of it again, so callers import from there.
  */
 import type { Readable } from 'node:stream';
+import type { Socket } from 'node:net';
+
 /** Identifies a repository to the backend: lower-cased owner and repository names. */
 export interface RepoKey {
   readonly owner: string;
@@ -78,6 +80,25 @@ export interface RunServiceOptions extends ServiceOptions {
   hookCallback?: { endpoint: string; token: string };
   /** receive-pack only: the repository's own hooks (`hooks/<name>.d/<name>`) run too (`[security] DISABLE_GIT_HOOKS = false`). */
   userHooks?: boolean;
+  /**
+   * A stateless upload-pack only, with its whole `input` at hand: git writes its answer to this connected socket
+   * itself, with no copy through this process. A backend that cannot streams `output` as usual.
+   */
+  directOutput?: DirectOutput;
+}
+
+/** The client's connection, for git to write a fetch's answer to (see `RunServiceOptions.directOutput`). */
+export interface DirectOutput {
+  /** A plain TCP socket (not TLS): its descriptor becomes git's stdout. */
+  socket: Socket;
+  /**
+   * Awaited once git has started and before it is given its input (git writes nothing before it has read a
+   * request), so that what the caller sends first (a response's headers) reaches the socket before git's bytes.
+   * A rejection stops git.
+   */
+  beforeOutput(): Promise<void>;
+  /** git is stopped once it has written nothing for this long (the client reads nothing); 0: never. */
+  idleTimeoutMs: number;
 }
 
 /** A commit a push brings, as git stores it (for signature checks). */
@@ -97,8 +118,10 @@ export interface IncomingObjects {
 }
 
 export interface ServiceSession {
-  /** The bytes to send back to the client. */
+  /** The bytes to send back to the client (nothing when git wrote them to `directOutput` itself). */
   output: Readable;
+  /** True when git writes its answer to `directOutput`'s socket: the caller's part ends when `done` settles. */
+  direct?: boolean;
   /**
    * Settles when the service has finished. For receive-pack it yields the ref updates that took effect
    * (read from the client's commands and checked against the refs afterwards).

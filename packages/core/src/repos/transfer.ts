@@ -4,7 +4,7 @@ import { BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError } fro
 import type { CoreContext } from '../context.js';
 import type { Actor } from '../users/index.js';
 import { AccessMode, unitMode } from '../access/index.js';
-import { DEFAULT_OBJECT_FORMAT, isObjectFormat, type GitService, type ObjectFormat, type ServiceSession } from '../git/index.js';
+import { DEFAULT_OBJECT_FORMAT, isObjectFormat, type DirectOutput, type GitService, type ObjectFormat, type ServiceSession } from '../git/index.js';
 import { RepoStatus, type Repository } from './tables.js';
 import { ConcurrencyLimit, WIKI_SUFFIX, firstPktLine, formatLsRefs, parseLsRefsRequest, type RepoKey } from '../git/index.js';
 import { ReposService, repoKey } from './service.js';
@@ -47,6 +47,12 @@ export interface RunTransferOptions extends TransferOptions {
    * advertisement), while an HTTP request always carries its body.
    */
   serverSpeaksFirst?: boolean;
+  /**
+   * A fetch over HTTP/1 on a plain TCP connection: git may write its answer to the client's socket itself (see
+   * `DirectOutput`). Used when the whole request body has come within `WHOLE_FETCH_REQUEST` and the backend can;
+   * the session says whether it was (`direct`).
+   */
+  directOutput?: DirectOutput;
 }
 
 const SAFE_PROTOCOL = /^[A-Za-z0-9=:._-]+$/;
@@ -148,13 +154,7 @@ export class GitTransferService {
     }
     const rest = await readUpTo(input, MAX_LS_REFS_REQUEST, signal);
     const read = [head, ...rest.chunks];
-    const replay = (): Readable => {
-      const again = new PassThrough();
-      for (const chunk of read) again.write(chunk);
-      if (rest.ended) again.end();
-      else input.pipe(again);
-      return again;
-    };
+    const replay = (): Readable => replayed(read, input);
     if (!rest.ended) return { input: replay() };
     const body = Buffer.concat(read);
     const parsed = parseLsRefsRequest(body, objectFormatOf(access.repo));
@@ -167,7 +167,8 @@ export class GitTransferService {
   /**
    * Runs the service over `input`; `done` settles after the push (if any) is recorded. git starts only once the
    * first bytes of `input` have arrived (unless the server speaks first) and a slot is free, so a client that
-   * announces a body and sends nothing costs neither.
+   * announces a body and sends nothing costs neither; a fetch over HTTP starts once its whole request has come
+   * (up to `WHOLE_FETCH_REQUEST`).
    */
   async run(actor: Actor, request: TransferRequest, input: Readable, options: RunTransferOptions): Promise<ServiceSession> {
     const { access, key, protocol, wiki } = await this.authorize(actor, request);
@@ -178,6 +179,16 @@ export class GitTransferService {
       const listed = await this.answerLsRefs(access, key, input, options.signal);
       if ('session' in listed) return listed.session;
       input = listed.input;
+    }
+    let directOutput: DirectOutput | undefined;
+    if (request.service === 'upload-pack' && options.stateless) {
+      // A fetch's git starts once its whole request is here: a client that sends part of one holds neither a process
+      // nor a slot, and the answer starts with nothing left to refuse (so git may write it to the socket itself).
+      const body = await readUpTo(input, WHOLE_FETCH_REQUEST, options.signal);
+      if (body.ended) {
+        input = Readable.from([Buffer.concat(body.chunks)], { objectMode: false });
+        directOutput = options.directOutput;
+      } else input = replayed(body.chunks, input);
     }
     // Over quota, the pre-receive hook refuses every update but deletions (which free space), as Forgejo's does.
     const overQuota = request.service === 'receive-pack' && (await this.ctx.service(QuotaService).pushOverQuota(access.owner));
@@ -205,6 +216,7 @@ export class GitTransferService {
         overQuota,
         hookCallback: pushCheck?.callback,
         userHooks: !this.ctx.settings.security.DISABLE_GIT_HOOKS,
+        directOutput,
       });
     } catch (error) {
       release();
@@ -229,8 +241,20 @@ export class GitTransferService {
       },
     );
     done.catch(() => {});
-    return { output: session.output, done };
+    return session.direct ? { output: session.output, done, direct: true } : { output: session.output, done };
   }
+}
+
+/** A fetch request longer than this streams into git (and its answer through this process); a clone's is a few KiB. */
+const WHOLE_FETCH_REQUEST = 1024 * 1024;
+
+/** A stream that yields `read` (taken from `rest` already) and then whatever `rest` still has. */
+function replayed(read: readonly Buffer[], rest: Readable): Readable {
+  const again = new PassThrough();
+  for (const chunk of read) again.write(chunk);
+  if (rest.readableEnded) again.end();
+  else rest.pipe(again);
+  return again;
 }
 
 /** An `ls-refs` request longer than this is left to git (a client sends a few hundred bytes). */
