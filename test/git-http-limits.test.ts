@@ -197,10 +197,14 @@ describe('git smart HTTP limits', () => {
   });
 
   it('answers 503 with Retry-After while the only slot is taken, and serves again once it is free', async () => {
-    // Sends the first bytes (a pkt-line length and no payload yet), so git starts and waits for the rest.
-    const holder = await rawRequest(port, uploadPackHead(1000), '0032');
+    // A whole fetch of the 12 MiB pack, by a client that reads nothing of the answer: git fills the socket's
+    // buffers and blocks, holding the slot.
+    const wanted = pkt(`want ${head} ofs-delta\n`) + '0000' + pkt('done\n');
+    const holder = await rawRequest(port, uploadPackHead(Buffer.byteLength(wanted)), wanted);
+    holder.socket.pause();
     try {
-      expect(await waitFor(() => gitProcesses().length === 1, 5000)).toBe(true);
+      // upload-pack, and the pack-objects it reads from.
+      expect(await waitFor(() => gitProcesses().length === 2, 5000)).toBe(true);
 
       const started = Date.now();
       const refused = await ts.fetch(UPLOAD_PACK, {
@@ -226,7 +230,7 @@ describe('git smart HTTP limits', () => {
       const listed = await lsRefs();
       expect(listed.status).toBe(200);
       expect(Buffer.from(await listed.arrayBuffer()).toString('latin1')).toContain(`${head} refs/heads/main`);
-      expect(gitProcesses().length).toBe(1);
+      expect(gitProcesses().length).toBe(2);
     } finally {
       holder.socket.destroy();
     }
@@ -236,13 +240,16 @@ describe('git smart HTTP limits', () => {
     expect(served.body).toContain('packfile');
   });
 
-  it('kills git and frees its slot when the client hangs up, mid-body or while the pack is being sent', async () => {
+  it('starts no git for a fetch whose body is still coming, and kills git and frees its slot when the client hangs up while the pack is being sent', async () => {
+    // git starts once the whole request is here: part of a body holds neither a process nor the slot.
     const partial = await rawRequest(port, uploadPackHead(1000), pkt(`want ${head} ofs-delta\n`));
-    expect(await waitFor(() => gitProcesses().length === 1, 5000)).toBe(true);
-    partial.socket.destroy();
-    expect(await waitFor(() => gitProcesses().length === 0, 1500)).toBe(true);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(gitProcesses()).toEqual([]);
     // The slot is free: with a 1 s queue, a held slot would turn this into a 503.
     expect((await fetchPack()).status).toBe(200);
+    partial.socket.destroy();
+    await partial.closed;
+    expect(gitProcesses()).toEqual([]);
 
     const body = pkt(`want ${head} ofs-delta\n`) + '0000' + pkt('done\n');
     const reading = await rawRequest(port, uploadPackHead(Buffer.byteLength(body)), body);
@@ -395,5 +402,103 @@ describe('HTTP server timeouts (startServer)', () => {
     await git(['commit', '-q', '-m', 'Small'], work);
     await git(['push', '-q', 'origin', 'main'], work);
     expect((await git(['ls-remote', url, 'refs/heads/main'])).split('\t')[0]).toBe((await git(['rev-parse', 'HEAD'], work)).trim());
+  });
+});
+
+describe('a fetch answered by git on the socket itself (HTTP/1 on plain TCP)', () => {
+  let th: TestHost;
+  let running: RunningServer;
+  let serverPort: number;
+  let pushed: string;
+  const fetchPath = '/alice/big.git/git-upload-pack';
+
+  /** Headers and body of an answer that ended with its connection. */
+  function parse(answer: Buffer): { status: string; headers: Map<string, string>; body: Buffer } {
+    const end = answer.indexOf('\r\n\r\n');
+    const lines = answer.subarray(0, end).toString('latin1').split('\r\n');
+    const headers = new Map(lines.slice(1).map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+    return { status: lines[0]!, headers, body: answer.subarray(end + 4) };
+  }
+
+  function fetchHead(length: number): string {
+    return [`POST ${fetchPath} HTTP/1.1`, `Host: 127.0.0.1:${serverPort}`, 'Content-Type: application/x-git-upload-pack-request', 'Git-Protocol: version=2', `Content-Length: ${length}`, '', ''].join('\r\n');
+  }
+
+  beforeAll(async () => {
+    th = await openTestHost({ repohost: { HTTP_IDLE_TIMEOUT: 1 }, actions: { ENABLED: false } });
+    running = await startServer(th.host, { port: 0, hostname: '127.0.0.1' });
+    serverPort = Number(new URL(running.url).port);
+    await createUser(th.host, 'alice');
+    const secret = await createToken(th.host, 'alice');
+    const created = await fetch(new URL('api/v1/user/repos', running.url), jsonInit('POST', { name: 'big' }, tokenHeader(secret)));
+    expect(created.status).toBe(201);
+    // The first describe's 12 MiB history: more than a client that stops reading can take into its buffers.
+    await git(['push', '-q', `http://alice:${secret}@127.0.0.1:${serverPort}/alice/big.git`, 'main'], path.join(scratch, 'seed'));
+    pushed = (await git(['rev-parse', 'main'], path.join(scratch, 'seed'))).trim();
+  });
+
+  afterAll(async () => {
+    await running?.close();
+    await th?.cleanup();
+  });
+
+  it('sends its headers first, then the pack as git writes it, ended by closing the connection', async () => {
+    const body = pkt('command=fetch\n') + '0001' + pkt('no-progress\n') + pkt(`want ${pushed}\n`) + pkt('done\n') + '0000';
+    const request = await rawRequest(serverPort, fetchHead(body.length), body);
+    await request.closed;
+    const answer = parse(request.received());
+    expect(answer.status).toBe('HTTP/1.1 200 OK');
+    expect(answer.headers.get('content-type')).toBe('application/x-git-upload-pack-result');
+    expect(answer.headers.get('cache-control')).toBe('no-cache, max-age=0, must-revalidate');
+    expect(answer.headers.get('connection')).toBe('close');
+    // No framing of this process's own in the body: git's pkt-lines are all there is, up to the final flush.
+    expect(answer.headers.has('transfer-encoding')).toBe(false);
+    expect(answer.headers.has('content-length')).toBe(false);
+    expect(answer.body.subarray(0, 13).toString('latin1')).toBe(pkt('packfile\n'));
+    // Then side-band 1, the pack, from its signature on.
+    expect(answer.body.subarray(17, 22).toString('latin1')).toBe('\u0001PACK');
+    expect(answer.body.subarray(-4).toString('latin1')).toBe('0000');
+    expect(answer.body.length).toBeGreaterThan(12 * 1024 * 1024);
+    expect(gitProcesses()).toEqual([]);
+  });
+
+  it('stops git when the client reads nothing for HTTP_IDLE_TIMEOUT, and closes the connection', async () => {
+    const body = pkt('command=fetch\n') + '0001' + pkt(`want ${pushed}\n`) + pkt('done\n') + '0000';
+    const request = await rawRequest(serverPort, fetchHead(body.length), body);
+    expect(await waitFor(() => request.received().length > 0, 5000)).toBe(true);
+    request.socket.pause();
+    const paused = Date.now();
+    expect(request.received().toString('latin1')).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    // Still there while the client is merely slow: git has filled the buffers and waits.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(gitProcesses().length).toBeGreaterThan(0);
+    expect(await waitFor(() => gitProcesses().length === 0, 5000)).toBe(true);
+    expect(Date.now() - paused).toBeGreaterThanOrEqual(900);
+    // What was sent before is still read, and then the connection's end: the answer is cut short.
+    request.socket.resume();
+    await request.closed;
+    expect(request.received().length).toBeLessThan(12 * 1024 * 1024);
+    // The server serves the next fetch as before.
+    const again = await fetch(new URL(`${fetchPath.slice(1)}`, running.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-git-upload-pack-request', 'git-protocol': 'version=2' },
+      body: pkt('command=fetch\n') + '0001' + pkt(`want ${pushed}\n`) + pkt(`have ${pushed}\n`) + pkt('done\n') + '0000',
+    });
+    expect(again.status).toBe(200);
+    expect(Buffer.from(await again.arrayBuffer()).toString('latin1')).toContain('packfile');
+  });
+
+  it('streams a fetch request over 1 MiB into git and its answer through the server, chunked, as before', async () => {
+    // 22,000 haves of objects the server does not know: a long negotiation, which git still answers with the pack.
+    const haves = Array.from({ length: 22_000 }, (_, i) => pkt(`have ${i.toString(16).padStart(40, '0')}\n`)).join('');
+    const body = pkt('command=fetch\n') + '0001' + pkt('no-progress\n') + pkt(`want ${pushed}\n`) + haves + pkt('done\n') + '0000';
+    expect(body.length).toBeGreaterThan(1024 * 1024);
+    const request = await rawRequest(serverPort, fetchHead(body.length).replace('\r\n\r\n', '\r\nConnection: close\r\n\r\n'), body);
+    await request.closed;
+    const answer = parse(request.received());
+    expect(answer.status).toMatch(/^HTTP\/1\.1 200 /);
+    expect(answer.headers.get('transfer-encoding')).toBe('chunked');
+    expect(answer.body.toString('latin1')).toContain(pkt('packfile\n'));
+    expect(answer.body.length).toBeGreaterThan(12 * 1024 * 1024);
   });
 });

@@ -1,8 +1,11 @@
+import { ServerResponse, type IncomingMessage } from 'node:http';
+import { Socket } from 'node:net';
 import { PassThrough, Readable, Transform, type TransformCallback } from 'node:stream';
+import { TLSSocket } from 'node:tls';
 import { createGunzip } from 'node:zlib';
 import type { H3, H3Event } from 'h3';
 import { FastResponse } from 'srvx';
-import { FLUSH_PKT, ForbiddenError, NotFoundError, UnauthorizedError, isRepoHostError, pktLine, scopesGrant, type GitService, type RepoHost } from '@repohost/core';
+import { FLUSH_PKT, ForbiddenError, NotFoundError, UnauthorizedError, isRepoHostError, pktLine, scopesGrant, type DirectOutput, type GitService, type RepoHost, type ServiceSession } from '@repohost/core';
 import { authenticate, type Authentication } from '../auth.js';
 import { bodyTooLargeResponse, decodedRouterParams, errorResponse, missingScopeError, requestCredentials, type ResponseHeaders } from '../api/router.js';
 import { HttpError } from '../api/errors.js';
@@ -57,14 +60,16 @@ export function registerSmartHttp(app: H3, host: RepoHost): void {
       const input = requestBody(event, cap);
       input.on('error', (error) => stop.abort(error));
       const protocol = event.req.headers.get('git-protocol') ?? undefined;
-      const session = await host.transfer.run(auth.actor, { owner, name: repo, service, protocol }, input, { stateless: true, signal: stop.signal });
+      const headers = noCache(`application/x-${serviceName}-result`);
+      const direct = service === 'upload-pack' ? directOutputOf(event, host, headers) : undefined;
+      const session = await host.transfer.run(auth.actor, { owner, name: repo, service, protocol }, input, { stateless: true, signal: stop.signal, directOutput: direct?.output });
+      if (session.direct && direct) return directAnswer(session, direct);
       // The status goes out with git's first bytes, so a body that goes over its cap before then still gets its 413.
       await outputStarts(session.output);
       // A body over its cap, or not gzip after all, before git has answered: say so instead of a cut-off 200.
       if (input.errored instanceof HttpError) throw input.errored;
       // Stopped before it said anything: the client has gone away, and nobody is left to answer.
       if (session.output.destroyed && !session.output.readableEnded) throw new HttpError(499, 'the client closed the request');
-      const headers = noCache(`application/x-${serviceName}-result`);
       // A fetch answers with git's own stdout, piped to the socket (srvx pipes a Node stream as it is): nothing to
       // record afterwards, and the client checks the pack's framing itself.
       if (service === 'upload-pack') return new FastResponse(session.output as unknown as ResponseBody, { status: 200, headers });
@@ -210,6 +215,63 @@ class ByteLimit extends Transform {
     this.onExceeded();
     callback(new HttpError(413, `the request is larger than ${this.max} bytes`));
   }
+}
+
+/** A fetch's answer that git writes to the client's socket itself, and what tells when its headers have gone out. */
+interface DirectAnswer {
+  output: DirectOutput;
+  socket: Socket;
+  headersSent: Promise<void>;
+}
+
+/**
+ * The client's connection, when git can write a fetch's answer to it itself (its pack goes to the client with no
+ * copy through this process, which halves the server's CPU per clone): HTTP/1 on plain TCP, since TLS encrypts in
+ * this process and HTTP/2 frames. That answer has no chunked framing; it ends when the connection closes
+ * (`Connection: close`), and its headers go out before git is given its request.
+ */
+function directOutputOf(event: H3Event, host: RepoHost, headers: ResponseHeaders): DirectAnswer | undefined {
+  const node = event.runtime?.node as { req?: IncomingMessage; res?: unknown } | undefined;
+  const req = node?.req;
+  const res = node?.res;
+  if (!req || !(res instanceof ServerResponse) || req.httpVersionMajor !== 1) return undefined;
+  const socket = req.socket;
+  if (!(socket instanceof Socket) || socket instanceof TLSSocket || socket.destroyed) return undefined;
+  let sent!: () => void;
+  const headersSent = new Promise<void>((resolve) => (sent = resolve));
+  const beforeOutput = async () => {
+    if (res.headersSent || socket.destroyed) throw new Error('the connection has gone');
+    // The body is git's bytes as they are, up to the end of the connection.
+    res.useChunkedEncodingByDefault = false;
+    res.writeHead(200, { ...headers, connection: 'close' });
+    res.flushHeaders();
+    // Node's inactivity timeout would see nothing more go by: git's writes are watched instead.
+    socket.setTimeout(0);
+    // Queued behind the headers: called once they are with the kernel, before anything git writes.
+    await new Promise<void>((resolve, reject) => socket.write(Buffer.alloc(0), (error) => (error ? reject(error) : resolve())));
+    sent();
+  };
+  const idleTimeoutMs = Math.max(0, host.settings.repohost.HTTP_IDLE_TIMEOUT) * 1000;
+  return { output: { socket, beforeOutput, idleTimeoutMs }, socket, headersSent };
+}
+
+/**
+ * The response of a fetch git answers on the socket: its headers are out once git has started; the response ends
+ * (and the connection closes) when git has exited. A git that fails before then gets the usual error answer; one
+ * that fails midway leaves a cut connection, which the client reports.
+ */
+async function directAnswer(session: ServiceSession, direct: DirectAnswer): Promise<Response> {
+  await Promise.race([direct.headersSent, session.done]);
+  const end = new PassThrough();
+  session.done.then(
+    () => end.end(),
+    () => {
+      direct.socket.destroy();
+      end.end();
+    },
+  );
+  // Nothing goes through it: it ends the response (headers sent already) once git has.
+  return new FastResponse(end as unknown as ResponseBody, { status: 200 });
 }
 
 /** Resolves when `output` has its first bytes, ends, fails or closes; reads nothing. */
