@@ -184,9 +184,10 @@ const CONNECTIONS_CHECKING_INTERVAL_MS = 1000;
 /**
  * Timeouts against clients that hold connections without using them: the headers must arrive within
  * `[repohost] HTTP_HEADERS_TIMEOUT`, and a connection on which nothing is received or sent for `HTTP_IDLE_TIMEOUT`
- * is closed. There is no overall deadline, so long pushes and clones keep working while bytes flow. Call it before
- * `listen()`: Node reads the checking interval when listening starts (a server already listening checks headers
- * at its old interval).
+ * is closed (a fetch whose pack git writes to the socket itself is watched through git's writes instead: see
+ * smart-http.ts). There is no overall deadline, so long pushes and clones keep working while bytes flow. Call it
+ * before `listen()`: Node reads the checking interval when listening starts (a server already listening checks
+ * headers at its old interval).
  */
 export function configureHttpServer(server: Server, settings: RepoHost['settings']): void {
   const { HTTP_HEADERS_TIMEOUT, HTTP_IDLE_TIMEOUT } = settings.repohost;
