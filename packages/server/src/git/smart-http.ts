@@ -225,9 +225,9 @@ interface DirectAnswer {
 }
 
 /**
- * The client's connection, when git can write a fetch's answer to it itself (its pack goes to the client with no
- * copy through this process, which halves the server's CPU per clone): HTTP/1 on plain TCP, since TLS encrypts in
- * this process and HTTP/2 frames. That answer has no chunked framing; it ends when the connection closes
+ * The client's connection, when git can write a fetch's answer to it itself (its pack then takes no copy through
+ * this process, which was most of the server's CPU per clone): HTTP/1 on plain TCP, since TLS encrypts in this
+ * process and HTTP/2 frames. That answer has no chunked framing; it ends when the connection closes
  * (`Connection: close`), and its headers go out before git is given its request. The access log counts no body bytes
  * for it: they do not pass through here.
  */
