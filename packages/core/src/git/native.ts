@@ -628,12 +628,13 @@ export class NativeGitBackend implements GitBackend {
     /** Why git was stopped here, when it was (the client's headers could not go out, or it read nothing). */
     let stoppedBecause: string | undefined;
     let stopWatching = () => {};
+    let closed = false;
     if (!direct) input.pipe(child.stdin);
     else {
       child.once('spawn', () => {
         direct.beforeOutput().then(
           () => {
-            if (child.exitCode !== null || stopOnAbort.stopped) return;
+            if (closed || stopOnAbort.stopped) return;
             input.pipe(child.stdin);
             if (direct.idleTimeoutMs > 0 && child.pid !== undefined) {
               stopWatching = watchWrites(child.pid, direct.idleTimeoutMs, () => {
@@ -653,6 +654,7 @@ export class NativeGitBackend implements GitBackend {
     const exited = new Promise<void>((resolve, reject) => {
       child.on('error', reject);
       child.on('close', (code, signal) => {
+        closed = true;
         stopOnAbort.dispose();
         stopWatching();
         if (code === 0) resolve();
