@@ -17,7 +17,9 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ARTIFACTS_SPACE, ActionArtifactSchema, ArtifactsService, BlobsService, RunnersService, SYSTEM, TasksService, schemaErrors, type RegisteredRunner } from '@repohost/core';
 import { jsonInit, startTestServer, type TestServer } from '@repohost/test-support';
-import { account, expectApiError, json, uniq, type Account } from './helpers';
+import { account, expectApiError, json, tempFolders, uniq, type Account } from './helpers';
+
+const temp = tempFolders();
 
 const run = promisify(execFile);
 
@@ -157,6 +159,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
+  await temp.removeAll();
   await s?.cleanup();
 });
 
@@ -169,7 +172,7 @@ describe('artifacts uploaded by @actions/artifact', () => {
 
   beforeAll(async () => {
     task = await startTask(alice, true);
-    work = await mkdtemp(path.join(tmpdir(), 'repohost-artifacts-'));
+    work = await temp.make('repohost-artifacts-');
     await mkdir(path.join(work, 'out', 'nested'), { recursive: true });
     await writeFile(path.join(work, 'out', 'first.txt'), first);
     await writeFile(path.join(work, 'out', 'nested', 'second.bin'), second);
@@ -285,7 +288,7 @@ describe('artifacts uploaded by @actions/artifact', () => {
     expect((await twirp('ListArtifacts', { workflow_run_backend_id: String(task.runId), workflow_job_run_backend_id: '1' }, other.runtimeToken)).status).toBe(400);
     // A reader of a public repository sees its artifacts but may not delete them.
     const pub = await startTask(carol);
-    const work2 = await mkdtemp(path.join(tmpdir(), 'repohost-artifacts-'));
+    const work2 = await temp.make('repohost-artifacts-');
     await writeFile(path.join(work2, 'a.txt'), 'a');
     const up = await client(pub, ['upload', 'pub', work2, path.join(work2, 'a.txt')], work2);
     expect(up.code, up.stderr).toBe(0);
@@ -318,7 +321,7 @@ describe('artifacts uploaded by @actions/artifact', () => {
 describe('quota and expiry', () => {
   test("a deleted repository's artifacts lose their zips with the next cleanup", async () => {
     const task = await startTask(alice);
-    const work = await mkdtemp(path.join(tmpdir(), 'repohost-artifacts-'));
+    const work = await temp.make('repohost-artifacts-');
     await writeFile(path.join(work, 'a.txt'), 'gone soon');
     const up = await client(task, ['upload', 'doomed', work, path.join(work, 'a.txt')], work);
     expect(up.code, up.stderr).toBe(0);
@@ -338,7 +341,7 @@ describe('quota and expiry', () => {
     const dave = await account(s, 'dave');
     await s.host.quota.addMember(SYSTEM, group, await s.host.users.resolve(SYSTEM, dave.name));
     const task = await startTask(dave);
-    const work = await mkdtemp(path.join(tmpdir(), 'repohost-artifacts-'));
+    const work = await temp.make('repohost-artifacts-');
     await writeFile(path.join(work, 'a.txt'), 'quota');
     const first = await client(task, ['upload', 'one', work, path.join(work, 'a.txt')], work);
     expect(first.code, first.stderr).toBe(0);
@@ -349,7 +352,7 @@ describe('quota and expiry', () => {
 
   test('the cleanup expires artifacts past their retention: listed as expired, the zip gone', async () => {
     const task = await startTask(alice);
-    const work = await mkdtemp(path.join(tmpdir(), 'repohost-artifacts-'));
+    const work = await temp.make('repohost-artifacts-');
     await writeFile(path.join(work, 'a.txt'), 'old');
     const up = await client(task, ['upload', 'old', work, path.join(work, 'a.txt')], work);
     expect(up.code, up.stderr).toBe(0);

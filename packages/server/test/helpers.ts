@@ -1,6 +1,9 @@
 /**
  * Small helpers shared by the server API tests (not a test file itself).
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { crc32, deflateRawSync } from 'node:zlib';
 import { expect } from 'vitest';
 import { randomBytes } from 'node:crypto';
@@ -122,4 +125,22 @@ export function zipFiles(files: Record<string, string | Buffer>, deflate = false
   end.writeUInt32LE(directory.length, 12);
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, directory, end]);
+}
+
+/**
+ * The temporary folders a test file makes (a package's sources, a client's home…), each under the system's
+ * temporary folder, all removed by `removeAll()` in the file's `afterAll`: left behind, they add up run after run.
+ */
+export function tempFolders(): { make(prefix: string): Promise<string>; removeAll(): Promise<void> } {
+  const made: string[] = [];
+  return {
+    async make(prefix) {
+      const folder = await mkdtemp(path.join(tmpdir(), prefix));
+      made.push(folder);
+      return folder;
+    },
+    async removeAll() {
+      await Promise.all(made.splice(0).map((folder) => rm(folder, { recursive: true, force: true })));
+    },
+  };
 }

@@ -9,7 +9,7 @@
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { appendFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -17,7 +17,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Kysely } from 'kysely';
 import { PackageSchema, matchesSchema, packageBlobKey } from '@repohost/core';
 import { jsonInit, startTestServer, type TestServer } from '@repohost/test-support';
-import { account, json, uniq, type Account } from './helpers';
+import { account, json, tempFolders, uniq, type Account } from './helpers';
+
+const temp = tempFolders();
 
 const run = promisify(execFile);
 
@@ -57,7 +59,7 @@ async function cargo(cwd: string, ...args: string[]): Promise<{ stdout: string; 
 
 /** A library crate whose one function says which version it is. */
 async function library(name: string, version: string): Promise<string> {
-  const folder = await mkdtemp(path.join(tmpdir(), 'cargo-lib-'));
+  const folder = await temp.make('cargo-lib-');
   await mkdir(path.join(folder, 'src'));
   await writeFile(
     path.join(folder, 'Cargo.toml'),
@@ -83,7 +85,7 @@ async function library(name: string, version: string): Promise<string> {
 
 /** A binary crate that depends on `dependency` from the registry and prints its greeting. */
 async function consumer(dependency: string): Promise<string> {
-  const folder = await mkdtemp(path.join(tmpdir(), 'cargo-bin-'));
+  const folder = await temp.make('cargo-bin-');
   await mkdir(path.join(folder, 'src'));
   await writeFile(
     path.join(folder, 'Cargo.toml'),
@@ -124,13 +126,14 @@ beforeAll(async () => {
   s = await startTestServer({ packages: { LIMIT_SIZE_CARGO: LIMIT } });
   alice = await account(s, 'alice');
   bob = await account(s, 'bob');
-  home = await mkdtemp(path.join(tmpdir(), 'cargo-home-'));
+  home = await temp.make('cargo-home-');
   await writeFile(path.join(home, 'config.toml'), ['[registries.repohost]', `index = "sparse+${s.url}api/packages/${alice.name}/cargo/"`, ''].join('\n'));
   // Cargo sends the token verbatim in `Authorization`; Forgejo's documentation has it written with its scheme.
   await writeFile(path.join(home, 'credentials.toml'), ['[registries.repohost]', `token = "Bearer ${alice.token}"`, ''].join('\n'));
 });
 
 afterAll(async () => {
+  await temp.removeAll();
   await s?.cleanup();
 });
 

@@ -10,7 +10,7 @@
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -18,7 +18,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Kysely } from 'kysely';
 import { PackageSchema, matchesSchema, packageBlobKey } from '@repohost/core';
 import { jsonInit, startTestServer, type TestServer } from '@repohost/test-support';
-import { account, json, uniq, zipFiles, type Account } from './helpers';
+import { account, json, tempFolders, uniq, zipFiles, type Account } from './helpers';
+
+const temp = tempFolders();
 
 const run = promisify(execFile);
 
@@ -84,8 +86,8 @@ async function expectError(res: Response, status: number, message: string): Prom
 
 /** A fresh project requiring nothing yet, whose only repository is `owner`'s registry (packagist.org off). */
 async function project(owner: string): Promise<{ folder: string; home: string }> {
-  const folder = await mkdtemp(path.join(tmpdir(), 'composer-project-'));
-  const home = await mkdtemp(path.join(tmpdir(), 'composer-home-'));
+  const folder = await temp.make('composer-project-');
+  const home = await temp.make('composer-home-');
   const manifest = {
     name: 'test/consumer',
     repositories: [{ type: 'composer', url: `${s.url}api/packages/${owner}/composer` }, { 'packagist.org': false }],
@@ -112,6 +114,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await temp.removeAll();
   await s?.cleanup();
 });
 

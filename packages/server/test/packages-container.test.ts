@@ -11,15 +11,16 @@
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Kysely } from 'kysely';
 import { ContainerPackagesService, PackageSchema, matchesSchema } from '@repohost/core';
 import { findExecutable, jsonInit, startTestServer, type TestServer } from '@repohost/test-support';
-import { account, json, uniq, type Account } from './helpers';
+import { account, json, tempFolders, uniq, type Account } from './helpers';
+
+const temp = tempFolders();
 
 const run = promisify(execFile);
 
@@ -99,12 +100,13 @@ beforeAll(async () => {
   s = await startTestServer({ packages: { LIMIT_SIZE_CONTAINER: LIMIT } });
   alice = await account(s, 'alice');
   bob = await account(s, 'bob');
-  home = await mkdtemp(path.join(tmpdir(), 'crane-home-'));
+  home = await temp.make('crane-home-');
   await mkdir(path.join(home, '.docker'));
   registry = new URL(s.url).host;
 });
 
 afterAll(async () => {
+  await temp.removeAll();
   await s?.cleanup();
 });
 
@@ -114,7 +116,7 @@ describe.skipIf(!CRANE)('the container registry with the real crane', () => {
 
   test('crane auth login, then crane append pushes an image built from a tarball', async () => {
     await crane('auth', 'login', registry, '-u', alice.name, '-p', alice.token);
-    const work = await mkdtemp(path.join(tmpdir(), 'crane-layer-'));
+    const work = await temp.make('crane-layer-');
     await writeFile(path.join(work, 'hello.txt'), 'hello from the layer\n');
     await run('tar', ['-cf', path.join(work, 'layer.tar'), '-C', work, 'hello.txt']);
     await crane('append', '-f', path.join(work, 'layer.tar'), '-t', `${image()}:v1`);
@@ -142,7 +144,7 @@ describe.skipIf(!CRANE)('the container registry with the real crane', () => {
     const catalog = (await crane('catalog', registry)).trim().split('\n');
     expect(catalog).toEqual(expect.arrayContaining([`${alice.name.toLowerCase()}/app`, `${alice.name.toLowerCase()}/app2`]));
 
-    const out = await mkdtemp(path.join(tmpdir(), 'crane-pull-'));
+    const out = await temp.make('crane-pull-');
     await crane('pull', `${image()}2:latest`, path.join(out, 'image.tar'));
     expect((await readFile(path.join(out, 'image.tar'))).length).toBeGreaterThan(0);
     await crane('export', `${image()}2:latest`, path.join(out, 'fs.tar'));
@@ -187,7 +189,7 @@ describe.skipIf(!ORAS)('the container registry with the real oras (OCI artifacts
   let subject: string;
 
   test('oras login, push of an artifact with its own type, manifest fetch, pull, tag and repo tags; anonymous push is 401', async () => {
-    work = await mkdtemp(path.join(tmpdir(), 'oras-work-'));
+    work = await temp.make('oras-work-');
     await writeFile(path.join(work, 'file.txt'), text);
     await oras(['login', registry, '-u', alice.name, '-p', alice.token]);
     // The credentials went to the file named, not to ~/.docker.
@@ -203,7 +205,7 @@ describe.skipIf(!ORAS)('the container registry with the real oras (OCI artifacts
       expect.objectContaining({ mediaType: 'text/plain', digest: sha256(text), size: Buffer.byteLength(text), annotations: { 'org.opencontainers.image.title': 'file.txt' } }),
     ]);
 
-    const out = await mkdtemp(path.join(tmpdir(), 'oras-pull-'));
+    const out = await temp.make('oras-pull-');
     await oras(['pull', `${repo()}:v1`, '-o', out]);
     expect(await readFile(path.join(out, 'file.txt'), 'utf8')).toBe(text);
 

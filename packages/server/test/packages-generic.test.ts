@@ -8,16 +8,17 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Kysely } from 'kysely';
 import { PackageFileSchema, PackageSchema, matchesSchema, packageBlobKey } from '@repohost/core';
 import { PASSWORD, jsonInit, startTestServer, type TestServer } from '@repohost/test-support';
-import { account, json, uniq, type Account } from './helpers';
+import { account, json, tempFolders, uniq, type Account } from './helpers';
+
+const temp = tempFolders();
 
 const run = promisify(execFile);
 
@@ -48,12 +49,13 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await temp.removeAll();
   await s?.cleanup();
 });
 
 describe('the generic registry', () => {
   test('curl uploads and downloads a file; its headers are Forgejo’s; a second upload is 409', async () => {
-    const folder = await mkdtemp(path.join(tmpdir(), 'pkg-curl-'));
+    const folder = await temp.make('pkg-curl-');
     const source = path.join(folder, 'hello.txt');
     await writeFile(source, 'Hello, packages!\n');
     const url = `${s.url}api/packages/${alice.name}/generic/hello/1.0.0/hello.txt`;

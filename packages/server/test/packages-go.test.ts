@@ -10,7 +10,7 @@
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -21,7 +21,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Kysely } from 'kysely';
 import { PackageSchema, matchesSchema, packageBlobKey } from '@repohost/core';
 import { jsonInit, startTestServer, type TestServer } from '@repohost/test-support';
-import { account, json, uniq, zipFiles, type Account } from './helpers';
+import { account, json, tempFolders, uniq, zipFiles, type Account } from './helpers';
+
+const temp = tempFolders();
 
 const run = promisify(execFile);
 
@@ -96,7 +98,7 @@ async function go(root: string, cwd: string, proxy: string, ...args: [...string[
  * command's SSL_CERT_FILE), and every request passed on as it came, credentials included.
  */
 async function tlsFront(): Promise<{ url: string; cert: string; close: () => Promise<void> }> {
-  const folder = await mkdtemp(path.join(tmpdir(), 'go-tls-'));
+  const folder = await temp.make('go-tls-');
   const key = path.join(folder, 'key.pem');
   const cert = path.join(folder, 'cert.pem');
   await run('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { timeout: 30_000 });
@@ -116,7 +118,7 @@ async function tlsFront(): Promise<{ url: string; cert: string; close: () => Pro
 
 /** A main module importing `module`'s package and printing its greeting (to stderr: `println` needs no imports). */
 async function consumer(module: string): Promise<string> {
-  const folder = await mkdtemp(path.join(tmpdir(), 'go-consumer-'));
+  const folder = await temp.make('go-consumer-');
   await writeFile(path.join(folder, 'go.mod'), 'module consumer\n\ngo 1.21\n');
   await writeFile(path.join(folder, 'main.go'), `package main\n\nimport greet "${module}"\n\nfunc main() { println(greet.Hello()) }\n`);
   return folder;
@@ -130,6 +132,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await temp.removeAll();
   await s?.cleanup();
 });
 
@@ -143,7 +146,7 @@ describe.skipIf(!goVersion)('the Go registry with the real go command', () => {
     // The second upload deflates its entries: the go.mod is read through inflate.
     expect((await upload(alice.name, moduleZip(module, 'v1.1.0', true), basic(alice))).status).toBe(201);
 
-    const root = await mkdtemp(path.join(tmpdir(), 'go-root-'));
+    const root = await temp.make('go-root-');
     const folder = await consumer(module);
     const listed = await go(root, folder, proxy(), 'list', '-m', '-versions', module);
     expect(listed.stdout.trim()).toBe(`${module} v1.0.0 v1.1.0`);
@@ -210,7 +213,7 @@ describe.skipIf(!goVersion)('the Go registry with the real go command', () => {
     // The go command sends a URL's credentials over HTTPS only ("refusing to pass credentials to insecure URL").
     const front = await tlsFront();
     try {
-      const root = await mkdtemp(path.join(tmpdir(), 'go-root-'));
+      const root = await temp.make('go-root-');
       const folder = await consumer(hidden);
       const withToken = new URL(`api/packages/${org}/go`, front.url);
       withToken.username = alice.name;
@@ -218,7 +221,7 @@ describe.skipIf(!goVersion)('the Go registry with the real go command', () => {
       await go(root, folder, withToken.href, 'get', `${hidden}@v0.1.0`, { SSL_CERT_FILE: front.cert });
       expect((await go(root, folder, withToken.href, 'run', '.')).stderr.trim()).toBe(`${hidden}@v0.1.0`);
       // Without credentials the go command is refused.
-      const fresh = await mkdtemp(path.join(tmpdir(), 'go-root-'));
+      const fresh = await temp.make('go-root-');
       await expect(go(fresh, await consumer(hidden), new URL(`api/packages/${org}/go`, front.url).href, 'get', `${hidden}@v0.1.0`, { SSL_CERT_FILE: front.cert })).rejects.toThrow(/401/);
     } finally {
       await front.close();

@@ -11,7 +11,6 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
@@ -21,7 +20,9 @@ import type { Kysely } from 'kysely';
 import { parse as parseYaml } from 'yaml';
 import { PackageSchema, matchesSchema, parseChartArchive } from '@repohost/core';
 import { findExecutable, jsonInit, startTestServer, type TestServer } from '@repohost/test-support';
-import { account, json, uniq, ustarOf, type Account } from './helpers';
+import { account, json, tempFolders, uniq, ustarOf, type Account } from './helpers';
+
+const temp = tempFolders();
 
 const run = promisify(execFile);
 
@@ -76,10 +77,11 @@ beforeAll(async () => {
   s = await startTestServer({ packages: { LIMIT_SIZE_HELM: LIMIT } });
   alice = await account(s, 'alice');
   bob = await account(s, 'bob');
-  home = await mkdtemp(path.join(tmpdir(), 'helm-home-'));
+  home = await temp.make('helm-home-');
 });
 
 afterAll(async () => {
+  await temp.removeAll();
   await s?.cleanup();
 });
 

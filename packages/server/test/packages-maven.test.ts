@@ -19,7 +19,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Kysely } from 'kysely';
 import { PackageFileSchema, PackageSchema, matchesSchema, packageBlobKey } from '@repohost/core';
 import { TEST_DB, jsonInit, startTestServer, type TestServer } from '@repohost/test-support';
-import { account, json, uniq, type Account } from './helpers';
+import { account, json, tempFolders, uniq, type Account } from './helpers';
+
+const temp = tempFolders();
 
 const run = promisify(execFile);
 
@@ -126,7 +128,7 @@ beforeAll(async () => {
   s = await startTestServer({ packages: { LIMIT_SIZE_MAVEN: LIMIT } });
   alice = await account(s, 'alice');
   bob = await account(s, 'bob');
-  work = await mkdtemp(path.join(tmpdir(), 'maven-test-'));
+  work = await temp.make('maven-test-');
   await writeFile(
     path.join(work, 'settings.xml'),
     `<settings><servers><server><id>repohost</id><username>${alice.name}</username><password>${alice.token}</password></server></servers></settings>\n`,
@@ -134,6 +136,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await temp.removeAll();
   await s?.cleanup();
 });
 

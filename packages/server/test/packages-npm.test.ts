@@ -8,15 +8,16 @@
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Kysely } from 'kysely';
 import { PackageSchema, matchesSchema, packageBlobKey } from '@repohost/core';
 import { jsonInit, startTestServer, type TestServer } from '@repohost/test-support';
-import { account, json, uniq, type Account } from './helpers';
+import { account, json, tempFolders, uniq, type Account } from './helpers';
+
+const temp = tempFolders();
 
 const run = promisify(execFile);
 
@@ -51,7 +52,7 @@ async function npm(cwd: string, ...args: string[]): Promise<{ stdout: string; st
 
 /** A project folder with a package.json and an index.js that says who it is. */
 async function project(name: string, version: string): Promise<string> {
-  const folder = await mkdtemp(path.join(tmpdir(), 'npm-pkg-'));
+  const folder = await temp.make('npm-pkg-');
   await writeFile(
     path.join(folder, 'package.json'),
     JSON.stringify({ name, version, description: `the ${name} package`, main: 'index.js', license: 'MIT', keywords: ['repohost'], author: 'Alice <alice@example.com>' }),
@@ -80,7 +81,7 @@ beforeAll(async () => {
   s = await startTestServer({ packages: { LIMIT_SIZE_NPM: LIMIT } });
   alice = await account(s, 'alice');
   bob = await account(s, 'bob');
-  home = await mkdtemp(path.join(tmpdir(), 'npm-home-'));
+  home = await temp.make('npm-home-');
   const url = new URL(registry(alice.name));
   await writeFile(
     path.join(home, '.npmrc'),
@@ -89,6 +90,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await temp.removeAll();
   await s?.cleanup();
 });
 
@@ -127,7 +129,7 @@ describe('the npm registry with the real npm client', () => {
   });
 
   test('npm install in another project puts the packages’ files in node_modules', async () => {
-    const consumer = await mkdtemp(path.join(tmpdir(), 'npm-consumer-'));
+    const consumer = await temp.make('npm-consumer-');
     await writeFile(path.join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
     await npm(consumer, 'install', plain, scoped);
     expect(await readFile(path.join(consumer, 'node_modules', plain, 'index.js'), 'utf8')).toContain(`${plain}@1.0.0`);

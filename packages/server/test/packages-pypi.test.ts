@@ -9,15 +9,14 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, readdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Kysely } from 'kysely';
 import { PackageFileSchema, PackageSchema, matchesSchema, packageBlobKey } from '@repohost/core';
 import { jsonInit, startTestServer, type TestServer } from '@repohost/test-support';
-import { account, json, uniq, type Account } from './helpers';
+import { account, json, tempFolders, uniq, type Account } from './helpers';
 
 const run = promisify(execFile);
 
@@ -74,8 +73,10 @@ with zipfile.ZipFile(os.path.join(out, '%s-%s-py3-none-any.whl' % (dist, version
         whl.writestr(path, text)
 `;
 
+const temp = tempFolders();
+
 async function buildDistributions(name: string, version: string, requires: string, module: string): Promise<string> {
-  const folder = await mkdtemp(path.join(tmpdir(), 'pypi-dist-'));
+  const folder = await temp.make('pypi-dist-');
   await run('python3', ['-c', BUILD, folder, name, version, requires, module]);
   return folder;
 }
@@ -124,6 +125,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await temp.removeAll();
   await s?.cleanup();
 });
 
@@ -136,7 +138,7 @@ describe.skipIf(!TWINE)('the PyPI registry with twine and pip', () => {
   let home: string;
 
   test('twine upload of an sdist and a wheel; the simple index links both with their sha256 and requires-python', async () => {
-    home = await mkdtemp(path.join(tmpdir(), 'pypi-home-'));
+    home = await temp.make('pypi-home-');
     const folder = await buildDistributions(name, '1.0.0', '>=3.7', module);
     const files = (await readdir(folder)).sort();
     expect(files).toEqual([`Repohost_Demo_${suffix}-1.0.0-py3-none-any.whl`, `Repohost_Demo_${suffix}-1.0.0.tar.gz`]);
@@ -205,7 +207,7 @@ describe.skipIf(!TWINE)('the PyPI registry with twine and pip', () => {
     const data = await readFile(path.join(future, wheel));
     const res = await upload(alice.name, form(twineFields(name, '2.0.0', data, [['requires_python', '>=99']]), { name: wheel, data }), basic(alice));
     expect(res.status).toBe(201);
-    const target = await mkdtemp(path.join(tmpdir(), 'pypi-target-'));
+    const target = await temp.make('pypi-target-');
     const index = new URL(`api/packages/${alice.name}/pypi/simple`, s.url);
     index.username = alice.name;
     index.password = alice.token;
