@@ -368,4 +368,20 @@ describe('quota and expiry', () => {
     expect(shown).toMatchObject({ id: up.out.id, expired: true });
     await expectApiError(await s.fetch(`/api/v1/repos/${task.repo}/actions/artifacts/${up.out.id}/zip`, { headers: alice.h }), 404, s.url);
   });
+
+  test('a retention the client asks for is taken in whole days, rounded: its request arrives a moment after it was made', async () => {
+    const task = await startTask(alice);
+    const artifacts = s.host.service(ArtifactsService);
+    const runtime = await artifacts.authenticate(task.runtimeToken);
+    const retention = async (name: string, fromNowMs: number) => {
+      const { artifact } = await artifacts.create(runtime, { runId: task.runId, name, expiresAt: new Date(Date.now() + fromNowMs) });
+      return (artifact.expired_unix - artifact.created_unix) / 86_400;
+    };
+    // @actions/artifact sends now + retention-days, computed on the runner before the request travels.
+    expect(await retention('five', 5 * 86_400_000 - 3000)).toBe(5);
+    expect(await retention('four', 4.3 * 86_400_000)).toBe(4);
+    // At least a day, at most [actions] ARTIFACT_RETENTION_DAYS (90 by default).
+    expect(await retention('soon', 60_000)).toBe(1);
+    expect(await retention('long', 400 * 86_400_000)).toBe(90);
+  });
 });

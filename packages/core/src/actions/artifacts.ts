@@ -158,7 +158,9 @@ export class ArtifactsService {
     const now = nowUnix();
     const maxDays = Math.max(1, this.ctx.settings.actions.ARTIFACT_RETENTION_DAYS);
     let days = maxDays;
-    if (input.expiresAt && Number.isFinite(input.expiresAt.getTime())) days = Math.min(maxDays, Math.max(1, Math.floor((input.expiresAt.getTime() / 1000 - now) / 86400)));
+    // The client sends its own now + retention-days: rounded, since it was computed before the request travelled
+    // (truncated, 5 days asked a moment ago came out as 4).
+    if (input.expiresAt && Number.isFinite(input.expiresAt.getTime())) days = Math.min(maxDays, Math.max(1, Math.round((input.expiresAt.getTime() / 1000 - now) / 86400)));
     const expires = now + days * 86400;
     const inserted = await this.store.insertOrGet({
       run_id: rt.job.run_id,
