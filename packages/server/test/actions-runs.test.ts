@@ -93,9 +93,10 @@ describe.skipIf(!RUNNER)('workflow runs with a protocol runner', () => {
       ['test', 'blocked', ['build'], ['ubuntu-latest']],
     ]);
     for (const job of jobs) expect(schemaErrors(ActionRunJobSchema, job)).toEqual([]);
-    // Each job is a pending commit status of the pushed commit.
-    const statuses = await json<any>(await s.fetch(`/api/v1/repos/${repo}/commits/${sha}/status`, { headers: alice.h }));
-    expect(statuses.statuses.map((st: any) => [st.context, st.status]).sort()).toEqual([
+    // Each job is a pending commit status of the pushed commit: written one after another once the run has
+    // committed, so the second may come a moment after the run is listed.
+    const statuses = async () => (await json<any>(await s.fetch(`/api/v1/repos/${repo}/commits/${sha}/status`, { headers: alice.h }))).statuses.map((st: any) => [st.context, st.status]).sort();
+    await expect.poll(statuses, { timeout: 10_000 }).toEqual([
       ['CI / build (push)', 'pending'],
       ['CI / test (push)', 'pending'],
     ]);
