@@ -59,7 +59,7 @@ import type { GitObjectData, GitObjectInfo, GitRefEntry, IncomingObjects, ReadOb
 import type { MaintenanceOptions, MaintenanceResult } from './backend.js';
 import { runMaintenance } from './native-maintenance.js';
 import { USER_HOOKS, readRepoHooks, writeRepoHook } from './native-hooks.js';
-import type { GitHookFile, GitHookName } from './types.js';
+import type { DirectOutput, GitHookFile, GitHookName } from './types.js';
 import { gitCounters } from './stats.js';
 import { gitSpawner, type GitProcess } from './native-spawner.js';
 import { watchWrites, writesObservable } from './write-watch.js';
@@ -629,27 +629,25 @@ export class NativeGitBackend implements GitBackend {
     let stoppedBecause: string | undefined;
     let stopWatching = () => {};
     let closed = false;
-    if (!direct) input.pipe(child.stdin);
-    else {
-      child.once('spawn', () => {
-        direct.beforeOutput().then(
-          () => {
-            if (closed || stopOnAbort.stopped) return;
-            input.pipe(child.stdin);
-            if (direct.idleTimeoutMs > 0 && child.pid !== undefined) {
-              stopWatching = watchWrites(child.pid, direct.idleTimeoutMs, () => {
-                stoppedBecause = `nothing was written for ${Math.round(direct.idleTimeoutMs / 1000)} s (the client reads nothing)`;
-                child.kill('SIGKILL');
-              });
-            }
-          },
-          (error: unknown) => {
-            stoppedBecause = `the answer could not start: ${(error as Error).message}`;
-            child.kill('SIGKILL');
-          },
-        );
+    /** A direct answer: the caller's headers first, then git's input, and git's writes watched from then on. */
+    const startDirect = async (to: DirectOutput) => {
+      try {
+        await to.beforeOutput();
+      } catch (error) {
+        stoppedBecause = `the answer could not start: ${(error as Error).message}`;
+        child.kill('SIGKILL');
+        return;
+      }
+      if (closed || stopOnAbort.stopped) return;
+      input.pipe(child.stdin);
+      if (to.idleTimeoutMs <= 0 || child.pid === undefined) return;
+      stopWatching = watchWrites(child.pid, to.idleTimeoutMs, () => {
+        stoppedBecause = `nothing was written for ${Math.round(to.idleTimeoutMs / 1000)} s (the client reads nothing)`;
+        child.kill('SIGKILL');
       });
-    }
+    };
+    if (direct) child.once('spawn', () => void startDirect(direct));
+    else input.pipe(child.stdin);
 
     const exited = new Promise<void>((resolve, reject) => {
       child.on('error', reject);
