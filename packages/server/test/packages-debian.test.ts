@@ -11,8 +11,7 @@
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -20,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Kysely } from 'kysely';
 import { PackageSchema, matchesSchema, packageBlobKey } from '@repohost/core';
 import { jsonInit, startTestServer, type TestServer } from '@repohost/test-support';
-import { account, json, uniq, ustarOf, type Account } from './helpers';
+import { account, json, tempFolders, uniq, ustarOf, type Account } from './helpers';
 
 const run = promisify(execFile);
 
@@ -41,12 +40,7 @@ const clients = Boolean(dpkgDeb && aptGet);
 if (!clients) console.warn('packages-debian: `dpkg-deb` or `apt-get` is missing, so the real-client tests are skipped (install them: apt-get install -y dpkg apt)');
 
 /** Temporary folders of the run, removed at its end. */
-const temps: string[] = [];
-async function tempDir(prefix: string): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), prefix));
-  temps.push(dir);
-  return dir;
-}
+const temp = tempFolders();
 
 const db = () => (s.host as unknown as { storage: { db: Kysely<any> } }).storage.db;
 const api = (owner: string) => `/api/packages/${owner}/debian`;
@@ -82,7 +76,7 @@ const controlOf = (name: string, ver: string, arch: string) => `Package: ${name}
 
 /** The real dpkg-deb: a package with a file whose content names the version, and `extra` bytes when asked. */
 async function buildDeb(name: string, ver: string, arch: string, extra?: Buffer): Promise<Buffer> {
-  const root = await tempDir('deb-src-');
+  const root = await temp.make('deb-src-');
   await mkdir(path.join(root, 'DEBIAN'));
   await writeFile(
     path.join(root, 'DEBIAN', 'control'),
@@ -92,14 +86,14 @@ async function buildDeb(name: string, ver: string, arch: string, extra?: Buffer)
   await mkdir(doc, { recursive: true });
   await writeFile(path.join(doc, 'greeting'), `${name} ${ver}\n`);
   if (extra) await writeFile(path.join(doc, 'blob.bin'), extra);
-  const out = path.join(await tempDir('deb-out-'), `${name}.deb`);
+  const out = path.join(await temp.make('deb-out-'), `${name}.deb`);
   await run('dpkg-deb', ['--root-owner-group', '-Zgzip', '--build', root, out], { env: clientEnv, timeout: 60_000 });
   return readFile(out);
 }
 
 /** apt in a private root: its own sources, state, cache and status; nothing of the machine's lists or keys. */
 async function aptRoot(sourcesLine: string): Promise<{ dir: string; apt: (cmd: 'apt-get' | 'apt-cache', ...args: string[]) => Promise<{ stdout: string; stderr: string }> }> {
-  const dir = await tempDir('apt-root-');
+  const dir = await temp.make('apt-root-');
   for (const sub of ['state/lists/partial', 'cache/archives/partial', 'parts', 'trusted.d', 'prefs.d', 'dl']) await mkdir(path.join(dir, sub), { recursive: true });
   await writeFile(path.join(dir, 'sources.list'), `${sourcesLine}\n`);
   await writeFile(path.join(dir, 'status'), '');
@@ -134,7 +128,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await s?.cleanup();
-  for (const dir of temps) await rm(dir, { recursive: true, force: true });
+  await temp.removeAll();
 });
 
 describe.skipIf(!clients)('the Debian registry with dpkg-deb and apt', () => {
@@ -157,7 +151,7 @@ describe.skipIf(!clients)('the Debian registry with dpkg-deb and apt', () => {
     expect(await (await s.fetch(`${api(alice.name)}/repository.key`)).text()).toBe(armored);
 
     const repo = `${s.url}api/packages/${alice.name}/debian`;
-    const keyFile = path.join(await tempDir('deb-key-'), 'repository.asc');
+    const keyFile = path.join(await temp.make('deb-key-'), 'repository.asc');
     await writeFile(keyFile, armored);
     const { dir, apt } = await aptRoot(`deb [signed-by=${keyFile}] ${repo} stable main`);
     const update = await apt('apt-get', 'update');
@@ -181,7 +175,7 @@ describe.skipIf(!clients)('the Debian registry with dpkg-deb and apt', () => {
 
   test('with another owner’s key apt refuses the repository: the signature is checked', async () => {
     const other = await s.fetch(`${api(bob.name)}/repository.key`);
-    const keyFile = path.join(await tempDir('deb-key-'), 'other.asc');
+    const keyFile = path.join(await temp.make('deb-key-'), 'other.asc');
     await writeFile(keyFile, await other.text());
     const { apt } = await aptRoot(`deb [signed-by=${keyFile}] ${s.url}api/packages/${alice.name}/debian stable main`);
     const failed = await apt('apt-get', 'update').then(
