@@ -235,3 +235,52 @@ test('the first commit of a repository created with README, "C,C++" and MIT adds
   expect(gitignore).toContain('\n\n# ---> C++\n# Prerequisites\n');
   expect(gitignore.split('\n')).toHaveLength(89);
 });
+
+test('a commit page, served again, shows its accounts as each viewer sees them now and its URLs under the current name', async () => {
+  // Commit JSON is kept as bytes between answers (it is fixed by the commit id); what it shows of accounts and of
+  // the repository must still be what holds at the time of each answer.
+  const carol = await createUser(s.host, uniq('carol'));
+  const carolH = tokenHeader(await createToken(s.host, carol.name));
+  const name = uniq('kept');
+  expect((await s.fetch('/api/v1/user/repos', jsonInit('POST', { name, auto_init: true }, carolH))).status).toBe(201);
+  const first = async (full: string, headers: Record<string, string> = {}, query = '') => {
+    const res = await s.fetch(`/api/v1/repos/${full}/commits?limit=1${query}`, { headers });
+    expect(res.status).toBe(200);
+    return (await json<any[]>(res))[0];
+  };
+  let full = `${carol.name}/${name}`;
+
+  const own = await first(full, carolH);
+  expect(own.author).toMatchObject({ login: carol.name, email: carol.email, active: true, followers_count: 0 });
+  expect(await first(full, carolH)).toEqual(own);
+  // The same commit to others: the no-reply address to anonymous callers, no account fields to another user.
+  const anonymous = await first(full);
+  expect(anonymous.sha).toBe(own.sha);
+  expect(anonymous.author.email).not.toBe(carol.email);
+  expect(anonymous.author.email).toContain('@noreply.');
+  const toBob = await first(full, bobH);
+  expect(toBob.author).toMatchObject({ email: carol.email, active: false });
+  expect(await first(full, carolH)).toEqual(own);
+
+  // The account changes: every viewer sees the change on the next page.
+  expect((await s.fetch('/api/v1/user/settings', jsonInit('PATCH', { full_name: 'Carol Renamed' }, carolH))).status).toBe(200);
+  expect((await s.fetch(`/api/v1/user/following/${carol.name}`, { method: 'PUT', headers: bobH })).status).toBe(204);
+  expect((await first(full, carolH)).author).toMatchObject({ full_name: 'Carol Renamed', followers_count: 1 });
+  expect((await first(full)).author).toMatchObject({ full_name: 'Carol Renamed', followers_count: 1 });
+
+  // Statistics asked for or not.
+  expect((await first(full, carolH, '&stat=false')).stats).toBeNull();
+  expect((await first(full, carolH)).stats).toEqual(own.stats);
+  expect(own.stats).not.toBeNull();
+
+  // The repository is renamed: its commits' URLs follow.
+  const renamed = uniq('renamed');
+  expect((await s.fetch(`/api/v1/repos/${full}`, jsonInit('PATCH', { name: renamed }, carolH))).status).toBe(200);
+  full = `${carol.name}/${renamed}`;
+  const moved = await first(full, carolH);
+  expect(moved.url).toBe(`${s.url}api/v1/repos/${full}/git/commits/${own.sha}`);
+  expect(moved.html_url).toBe(`${s.url}${full}/commit/${own.sha}`);
+  expect(moved.commit.tree.url).toBe(`${s.url}api/v1/repos/${full}/git/trees/${own.sha}`);
+  // The single commit is the same JSON as the listed one.
+  expect(await json(await s.fetch(`/api/v1/repos/${full}/git/commits/${own.sha}`, { headers: carolH }))).toEqual(moved);
+});

@@ -1,6 +1,7 @@
 import type { GitCommit } from '../git/index.js';
 import { apiUrl, webUrl } from '../urls.js';
 import { isoTime, type ApiView } from '../wire.js';
+import { keptInJson } from '../shared-json.js';
 import { ApiUserViews, toApiUser } from '../users/index.js';
 import type { User } from '../users/index.js';
 import type { ApiCommit, ApiCommitAffectedFiles, ApiCommitStatus, ApiPayloadCommitVerification, CommitStatusState } from './schemas.js';
@@ -63,7 +64,7 @@ export function toApiCommit(view: CommitView, repoPath: string, apiView: ApiView
     stats = { total: additions + deletions, additions, deletions };
   }
   const committed = rfc3339(commit.committerTime);
-  return {
+  const api: ApiCommit = {
     url,
     sha: commit.id,
     created: committed,
@@ -83,6 +84,21 @@ export function toApiCommit(view: CommitView, repoPath: string, apiView: ApiView
     files,
     stats,
   };
+  // Kept as bytes while these inputs hold: the commit's own fields, files and statistics are fixed by its id; its URLs
+  // by the two given (server root and repository path); the accounts by their JSON as this viewer sees them. A signed
+  // commit's verification (signature, signer, payload) is written out each time.
+  const verification = api.commit.verification;
+  if (verification && (verification.signature !== '' || verification.signer !== null || verification.payload !== '')) return api;
+  return keptInJson(api, `commit ${commit.id}`, [
+    url,
+    api.html_url,
+    view.author ? users.jsonOf(view.author) : null,
+    view.committer ? users.jsonOf(view.committer) : null,
+    verification ? verification.verified : null,
+    verification ? verification.reason : null,
+    files !== null,
+    stats !== null,
+  ]);
 }
 
 /** The API view of a commit status; `creator` is its reporter's account, if it still exists. */

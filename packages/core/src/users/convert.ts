@@ -80,6 +80,7 @@ export function toApiUser(user: User, { viewer, settings }: ApiView): ApiUser {
  */
 export class ApiUserViews {
   private readonly users = new Map<number, ApiUser>();
+  private readonly texts = new Map<number, string>();
 
   constructor(private readonly view: ApiView) {}
 
@@ -87,6 +88,13 @@ export class ApiUserViews {
     let api = this.users.get(user.id);
     if (!api) this.users.set(user.id, (api = toApiUser(user, this.view)));
     return api;
+  }
+
+  /** The JSON text of `of(user)`, made once per response: what a kept object showing the user depends on. */
+  jsonOf(user: User): string {
+    let text = this.texts.get(user.id);
+    if (text === undefined) this.texts.set(user.id, (text = JSON.stringify(this.of(user))));
+    return text;
   }
 }
 

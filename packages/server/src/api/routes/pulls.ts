@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import {
+  ApiUserViews,
   ChangedFileSchema,
   CommitSchema,
   CreatePullRequestOptionSchema,
@@ -132,7 +133,8 @@ export function registerPullRoutes(_router: ApiRouter, { repo, pull }: Groups): 
     errors: ['not_found'],
     handler: async ({ host, actor, repo, pull, query, page, view, responseHeaders }) => {
       const path = repoWebPath(repo.owner, repo.repo);
-      return commitLikePage(await host.pulls.commits(actor, repo, pull, query, page), responseHeaders, (commit) => toApiCommit(commit, path, view));
+      const users = new ApiUserViews(view);
+      return commitLikePage(await host.pulls.commits(actor, repo, pull, query, page), responseHeaders, (commit) => toApiCommit(commit, path, view, users));
     },
   });
 
