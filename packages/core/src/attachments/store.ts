@@ -28,15 +28,12 @@ export class AttachmentsStore extends Store<AttachmentsTables> {
 
   /** The attachments of these issues themselves (not of their comments), oldest first, in one query. */
   ofIssues(issueIds: readonly number[]): Promise<Attachment[]> {
-    if (issueIds.length === 0) return Promise.resolve([]);
-    return this.db
-      .selectFrom('attachment')
-      .selectAll()
-      .where('issue_id', 'in', [...new Set(issueIds)])
-      .where('comment_id', '=', 0)
-      .orderBy('id')
-      .execute();
+    return this.ofIssuesQuery([...new Set(issueIds)]);
   }
+
+  private readonly ofIssuesQuery = this.precompiledIn('ofIssues', (db, issueIds) =>
+    db.selectFrom('attachment').selectAll().where('issue_id', 'in', issueIds).where('comment_id', '=', sql.lit(0)).orderBy('id'),
+  );
 
   /** The attachments of these comments, oldest first, in one query. */
   ofComments(commentIds: readonly number[]): Promise<Attachment[]> {

@@ -148,11 +148,18 @@ export class IssuesStore extends Store<IssuesTables> {
     await this.db.deleteFrom('issue_index').where('group_id', '=', repoId).execute();
   }
 
+  private readonly assigneesOfQuery = this.precompiledIn('assigneesOf', (db, issueIds) =>
+    db.selectFrom('issue_assignees').select(['issue_id', 'assignee_id']).where('issue_id', 'in', issueIds).orderBy('id'),
+  );
+  private readonly labelIdsOfQuery = this.precompiledIn('labelIdsOf', (db, issueIds) =>
+    db.selectFrom('issue_label').select(['issue_id', 'label_id']).where('issue_id', 'in', issueIds).orderBy('id'),
+  );
+
   /** The assignees of each issue (user ids in the order they were assigned). */
   async assigneesOf(issueIds: readonly number[]): Promise<Map<number, number[]>> {
     const byIssue = new Map<number, number[]>();
     if (issueIds.length === 0) return byIssue;
-    const rows = await this.db.selectFrom('issue_assignees').select(['issue_id', 'assignee_id']).where('issue_id', 'in', [...new Set(issueIds)]).orderBy('id').execute();
+    const rows = await this.assigneesOfQuery([...new Set(issueIds)]);
     for (const row of rows) {
       let list = byIssue.get(row.issue_id);
       if (!list) byIssue.set(row.issue_id, (list = []));
@@ -175,7 +182,7 @@ export class IssuesStore extends Store<IssuesTables> {
   async labelIdsOf(issueIds: readonly number[]): Promise<Map<number, number[]>> {
     const byIssue = new Map<number, number[]>();
     if (issueIds.length === 0) return byIssue;
-    const rows = await this.db.selectFrom('issue_label').select(['issue_id', 'label_id']).where('issue_id', 'in', [...new Set(issueIds)]).orderBy('id').execute();
+    const rows = await this.labelIdsOfQuery([...new Set(issueIds)]);
     for (const row of rows) {
       let list = byIssue.get(row.issue_id);
       if (!list) byIssue.set(row.issue_id, (list = []));

@@ -33,9 +33,10 @@ export class PullsStore extends Store<PullsTables> {
   }
 
   byIssueIds(issueIds: readonly number[]): Promise<PullRequest[]> {
-    if (issueIds.length === 0) return Promise.resolve([]);
-    return this.db.selectFrom('pull_request').selectAll().where('issue_id', 'in', [...new Set(issueIds)]).execute();
+    return this.byIssueIdsQuery([...new Set(issueIds)]);
   }
+
+  private readonly byIssueIdsQuery = this.precompiledIn('byIssueIds', (db, issueIds) => db.selectFrom('pull_request').selectAll().where('issue_id', 'in', issueIds));
 
   /** The pull request of the repository whose merge made commit `sha` (Forgejo's `GetPullRequestByMergedCommit`). */
   byMergedCommit(baseRepoId: number, sha: string): Promise<PullRequest | undefined> {

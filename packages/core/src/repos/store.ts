@@ -58,9 +58,10 @@ export class ReposStore extends Store<ReposTables> {
 
   /** Repositories by id, in one query. */
   findByIds(ids: readonly number[]): Promise<Repository[]> {
-    if (ids.length === 0) return Promise.resolve([]);
-    return this.db.selectFrom('repository').selectAll().where('id', 'in', [...new Set(ids)]).execute();
+    return this.byIdsQuery([...new Set(ids)]);
   }
+
+  private readonly byIdsQuery = this.precompiledIn('byIds', (db, ids) => db.selectFrom('repository').selectAll().where('id', 'in', ids));
 
   /** Repositories after `afterId`, by id (a walk over every repository in batches). */
   findAfter(afterId: number, limit: number): Promise<Repository[]> {

@@ -202,16 +202,18 @@ export class ReviewsStore extends Store<ReviewsTables> {
 
   /** Every approval, rejection and request of these pull requests (what their requested reviewers derive from). */
   standingsOf(issueIds: readonly number[]): Promise<Review[]> {
-    if (issueIds.length === 0) return Promise.resolve([]);
-    return this.db
+    return this.standingsOfQuery([...new Set(issueIds)]);
+  }
+
+  private readonly standingsOfQuery = this.precompiledIn('standingsOf', (db, issueIds) =>
+    db
       .selectFrom('review')
       .selectAll()
-      .where('issue_id', 'in', [...new Set(issueIds)])
+      .where('issue_id', 'in', issueIds)
       .where('type', 'in', STANDING_TYPES.map((type) => sql.lit(type)))
-      .where('original_author_id', '=', 0)
-      .orderBy('id')
-      .execute();
-  }
+      .where('original_author_id', '=', sql.lit(0))
+      .orderBy('id'),
+  );
 
   /** A user's reviews and requests go with the account. */
   async deleteOfReviewer(reviewerId: number): Promise<void> {

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { Store } from '../storage/index.js';
 import type { Comment, CommentsTables } from './tables.js';
 import { COMMENT_TYPES } from './types.js';
@@ -82,17 +83,20 @@ export class ReviewCommentsStore extends Store<CommentsTables> {
     await this.db.updateTable('comment').set({ resolve_doer_id: doerId }).where('id', '=', commentId).execute();
   }
 
+  private readonly countReviewsQuery = this.precompiledIn('countReviews', (db, issueIds) =>
+    db
+      .selectFrom('comment')
+      .select(['issue_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('issue_id', 'in', issueIds)
+      .where('type', '=', sql.lit(COMMENT_TYPES.review))
+      .groupBy('issue_id'),
+  );
+
   /** How many reviews were submitted on each of these pull requests (Forgejo's `review_comments`). */
   async countReviews(issueIds: readonly number[]): Promise<Map<number, number>> {
     const counts = new Map<number, number>();
     if (issueIds.length === 0) return counts;
-    const rows = await this.db
-      .selectFrom('comment')
-      .select(['issue_id', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('issue_id', 'in', [...new Set(issueIds)])
-      .where('type', '=', COMMENT_TYPES.review)
-      .groupBy('issue_id')
-      .execute();
+    const rows = await this.countReviewsQuery([...new Set(issueIds)]);
     for (const row of rows) counts.set(Number(row.issue_id), Number(row.n));
     return counts;
   }

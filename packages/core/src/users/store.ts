@@ -74,14 +74,14 @@ export class UsersStore extends Store<UsersTables & Pick<Schema, 'org_user'>> {
     return (await this.byIdQuery({ id }))[0];
   }
 
+  private readonly byIdsQuery = this.precompiledIn('byIds', (db, ids) => db.selectFrom('user').selectAll().where('id', 'in', ids));
+
   /** The accounts with these ids, by id, in one query (a page of repositories loads its owners so). */
   async findByIds(ids: readonly number[]): Promise<Map<number, User>> {
     const unique = [...new Set(ids)];
     if (unique.length === 1) return new Map((await this.byIdQuery({ id: unique[0] })).map((u) => [u.id, u]));
     const found = new Map<number, User>();
-    for (let i = 0; i < unique.length; i += 500) {
-      for (const user of await this.db.selectFrom('user').selectAll().where('id', 'in', unique.slice(i, i + 500)).execute()) found.set(user.id, user);
-    }
+    for (const user of await this.byIdsQuery(unique)) found.set(user.id, user);
     return found;
   }
 
