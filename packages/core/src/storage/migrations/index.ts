@@ -59,6 +59,8 @@ import { m0053_repos_wiki } from './0053_repos_wiki.js';
 import { m0054_federation_create } from './0054_federation_create.js';
 import { m0055_users_git_hooks } from './0055_users_git_hooks.js';
 import { m0056_ratelimit_create } from './0056_ratelimit_create.js';
+import { m0057_issues_list_order } from './0057_issues_list_order.js';
+import { m0058_timeline_comment_issue_type } from './0058_timeline_comment_issue_type.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001_users_create,
@@ -117,4 +119,6 @@ export const MIGRATIONS: readonly Migration[] = [
   m0054_federation_create,
   m0055_users_git_hooks,
   m0056_ratelimit_create,
+  m0057_issues_list_order,
+  m0058_timeline_comment_issue_type,
 ];
