@@ -102,8 +102,12 @@ export async function runGitReadsBench(log = console.log) {
     collectGarbage();
     const rssBefore = process.memoryUsage.rss();
     let rssPeak = rssBefore;
+    // The highest RSS since the current phase began, reported with it: which load makes the peak.
+    let phasePeak = rssBefore;
     const sampler = setInterval(() => {
-      rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
+      const rss = process.memoryUsage.rss();
+      rssPeak = Math.max(rssPeak, rss);
+      phasePeak = Math.max(phasePeak, rss);
     }, 20);
     sampler.unref();
 
@@ -126,6 +130,7 @@ export async function runGitReadsBench(log = console.log) {
     /** Checks each case answers 200 with the expected count, then measures it and the repository read. */
     const phase = async (name, cases) => {
       await quiet();
+      phasePeak = 0;
       // Refs changed less than 2 s ago are read again by the native backend (file time stamps are coarse): the
       // probes and measurements below are of a settled repository, as almost every read is.
       await new Promise((resolve) => setTimeout(resolve, 2500));
@@ -151,6 +156,7 @@ export async function runGitReadsBench(log = console.log) {
           );
         }
       }
+      log(`  [${name}] peak RSS while measured: +${((phasePeak - rssBefore) / MiB).toFixed(1)} MiB over the RSS before the load`);
     };
 
     // ---- phase 1: one branch ----------------------------------------------------------------------------
@@ -212,9 +218,11 @@ export async function runGitReadsBench(log = console.log) {
     ]);
 
     // ---- phase 4: 32 parallel clones of the whole history ----------------------------------------------
+    phasePeak = 0;
     const clones = await cloneLoad({ url: pushUrl, clients: CLONE_CLIENTS, warmupMs: 1000, durationMs: CLONE_MS, maxClones: 10_000, timeoutMs: 120_000, home });
     log(`  [clones] ${CLONE_CLIENTS} parallel git clones of the ${COMMITS}-commit repository: ${clones.clonesPerSecond.toFixed(1)}/s, p50 ${clones.p50Ms.toFixed(0)} ms, p99 ${clones.p99Ms.toFixed(0)} ms, ${clones.failedInWindow + clones.failedOutside} failed`);
     for (const f of clones.failures ?? []) log(`    clone failures: ${f.count}× ${f.reason}: ${f.first}`);
+    log(`  [clones] peak RSS while measured: +${((phasePeak - rssBefore) / MiB).toFixed(1)} MiB over the RSS before the load`);
     clearInterval(sampler);
     rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
     rows.memory = { beforeMiB: rssBefore / MiB, peakMiB: rssPeak / MiB };
