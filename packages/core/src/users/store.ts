@@ -118,7 +118,7 @@ export class UsersStore extends Store<UsersTables & Pick<Schema, 'org_user'>> {
    * the no-reply addresses (`<name>@noreply.<domain>`) commits carry. Keys are the lower-cased emails.
    */
   async usernamesByCommitEmail(emails: readonly string[], noReplyDomain: string): Promise<Map<string, string>> {
-    const lower = [...new Set(emails.map((e) => e.toLowerCase()).filter((e) => e !== '' && isStorableText(e)))];
+    const lower = distinctAddresses(emails);
     const found = new Map<string, string>();
     if (lower.length === 0) return found;
     const suffix = `@noreply.${noReplyDomain.toLowerCase()}`;
@@ -152,7 +152,7 @@ export class UsersStore extends Store<UsersTables & Pick<Schema, 'org_user'>> {
    * `email_address`, or the account's own email. Keys are the lower-cased addresses found.
    */
   async findByEmails(emails: readonly string[]): Promise<Map<string, User>> {
-    const lower = [...new Set(emails.map((e) => e.toLowerCase()).filter((e) => e !== '' && isStorableText(e)))].slice(0, 500);
+    const lower = distinctAddresses(emails).slice(0, 500);
     const found = new Map<string, User>();
     if (lower.length === 0) return found;
     // Two lookups, each on its own index: one query that ORs the account's email with a joined address scans
@@ -339,4 +339,17 @@ export class UsersStore extends Store<UsersTables & Pick<Schema, 'org_user'>> {
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
     );
   }
+}
+
+/**
+ * The distinct lower-cased addresses among `emails` that can be looked up. A page names few accounts many times
+ * (50 branches, 100 addresses, mostly one), so the same string is lower-cased and checked once.
+ */
+function distinctAddresses(emails: readonly string[]): string[] {
+  const lower = new Set<string>();
+  for (const email of new Set(emails)) {
+    const address = email.toLowerCase();
+    if (address !== '' && isStorableText(address)) lower.add(address);
+  }
+  return [...lower];
 }
