@@ -20,7 +20,9 @@ afterAll(async () => {
 
 /** Every statement better-sqlite3 runs (`all`) while `work` runs, with its values. */
 async function statementsOf(work: () => Promise<void>): Promise<Map<string, unknown[]>> {
-  const statementPrototype = Object.getPrototypeOf(new Database(':memory:').prepare('select 1')) as { all: (...args: unknown[]) => unknown[] };
+  const probe = new Database(':memory:');
+  const statementPrototype = Object.getPrototypeOf(probe.prepare('select 1')) as { all: (...args: unknown[]) => unknown[] };
+  probe.close();
   const all = statementPrototype.all;
   const seen = new Map<string, unknown[]>();
   statementPrototype.all = function (this: { source: string }, ...args: unknown[]) {

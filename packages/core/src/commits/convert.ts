@@ -40,6 +40,14 @@ export function toApiVerification(verification: CommitVerification): ApiPayloadC
 }
 
 /**
+ * Whether a verification shows a signature (its text, signer or signed payload): what a kept commit or branch
+ * cannot take from its inputs, so its JSON is written out each time.
+ */
+export function showsSignature(verification: ApiPayloadCommitVerification): boolean {
+  return verification.signature !== '' || verification.signer !== null || verification.payload !== '';
+}
+
+/**
  * The API view of a commit of the repository at `repoPath` (`owner/repo`, URL-escaped). A page passes one `users`
  * to all its commits: each account is then converted once for the page, not twice per commit.
  */
@@ -88,7 +96,7 @@ export function toApiCommit(view: CommitView, repoPath: string, apiView: ApiView
   // by the two given (server root and repository path); the accounts by their JSON as this viewer sees them. A signed
   // commit's verification (signature, signer, payload) is written out each time.
   const verification = api.commit.verification;
-  if (verification && (verification.signature !== '' || verification.signer !== null || verification.payload !== '')) return api;
+  if (verification && showsSignature(verification)) return api;
   return keptInJson(api, `commit ${commit.id}`, [
     url,
     api.html_url,

@@ -4,7 +4,7 @@ import type { RepoAccess } from '../repos/index.js';
 import { repoWebPath } from '../repos/index.js';
 import { apiUrl, webUrl } from '../urls.js';
 import type { ApiView } from '../wire.js';
-import type { ApiPayloadCommitVerification } from '../commits/index.js';
+import { showsSignature, type ApiPayloadCommitVerification } from '../commits/index.js';
 import type { ApiBranch, ApiPayloadCommit, ApiTag } from './schemas.js';
 import { keptInJson } from '../shared-json.js';
 
@@ -91,15 +91,14 @@ export function toApiBranch(
   };
   // Kept as bytes while these inputs hold: the commit's own fields are fixed by its id, and an unsigned commit's
   // verification by its reason. A signed one's (signature, signer, payload) is written out each time.
-  const { verified, reason, signature, signer, payload: signed } = verification;
-  if (signature !== '' || signer !== null || signed !== '') return branch;
+  if (showsSignature(verification)) return branch;
   return keptInJson(branch, commit.id, [
     name,
     commitUrlBase,
     payload.author.username,
     payload.committer.username,
-    verified,
-    reason,
+    verification.verified,
+    verification.reason,
     branch.user_can_push,
     branch.user_can_merge,
     branch.effective_branch_protection_name,
