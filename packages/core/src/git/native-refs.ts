@@ -143,15 +143,18 @@ function refsStamp(dir: string, prefix: string, now: number): { stamp: string; n
   const parts: string[] = [];
   let newest = 0n;
   const statOf = (file: string) => statSync(file, { bigint: true, throwIfNoEntry: false });
-  if (statOf(path.join(dir, 'reftable'))) return undefined;
+  const root = path.join(dir, ...prefix.split('/').filter(Boolean));
+  const rootInfo = statOf(root);
+  // A reftable repository has no ref folders (git makes `refs/heads` a file there): looked for only then.
+  if (!rootInfo?.isDirectory() && statOf(path.join(dir, 'reftable'))) return undefined;
   const packed = statOf(path.join(dir, 'packed-refs'));
   if (packed) {
     parts.push(`p ${packed.ino} ${packed.size} ${packed.mtimeNs} ${packed.ctimeNs}`);
     if (packed.mtimeNs > newest) newest = packed.mtimeNs;
     if (packed.ctimeNs > newest) newest = packed.ctimeNs;
   } else parts.push('p -');
-  const walk = (folder: string, relative: string): void => {
-    const info = statOf(folder);
+  const walk = (folder: string, relative: string, known?: typeof rootInfo): void => {
+    const info = known ?? statOf(folder);
     if (!info?.isDirectory()) {
       parts.push(`d ${relative} -`);
       return;
@@ -162,7 +165,7 @@ function refsStamp(dir: string, prefix: string, now: number): { stamp: string; n
     if (changed > newest) newest = changed;
     for (const name of subfoldersOf(folder, stamp, Number(changed / 1_000_000n), now) ?? []) walk(path.join(folder, name), `${relative}/${name}`);
   };
-  walk(path.join(dir, ...prefix.split('/').filter(Boolean)), prefix);
+  walk(root, prefix, rootInfo);
   return { stamp: parts.join('\n'), newestMs: Number(newest / 1_000_000n) };
 }
 
