@@ -1,7 +1,7 @@
 /**
  * `stringifyShared` writes what `JSON.stringify` writes, serializing each object made by `sharedInJson` once; text
  * that merely looks like its stand-ins stays as it is. `stringifySharedBytes` is the same text as UTF-8. An object made
- * by `keptInJson` is serialized once per id and inputs, across calls.
+ * by `keptInJson` is made and serialized once per id and inputs, across calls, and frozen while kept.
  */
 import { describe, expect, it } from 'vitest';
 import { keptInJson, sharedInJson, stringifyShared, stringifySharedBytes } from '@repohost/core';
@@ -58,76 +58,94 @@ describe('stringifyShared', () => {
     expect(stringifySharedBytes([lone, lone]).toString()).toBe(JSON.stringify([{ text: 'a\ud800b' }, { text: 'a\ud800b' }]));
   });
 
-  it('keeps the JSON of keptInJson objects across calls while their id and inputs are the same, and only then', () => {
-    let reads = 0;
-    // The getter counts serializations (the copy keptInJson makes reads the top level only).
+  it('keeps keptInJson objects and their JSON across calls while their id and inputs are the same, and only then', () => {
+    let builds = 0;
+    // Counts how often an object is made; `name` is what the builder makes, which the inputs promise to fix.
     const branch = (id: string, inputs: (string | boolean | null)[], name: string) =>
-      keptInJson(
-        {
-          name,
-          commit: {
-            id,
-            get message() {
-              reads++;
-              return 'é 🎉 "q"';
-            },
-          },
-          protected: false,
-        },
-        id,
-        inputs,
-      );
-    const plain = (name: string, id: string) => ({ name, commit: { id, message: 'é 🎉 "q"' }, protected: false });
+      keptInJson(id, inputs, () => {
+        builds++;
+        return { name, commit: { id, message: 'é 🎉 "q"' }, protected: false, contexts: ['ci'] };
+      });
+    const plain = (name: string, id: string) => ({ name, commit: { id, message: 'é 🎉 "q"' }, protected: false, contexts: ['ci'] });
     const unique = `${Date.now()}-${Math.random()}`;
     const a = `a-${unique}`;
     const b = `b-${unique}`;
-    // A list of kept objects, joined from their bytes; then again from the kept bytes, nothing read.
-    expect(stringifySharedBytes([branch(a, ['main', true], 'main'), branch(b, ['dev', true], 'dev')]).toString()).toBe(JSON.stringify([plain('main', a), plain('dev', b)]));
-    expect(reads).toBe(2);
-    expect(stringifySharedBytes([branch(a, ['main', true], 'main'), branch(b, ['dev', true], 'dev')]).toString()).toBe(JSON.stringify([plain('main', a), plain('dev', b)]));
-    expect(reads).toBe(2);
-    // Kept bytes are what the id and inputs say, even where the object says otherwise: that is the caller's promise.
+    // A list of kept objects, joined from their bytes; then again the same objects, nothing made.
+    const first = [branch(a, ['main', true], 'main'), branch(b, ['dev', true], 'dev')];
+    expect(stringifySharedBytes(first).toString()).toBe(JSON.stringify([plain('main', a), plain('dev', b)]));
+    expect(builds).toBe(2);
+    const again = [branch(a, ['main', true], 'main'), branch(b, ['dev', true], 'dev')];
+    expect(again[0]).toBe(first[0]);
+    expect(stringifySharedBytes(again).toString()).toBe(JSON.stringify([plain('main', a), plain('dev', b)]));
+    expect(builds).toBe(2);
+    // A kept object is what the id and inputs say, even where the builder would say otherwise: the caller's promise.
     expect(stringifySharedBytes([branch(a, ['main', true], 'other')]).toString()).toBe(JSON.stringify([plain('main', a)]));
-    // Other inputs for the same id: written anew, and both variants kept.
+    expect(builds).toBe(2);
+    // Other inputs for the same id: made anew, and both variants kept.
     expect(stringifySharedBytes([branch(a, ['main', false], 'main-2')]).toString()).toBe(JSON.stringify([plain('main-2', a)]));
-    expect(reads).toBe(3);
+    expect(builds).toBe(3);
     expect(stringifySharedBytes([branch(a, ['main', true], 'x'), branch(a, ['main', false], 'y')]).toString()).toBe(JSON.stringify([plain('main', a), plain('main-2', a)]));
-    expect(reads).toBe(3);
+    expect(builds).toBe(3);
     // Inside other JSON (spliced), in the text form, and mixed with plain items: the same as JSON.stringify.
     const value = { items: [branch(a, ['main', true], 'main'), { plain: 1 }, branch(b, ['dev', true], 'dev')], n: null };
     const expected = JSON.stringify({ items: [plain('main', a), { plain: 1 }, plain('dev', b)], n: null });
     expect(stringifyShared(value)).toBe(expected);
     expect(stringifySharedBytes(value).toString()).toBe(expected);
     expect(stringifySharedBytes([branch(b, ['dev', true], 'dev'), 'text', 1]).toString()).toBe(JSON.stringify([plain('dev', b), 'text', 1]));
-    expect(reads).toBe(3);
-    // At most four variants per id: a fifth drops the oldest, which is then written anew.
+    expect(builds).toBe(3);
+    // At most four variants per id: a fifth drops the oldest, which is then made anew.
     for (let i = 0; i < 4; i++) stringifySharedBytes([branch(b, [`v${i}`, null], `v${i}`)]);
-    expect(reads).toBe(7);
+    expect(builds).toBe(7);
     expect(stringifySharedBytes([branch(b, ['dev', true], 'dev-again')]).toString()).toBe(JSON.stringify([plain('dev-again', b)]));
-    expect(reads).toBe(8);
-    // Too large to keep: written each time.
+    expect(builds).toBe(8);
+    // Too large to keep: made and written each time, and not frozen (it is the caller's alone).
     const large = () =>
-      keptInJson(
-        {
-          text: 'x'.repeat(20_000),
-          counted: {
-            get n() {
-              reads++;
-              return 1;
-            },
-          },
-        },
-        `large-${unique}`,
-        [],
-      );
-    stringifySharedBytes([large()]);
-    stringifySharedBytes([large()]);
-    expect(reads).toBe(10);
+      keptInJson(`large-${unique}`, [], () => {
+        builds++;
+        return { text: 'x'.repeat(20_000), n: 1 };
+      });
+    expect(stringifySharedBytes([large()]).toString()).toBe(JSON.stringify([{ text: 'x'.repeat(20_000), n: 1 }]));
+    const unkept = large();
+    expect(builds).toBe(10);
+    expect(Object.isFrozen(unkept)).toBe(false);
+    // A kept object is shared by every answer naming it: frozen, nested objects and lists too.
+    const kept = branch(a, ['main', true], 'main') as ReturnType<typeof plain>;
+    expect(Object.isFrozen(kept) && Object.isFrozen(kept.commit) && Object.isFrozen(kept.contexts)).toBe(true);
+    expect(() => {
+      kept.contexts.push('more');
+    }).toThrow(TypeError);
     // Anywhere else it is the plain object it was made from, with nothing more to see or compare.
-    const outside = keptInJson({ name: 'main', n: 1 }, a, ['main']);
+    const outside = keptInJson(`outside-${unique}`, ['main'], () => ({ name: 'main', n: 1 }));
     expect(JSON.stringify(outside)).toBe('{"name":"main","n":1}');
     expect(Object.keys(outside)).toEqual(['name', 'n']);
     expect(outside).toEqual({ name: 'main', n: 1 });
     expect({ ...outside }).toEqual({ name: 'main', n: 1 });
+  });
+
+  it('answers a list of the same kept objects in the same order from the bytes joined for it, and only such a list', () => {
+    const unique = `${Date.now()}-${Math.random()}`;
+    const item = (id: string, size = 10) => keptInJson(`${id}-${unique}`, [id], () => ({ id, text: 'é'.repeat(size) }));
+    const plain = (id: string, size = 10) => ({ id, text: 'é'.repeat(size) });
+    const first = stringifySharedBytes([item('a'), item('b'), item('c')]);
+    expect(first.toString()).toBe(JSON.stringify([plain('a'), plain('b'), plain('c')]));
+    // The same objects again: the same bytes, not joined anew.
+    const again = stringifySharedBytes([item('a'), item('b'), item('c')]);
+    expect(again).toBe(first);
+    // Other lists from the same first object: their own bytes, each kept too.
+    const shorter = stringifySharedBytes([item('a'), item('b')]);
+    expect(shorter.toString()).toBe(JSON.stringify([plain('a'), plain('b')]));
+    expect(stringifySharedBytes([item('a'), item('b')])).toBe(shorter);
+    const reordered = stringifySharedBytes([item('a'), item('c'), item('b')]);
+    expect(reordered.toString()).toBe(JSON.stringify([plain('a'), plain('c'), plain('b')]));
+    expect(stringifySharedBytes([item('a'), item('b'), item('c')])).toBe(first);
+    // An object too large to keep is made anew each time: a list holding one is joined anew, and right.
+    const withLarge = () => stringifySharedBytes([item('a'), item('large', 20_000)]);
+    const once = withLarge();
+    const twice = withLarge();
+    expect(twice).not.toBe(once);
+    expect(twice.toString()).toBe(JSON.stringify([plain('a'), plain('large', 20_000)]));
+    // Other inputs make another object: the list with it is joined anew.
+    const changed = stringifySharedBytes([item('a'), item('b'), keptInJson(`c-${unique}`, ['c', 2], () => ({ id: 'c2', text: '' }))]);
+    expect(changed.toString()).toBe(JSON.stringify([plain('a'), plain('b'), { id: 'c2', text: '' }]));
   });
 });

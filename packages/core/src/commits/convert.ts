@@ -55,58 +55,63 @@ export function toApiCommit(view: CommitView, repoPath: string, apiView: ApiView
   const { commit } = view;
   const { settings } = apiView;
   const url = apiUrl(settings, `/repos/${repoPath}/git/commits/${commit.id}`);
-  let files: ApiCommitAffectedFiles[] | null = null;
-  if (view.stat && view.files && commit.changes) {
-    files = [];
-    // Forgejo lists the added files, then the removed, then the modified.
-    for (const status of FILE_STATUS_ORDER) for (const change of commit.changes) if (change.status === status) files.push({ filename: change.path, status });
-  }
-  let stats: ApiCommit['stats'] = null;
-  if (view.stat && commit.changes) {
-    let additions = 0;
-    let deletions = 0;
-    for (const change of commit.changes) {
-      additions += change.additions;
-      deletions += change.deletions;
+  const htmlUrl = webUrl(settings, `${repoPath}/commit/${commit.id}`);
+  const withFiles = Boolean(view.stat && view.files && commit.changes);
+  const withStats = Boolean(view.stat && commit.changes);
+  const verification = view.verification ? toApiVerification(view.verification) : null;
+  const build = (): ApiCommit => {
+    let files: ApiCommitAffectedFiles[] | null = null;
+    if (withFiles) {
+      files = [];
+      // Forgejo lists the added files, then the removed, then the modified.
+      for (const status of FILE_STATUS_ORDER) for (const change of commit.changes!) if (change.status === status) files.push({ filename: change.path, status });
     }
-    stats = { total: additions + deletions, additions, deletions };
-  }
-  const committed = rfc3339(commit.committerTime);
-  const api: ApiCommit = {
-    url,
-    sha: commit.id,
-    created: committed,
-    html_url: webUrl(settings, `${repoPath}/commit/${commit.id}`),
-    commit: {
+    let stats: ApiCommit['stats'] = null;
+    if (withStats) {
+      let additions = 0;
+      let deletions = 0;
+      for (const change of commit.changes!) {
+        additions += change.additions;
+        deletions += change.deletions;
+      }
+      stats = { total: additions + deletions, additions, deletions };
+    }
+    const committed = rfc3339(commit.committerTime);
+    return {
       url,
-      author: { name: commit.authorName, email: commit.authorEmail, date: rfc3339(commit.authorTime) },
-      committer: { name: commit.committerName, email: commit.committerEmail, date: committed },
-      message: commit.message,
-      // Forgejo names the commit here, not its tree; the trees endpoint takes either.
-      tree: { url: apiUrl(settings, `/repos/${repoPath}/git/trees/${commit.id}`), sha: commit.id, created: committed },
-      verification: view.verification ? toApiVerification(view.verification) : null,
-    },
-    author: view.author ? users.of(view.author) : null,
-    committer: view.committer ? users.of(view.committer) : null,
-    parents: commit.parents.map((sha) => ({ url: apiUrl(settings, `/repos/${repoPath}/git/commits/${sha}`), sha, created: ZERO_TIME })),
-    files,
-    stats,
+      sha: commit.id,
+      created: committed,
+      html_url: htmlUrl,
+      commit: {
+        url,
+        author: { name: commit.authorName, email: commit.authorEmail, date: rfc3339(commit.authorTime) },
+        committer: { name: commit.committerName, email: commit.committerEmail, date: committed },
+        message: commit.message,
+        // Forgejo names the commit here, not its tree; the trees endpoint takes either.
+        tree: { url: apiUrl(settings, `/repos/${repoPath}/git/trees/${commit.id}`), sha: commit.id, created: committed },
+        verification,
+      },
+      author: view.author ? users.of(view.author) : null,
+      committer: view.committer ? users.of(view.committer) : null,
+      parents: commit.parents.map((sha) => ({ url: apiUrl(settings, `/repos/${repoPath}/git/commits/${sha}`), sha, created: ZERO_TIME })),
+      files,
+      stats,
+    };
   };
-  // Kept as bytes while these inputs hold: the commit's own fields, files and statistics are fixed by its id; its URLs
-  // by the two given (server root and repository path); the accounts by their JSON as this viewer sees them. A signed
-  // commit's verification (signature, signer, payload) is written out each time.
-  const verification = api.commit.verification;
-  if (verification && showsSignature(verification)) return api;
-  return keptInJson(api, `commit ${commit.id}`, [
+  // Kept while these inputs hold: the commit's own fields, files and statistics are fixed by its id; its URLs by the
+  // two given (server root and repository path); the accounts by their JSON as this viewer sees them. A signed
+  // commit's verification (signature, signer, payload) is made each time.
+  if (verification && showsSignature(verification)) return build();
+  return keptInJson(`commit ${commit.id}`, [
     url,
-    api.html_url,
+    htmlUrl,
     view.author ? users.jsonOf(view.author) : null,
     view.committer ? users.jsonOf(view.committer) : null,
     verification ? verification.verified : null,
     verification ? verification.reason : null,
-    files !== null,
-    stats !== null,
-  ]);
+    withFiles,
+    withStats,
+  ], build);
 }
 
 /** The API view of a commit status; `creator` is its reporter's account, if it still exists. */

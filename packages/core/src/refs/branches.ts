@@ -220,15 +220,15 @@ export class BranchesService {
   private async toApi(refs: RefDetail[], access: RepoAccess, view: ApiView): Promise<ApiBranch[]> {
     const withCommits = refs.filter((r): r is RefDetail & { commit: RefCommitInfo } => r.commit !== undefined);
     if (withCommits.length === 0) return [];
-    const emails = withCommits.flatMap((r) => [r.commit.authorEmail, r.commit.committerEmail]);
+    const emails: string[] = [];
+    for (const r of withCommits) emails.push(r.commit.authorEmail, r.commit.committerEmail);
+    const names = withCommits.map((r) => r.ref.slice(HEADS.length));
     const [usernames, verifications, protections] = await Promise.all([
       this.ctx.port(UsersPort).usernamesByCommitEmail(emails, this.ctx.settings.server.DOMAIN),
       this.ctx.service(CommitsService).verifications(repoKey(access.owner, access.repo), withCommits.map((r) => r.commit.id)),
-      this.protectionViews(withCommits.map((r) => r.ref.slice(HEADS.length)), access, view),
+      this.protectionViews(names, access, view),
     ]);
     const commitUrlBase = commitUrlBaseOf(access, view);
-    return withCommits.map((r, i) =>
-      toApiBranch(r.ref.slice(HEADS.length), r.commit, access, view, usernames, toApiVerification(verifications[i]!), protections[i], commitUrlBase),
-    );
+    return withCommits.map((r, i) => toApiBranch(names[i]!, r.commit, access, view, usernames, toApiVerification(verifications[i]!), protections[i], commitUrlBase));
   }
 }

@@ -77,33 +77,36 @@ export function toApiBranch(
   commitUrlBase = commitUrlBaseOf(access, view),
 ): ApiBranch {
   const canWrite = view.viewer.kind === 'user' && unitMode(access, 'repo.code') >= AccessMode.Write;
-  const payload = toApiPayloadCommit(commit, access, view, usernames, verification, commitUrlBase);
-  const branch: ApiBranch = {
+  const userCanPush = protection ? protection.userCanPush : canWrite;
+  const userCanMerge = protection ? protection.userCanMerge : canWrite;
+  const protectionName = protection && access.mode >= AccessMode.Admin ? protection.ruleName : '';
+  const build = (): ApiBranch => ({
     name,
-    commit: payload,
+    commit: toApiPayloadCommit(commit, access, view, usernames, verification, commitUrlBase),
     protected: protection !== undefined,
     required_approvals: protection?.requiredApprovals ?? 0,
     enable_status_check: protection?.enableStatusCheck ?? false,
-    status_check_contexts: protection?.statusCheckContexts ?? [],
-    user_can_push: protection ? protection.userCanPush : canWrite,
-    user_can_merge: protection ? protection.userCanMerge : canWrite,
-    effective_branch_protection_name: protection && access.mode >= AccessMode.Admin ? protection.ruleName : '',
-  };
-  // Kept as bytes while these inputs hold: the commit's own fields are fixed by its id, and an unsigned commit's
-  // verification by its reason. A signed one's (signature, signer, payload) is written out each time.
-  if (showsSignature(verification)) return branch;
-  return keptInJson(branch, commit.id, [
+    // A copy: the kept branch is frozen, the rule's list is not its own.
+    status_check_contexts: protection ? [...protection.statusCheckContexts] : [],
+    user_can_push: userCanPush,
+    user_can_merge: userCanMerge,
+    effective_branch_protection_name: protectionName,
+  });
+  // Kept while these inputs hold: the commit's own fields are fixed by its id, and an unsigned commit's verification
+  // by its reason. A signed one's (signature, signer, payload) is made each time.
+  if (showsSignature(verification)) return build();
+  return keptInJson(commit.id, [
     name,
     commitUrlBase,
-    payload.author.username,
-    payload.committer.username,
+    usernames.get(commit.authorEmail.toLowerCase()) ?? '',
+    usernames.get(commit.committerEmail.toLowerCase()) ?? '',
     verification.verified,
     verification.reason,
-    branch.user_can_push,
-    branch.user_can_merge,
-    branch.effective_branch_protection_name,
+    userCanPush,
+    userCanMerge,
+    protectionName,
     protection === undefined ? null : protectionKey(protection),
-  ]);
+  ], build);
 }
 
 /** What a branch's JSON takes from its rule besides the viewer's rights, as one text; once per rule view. */
