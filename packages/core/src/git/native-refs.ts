@@ -145,8 +145,10 @@ function refsStamp(dir: string, prefix: string, now: number): { stamp: string; n
   const statOf = (file: string) => statSync(file, { bigint: true, throwIfNoEntry: false });
   const root = path.join(dir, ...prefix.split('/').filter(Boolean));
   const rootInfo = statOf(root);
-  // A reftable repository has no ref folders (git makes `refs/heads` a file there): looked for only then.
-  if (!rootInfo?.isDirectory() && statOf(path.join(dir, 'reftable'))) return undefined;
+  // git makes `refs/heads` a file in a reftable repository (as a stub for older tools): where it is a folder, the
+  // repository keeps its refs in files, and the reftable folder is not looked for. `refs/` is a folder in both.
+  const filesBackend = prefix === PREFIX.branches && rootInfo?.isDirectory() === true;
+  if (!filesBackend && statOf(path.join(dir, 'reftable'))) return undefined;
   const packed = statOf(path.join(dir, 'packed-refs'));
   if (packed) {
     parts.push(`p ${packed.ino} ${packed.size} ${packed.mtimeNs} ${packed.ctimeNs}`);
