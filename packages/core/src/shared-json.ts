@@ -112,9 +112,12 @@ export function keptInJson<T extends object>(id: string, inputs: readonly JsonIn
   return object as unknown as T;
 }
 
-/** `value` and everything in it frozen: a kept object is shared by every answer that names it. */
+/**
+ * `value` and everything in it frozen: a kept object is shared by every answer that names it. A typed array (which
+ * cannot be frozen while it has elements) is left as it is.
+ */
 function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+  if (typeof value === 'object' && value !== null && !ArrayBuffer.isView(value) && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const field of Object.values(value)) deepFreeze(field);
   }

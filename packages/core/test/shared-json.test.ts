@@ -114,6 +114,10 @@ describe('stringifyShared', () => {
     expect(() => {
       kept.contexts.push('more');
     }).toThrow(TypeError);
+    // A typed array in a kept object is kept as it is (it cannot be frozen), the rest frozen around it.
+    const withBytes = keptInJson(`bytes-${unique}`, [], () => ({ data: new Uint8Array([1, 2]), list: [1] }));
+    expect(Object.isFrozen(withBytes) && Object.isFrozen(withBytes.list)).toBe(true);
+    expect(JSON.stringify(withBytes)).toBe('{"data":{"0":1,"1":2},"list":[1]}');
     // Anywhere else it is the plain object it was made from, with nothing more to see or compare.
     const outside = keptInJson(`outside-${unique}`, ['main'], () => ({ name: 'main', n: 1 }));
     expect(JSON.stringify(outside)).toBe('{"name":"main","n":1}');
