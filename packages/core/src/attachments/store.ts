@@ -28,7 +28,7 @@ export class AttachmentsStore extends Store<AttachmentsTables> {
 
   /** The attachments of these issues themselves (not of their comments), oldest first, in one query. */
   ofIssues(issueIds: readonly number[]): Promise<Attachment[]> {
-    return this.ofIssuesQuery([...new Set(issueIds)]);
+    return this.ofIssuesQuery(issueIds);
   }
 
   private readonly ofIssuesQuery = this.precompiledIn('ofIssues', (db, issueIds) =>

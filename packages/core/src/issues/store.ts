@@ -159,7 +159,7 @@ export class IssuesStore extends Store<IssuesTables> {
   async assigneesOf(issueIds: readonly number[]): Promise<Map<number, number[]>> {
     const byIssue = new Map<number, number[]>();
     if (issueIds.length === 0) return byIssue;
-    const rows = await this.assigneesOfQuery([...new Set(issueIds)]);
+    const rows = await this.assigneesOfQuery(issueIds);
     for (const row of rows) {
       let list = byIssue.get(row.issue_id);
       if (!list) byIssue.set(row.issue_id, (list = []));
@@ -182,7 +182,7 @@ export class IssuesStore extends Store<IssuesTables> {
   async labelIdsOf(issueIds: readonly number[]): Promise<Map<number, number[]>> {
     const byIssue = new Map<number, number[]>();
     if (issueIds.length === 0) return byIssue;
-    const rows = await this.labelIdsOfQuery([...new Set(issueIds)]);
+    const rows = await this.labelIdsOfQuery(issueIds);
     for (const row of rows) {
       let list = byIssue.get(row.issue_id);
       if (!list) byIssue.set(row.issue_id, (list = []));

@@ -33,7 +33,7 @@ export class PullsStore extends Store<PullsTables> {
   }
 
   byIssueIds(issueIds: readonly number[]): Promise<PullRequest[]> {
-    return this.byIssueIdsQuery([...new Set(issueIds)]);
+    return this.byIssueIdsQuery(issueIds);
   }
 
   private readonly byIssueIdsQuery = this.precompiledIn('byIssueIds', (db, issueIds) => db.selectFrom('pull_request').selectAll().where('issue_id', 'in', issueIds));

@@ -58,7 +58,7 @@ export class ReposStore extends Store<ReposTables> {
 
   /** Repositories by id, in one query. */
   findByIds(ids: readonly number[]): Promise<Repository[]> {
-    return this.byIdsQuery([...new Set(ids)]);
+    return this.byIdsQuery(ids);
   }
 
   private readonly byIdsQuery = this.precompiledIn('byIds', (db, ids) => db.selectFrom('repository').selectAll().where('id', 'in', ids));

@@ -202,7 +202,7 @@ export class ReviewsStore extends Store<ReviewsTables> {
 
   /** Every approval, rejection and request of these pull requests (what their requested reviewers derive from). */
   standingsOf(issueIds: readonly number[]): Promise<Review[]> {
-    return this.standingsOfQuery([...new Set(issueIds)]);
+    return this.standingsOfQuery(issueIds);
   }
 
   private readonly standingsOfQuery = this.precompiledIn('standingsOf', (db, issueIds) =>

@@ -105,13 +105,15 @@ export abstract class Store<Tables> {
    * `where(column, 'in', list)`), of any length, and of other values as `precompiled` takes them: a page's batch
    * reads then bind values instead of building and compiling their SQL each time (a few µs a query). The SQL is
    * compiled once per length bucket (1, 2, 4 … 128), the list padded to its bucket by repeating its last value,
-   * which `in` does not see. A longer list is read in chunks of 128, each chunk's rows in the query's order.
+   * which `in` does not see. Repeated values are read once; a longer list is read in chunks of 128, each chunk's rows
+   * in the query's order.
    */
   protected precompiledIn<Row, Name extends string = never>(
     key: string,
     build: (db: Kysely<Tables>, list: never[], param: (name: Name) => never) => Compilable<Row>,
   ): (list: readonly unknown[], values?: Record<Name, unknown>) => Promise<Row[]> {
-    return async (list, values) => {
+    return async (given, values) => {
+      const list = [...new Set(given)];
       const rows: Row[] = [];
       for (let start = 0; start < list.length; start += IN_LIST_CHUNK) {
         const chunk = list.slice(start, start + IN_LIST_CHUNK);

@@ -96,7 +96,7 @@ export class ReviewCommentsStore extends Store<CommentsTables> {
   async countReviews(issueIds: readonly number[]): Promise<Map<number, number>> {
     const counts = new Map<number, number>();
     if (issueIds.length === 0) return counts;
-    const rows = await this.countReviewsQuery([...new Set(issueIds)]);
+    const rows = await this.countReviewsQuery(issueIds);
     for (const row of rows) counts.set(Number(row.issue_id), Number(row.n));
     return counts;
   }
