@@ -48,27 +48,53 @@ export function sharedInJson<T extends object>(value: T): T {
 /** What, besides its id, a kept object's JSON depends on; compared with `===`. */
 export type JsonInput = string | number | boolean | null;
 
-/** One kept object (frozen, its JSON encoded), and the inputs it was made from. */
-interface KeptJson {
-  inputs: readonly JsonInput[];
-  object: KeptObject;
+/**
+ * Values by key, a few variants each told apart by their parts (compared item by item with `===`): at most `budget`
+ * in all as `sizeOf` counts them, the keys kept longest dropped first.
+ */
+class KeptVariants<K, Part, V> {
+  private readonly byKey = new Map<K, { parts: readonly Part[]; value: V }[]>();
+  private size = 0;
+
+  constructor(
+    private readonly perKey: number,
+    private readonly budget: number,
+    private readonly sizeOf: (key: K, parts: readonly Part[], value: V) => number,
+  ) {}
+
+  find(key: K, parts: readonly Part[]): V | undefined {
+    const variants = this.byKey.get(key);
+    if (variants) for (const variant of variants) if (sameItems(variant.parts, parts)) return variant.value;
+    return undefined;
+  }
+
+  add(key: K, parts: readonly Part[], value: V): void {
+    const variants = this.byKey.get(key);
+    if (variants) {
+      variants.push({ parts, value });
+      if (variants.length > this.perKey) {
+        const dropped = variants.shift()!;
+        this.size -= this.sizeOf(key, dropped.parts, dropped.value);
+      }
+    } else this.byKey.set(key, [{ parts, value }]);
+    this.size += this.sizeOf(key, parts, value);
+    for (const [oldest, dropped] of this.byKey) {
+      if (this.size <= this.budget) break;
+      for (const variant of dropped) this.size -= this.sizeOf(oldest, variant.parts, variant.value);
+      this.byKey.delete(oldest);
+    }
+  }
 }
 
-/**
- * Objects made with `keptInJson`, by id, a few variants each (the same commit under two branch names, or seen by two
- * kinds of viewer): at most `KEPT_BYTES` in all (each counted as twice its JSON, for the object beside its bytes),
- * the ids kept longest dropped first. An object whose JSON is larger than `KEPT_MAX_BYTES` is not kept.
- */
-const KEPT_BYTES = 8 * 2 ** 20;
-const KEPT_MAX_BYTES = 16 * 2 ** 10;
-const KEPT_VARIANTS = 4;
-const keptById = new Map<string, KeptJson[]>();
-let keptBytes = 0;
+function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 /** A shared object whose JSON is encoded once (the encoding private, so that neither JSON nor a comparison sees it). */
 class KeptObject {
   #bytes: Buffer | undefined;
-  #kept = false;
 
   constructor(fields: object) {
     Object.assign(this, fields);
@@ -79,19 +105,22 @@ class KeptObject {
     return (object.#bytes ??= Buffer.from(JSON.stringify(object)));
   }
 
-  /** Whether it is in the kept objects (not too large to keep): the only kind `keptInJson` can return again. */
-  static isKept(object: KeptObject): boolean {
-    return object.#kept;
-  }
-
-  static markKept(object: KeptObject): void {
-    object.#kept = true;
-  }
-
   toJSON(): unknown {
     return standIn(this);
   }
 }
+
+/**
+ * Objects made with `keptInJson`, by id, a few variants each by their inputs (the same commit under two branch names,
+ * or seen by two kinds of viewer): at most 8 MiB in all, each counted as twice its JSON (for the object beside its
+ * bytes) and its inputs' text. An object whose JSON is larger than `KEPT_MAX_BYTES` is not kept.
+ */
+const KEPT_MAX_BYTES = 16 * 2 ** 10;
+const keptObjects = new KeptVariants<string, JsonInput, KeptObject>(4, 8 * 2 ** 20, (id, inputs, object) => {
+  let size = id.length + 2 * KeptObject.bytesOf(object).length + 64;
+  for (const input of inputs) size += typeof input === 'string' ? input.length : 8;
+  return size;
+});
 
 /**
  * The object `build` makes, kept across answers under `id` while `inputs` are the same, and serialized by
@@ -101,14 +130,10 @@ class KeptObject {
  * to serialize and encode and 25 µs to convert; from the kept objects, 12 µs and a few.
  */
 export function keptInJson<T extends object>(id: string, inputs: readonly JsonInput[], build: () => T): T {
-  const variants = keptById.get(id);
-  if (variants) for (const kept of variants) if (sameInputs(kept.inputs, inputs)) return kept.object as unknown as T;
+  const kept = keptObjects.find(id, inputs);
+  if (kept) return kept as unknown as T;
   const object = new KeptObject(build());
-  const bytes = KeptObject.bytesOf(object);
-  if (bytes.length <= KEPT_MAX_BYTES) {
-    KeptObject.markKept(object);
-    keep(id, { inputs, object: deepFreeze(object) }, variants);
-  }
+  if (KeptObject.bytesOf(object).length <= KEPT_MAX_BYTES) keptObjects.add(id, inputs, deepFreeze(object));
   return object as unknown as T;
 }
 
@@ -122,32 +147,6 @@ function deepFreeze<T>(value: T): T {
     for (const field of Object.values(value)) deepFreeze(field);
   }
   return value;
-}
-
-function sameInputs(a: readonly JsonInput[], b: readonly JsonInput[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-/** What a kept variant is counted as against `KEPT_BYTES`: twice its bytes, its inputs' text and a little more. */
-function sizeOf(id: string, kept: KeptJson): number {
-  let size = id.length + 2 * KeptObject.bytesOf(kept.object).length + 64;
-  for (const input of kept.inputs) size += typeof input === 'string' ? input.length : 8;
-  return size;
-}
-
-function keep(id: string, kept: KeptJson, variants: KeptJson[] | undefined): void {
-  if (variants) {
-    variants.push(kept);
-    if (variants.length > KEPT_VARIANTS) keptBytes -= sizeOf(id, variants.shift()!);
-  } else keptById.set(id, [kept]);
-  keptBytes += sizeOf(id, kept);
-  for (const [oldest, dropped] of keptById) {
-    if (keptBytes <= KEPT_BYTES) break;
-    for (const variant of dropped) keptBytes -= sizeOf(oldest, variant);
-    keptById.delete(oldest);
-  }
 }
 
 /** `JSON.stringify(value)`, with each object made by `sharedInJson` serialized once. */
@@ -176,8 +175,8 @@ export function stringifySharedBytes(value: unknown): Buffer {
  */
 function keptList(items: readonly KeptObject[]): Buffer {
   const first = items[0]!;
-  const lists = keptLists.get(first);
-  if (lists) for (const list of lists) if (sameObjects(list.items, items)) return list.bytes;
+  const kept = keptLists.find(first, items);
+  if (kept) return kept;
   const parts = items.map((item) => KeptObject.bytesOf(item));
   let size = parts.length + 1;
   for (const part of parts) size += part.length;
@@ -188,40 +187,17 @@ function keptList(items: readonly KeptObject[]): Buffer {
     written += part.copy(out, written);
   });
   out[written] = CLOSE_BRACKET;
-  // Only lists of kept objects can be met again: any other object is made anew each time.
-  if (size <= KEPT_LIST_MAX_BYTES && items.every((item) => KeptObject.isKept(item))) keepList(first, { items: [...items], bytes: out }, lists);
+  // Only lists of kept objects can be met again: an object too large to keep is made anew each time.
+  if (size <= KEPT_LIST_MAX_BYTES && parts.every((part) => part.length <= KEPT_MAX_BYTES)) keptLists.add(first, [...items], out);
   return out;
 }
 
 /**
  * Joined lists of kept objects, by their first object, a few each (pages of 30 and of 50 from one offset): at most
- * `KEPT_LIST_BYTES` in all, the lists kept longest dropped first. A list longer than `KEPT_LIST_MAX_BYTES` is not kept.
+ * 8 MiB in all. A list longer than `KEPT_LIST_MAX_BYTES` is not kept.
  */
-const KEPT_LIST_BYTES = 8 * 2 ** 20;
 const KEPT_LIST_MAX_BYTES = 2 ** 20;
-const KEPT_LIST_VARIANTS = 4;
-const keptLists = new Map<KeptObject, { items: readonly KeptObject[]; bytes: Buffer }[]>();
-let keptListBytes = 0;
-
-function sameObjects(a: readonly object[], b: readonly object[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-function keepList(first: KeptObject, list: { items: readonly KeptObject[]; bytes: Buffer }, lists: { items: readonly KeptObject[]; bytes: Buffer }[] | undefined): void {
-  const sizeOfList = (kept: typeof list) => kept.bytes.length + 8 * kept.items.length + 64;
-  if (lists) {
-    lists.push(list);
-    if (lists.length > KEPT_LIST_VARIANTS) keptListBytes -= sizeOfList(lists.shift()!);
-  } else keptLists.set(first, [list]);
-  keptListBytes += sizeOfList(list);
-  for (const [oldest, dropped] of keptLists) {
-    if (keptListBytes <= KEPT_LIST_BYTES) break;
-    for (const variant of dropped) keptListBytes -= sizeOfList(variant);
-    keptLists.delete(oldest);
-  }
-}
+const keptLists = new KeptVariants<KeptObject, KeptObject, Buffer>(4, 8 * 2 ** 20, (_first, items, bytes) => bytes.length + 8 * items.length + 64);
 
 const TOKEN_BYTES = Buffer.from(TOKEN_IN_JSON, 'latin1');
 const QUOTE = 0x22;
